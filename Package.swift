@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+
+import PackageDescription
+
+let package = Package(
+    name: "resolvekit-linux",
+    products: [
+        .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
+        .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "ResolveKitCore"),
+        .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+    ]
+)
+
+// One settings list for every Swift target, as swift-log does.
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

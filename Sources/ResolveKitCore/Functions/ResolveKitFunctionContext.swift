@@ -1,0 +1,33 @@
+/// What a function invocation knows about where it comes from.
+public struct ResolveKitFunctionContext: Sendable {
+    /// The backend session the call belongs to.
+    public var sessionID: String
+    /// The client `request_id` of the user turn that led to the call.
+    public var requestID: String
+    /// The server turn id, when known.
+    public var turnID: String?
+    /// The call id the result will answer.
+    public var callID: String?
+    /// When the backend stops waiting for this call (approval time already spent); `nil` when unknown.
+    /// Long-running functions should finish or give up before it; the runtime cancels the task at this instant.
+    public var deadline: ContinuousClock.Instant?
+    /// Where the function may log; silent unless the host configured a sink.
+    public var logger: ResolveKitLogger
+
+    /// Creates a context; the seed SDK's `init(sessionID:requestID:)` form still works.
+    public init(
+        sessionID: String,
+        requestID: String,
+        turnID: String? = nil,
+        callID: String? = nil,
+        deadline: ContinuousClock.Instant? = nil,
+        logger: ResolveKitLogger = .disabled
+    ) {
+        self.sessionID = sessionID
+        self.requestID = requestID
+        self.turnID = turnID
+        self.callID = callID
+        self.deadline = deadline
+        self.logger = logger
+    }
+}

@@ -1,0 +1,127 @@
+/// How ``JSONValue`` is written as text.
+public struct JSONSerializationOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
+    public let rawValue: Int
+    /// Creates options from bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Object members in ascending byte order of their names, so equal values give equal text.
+    public static let sortedKeys = JSONSerializationOptions(rawValue: 1 << 0)
+    /// Newlines and two-space indentation.
+    public static let prettyPrinted = JSONSerializationOptions(rawValue: 1 << 1)
+    /// Everything beyond ASCII written as `\uXXXX` escapes, as Python's `json.dumps` does.
+    public static let escapeNonASCII = JSONSerializationOptions(rawValue: 1 << 2)
+}
+
+extension JSONValue {
+    /// The value as JSON text in UTF-8.
+    ///
+    /// Whole numbers within ±2^53 are written without a fraction (`3`, not `3.0`); other numbers use the shortest
+    /// text that reads back to the same `Double`. NaN and infinities, which JSON cannot express, are written as
+    /// `null`.
+    public func serializedBytes(options: JSONSerializationOptions = []) -> [UInt8] {
+        var writer = JSONWriter(options: options)
+        writer.write(self, indent: 0)
+        return writer.output
+    }
+
+    /// The value as JSON text. See ``serializedBytes(options:)``.
+    public func serialized(options: JSONSerializationOptions = []) -> String {
+        String(decoding: serializedBytes(options: options), as: UTF8.self)
+    }
+}
+
+struct JSONWriter {
+    let options: JSONSerializationOptions
+    var output: [UInt8] = []
+
+    init(options: JSONSerializationOptions) {
+        self.options = options
+        output.reserveCapacity(256)
+    }
+
+    mutating func write(_ value: JSONValue, indent: Int) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .number(let number): writeNumber(number)
+        case .string(let string): writeString(string)
+        case .array(let elements): writeArray(elements, indent: indent)
+        case .object(let members): writeObject(members, indent: indent)
+        }
+    }
+
+    private mutating func writeArray(_ elements: [JSONValue], indent: Int) {
+        output.append(UInt8(ascii: "["))
+        for (position, element) in elements.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            newline(indent: indent + 1)
+            write(element, indent: indent + 1)
+        }
+        if !elements.isEmpty { newline(indent: indent) }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func writeObject(_ members: JSONObject, indent: Int) {
+        output.append(UInt8(ascii: "{"))
+        let keys = options.contains(.sortedKeys) ? members.keys.sorted() : Array(members.keys)
+        for (position, key) in keys.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            newline(indent: indent + 1)
+            writeString(key)
+            output.append(UInt8(ascii: ":"))
+            if options.contains(.prettyPrinted) { output.append(UInt8(ascii: " ")) }
+            write(members[key]!, indent: indent + 1)
+        }
+        if !members.isEmpty { newline(indent: indent) }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func newline(indent: Int) {
+        guard options.contains(.prettyPrinted) else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    private mutating func writeNumber(_ number: Double) {
+        guard number.isFinite else {
+            append("null")
+            return
+        }
+        if number.rounded() == number, abs(number) <= JSONValue.maxExactInteger {
+            append(String(Int64(number)))
+        } else {
+            append(String(number))
+        }
+    }
+
+    private mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        let escapeNonASCII = options.contains(.escapeNonASCII)
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": append("\\\"")
+            case "\\": append("\\\\")
+            case "\n": append("\\n")
+            case "\r": append("\\r")
+            case "\t": append("\\t")
+            case "\u{08}": append("\\b")
+            case "\u{0C}": append("\\f")
+            case _ where scalar.value < 0x20: appendUnicodeEscape(UInt16(scalar.value))
+            case _ where scalar.value >= 0x80 && escapeNonASCII:
+                for unit in String(scalar).utf16 { appendUnicodeEscape(unit) }
+            default: output.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendUnicodeEscape(_ unit: UInt16) {
+        let hex = String(unit, radix: 16)
+        append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+    }
+
+    private mutating func append(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+}
