@@ -6,13 +6,16 @@ let package = Package(
     name: "resolvekit-linux",
     products: [
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
+        .library(name: "ResolveKit", targets: ["ResolveKit"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "ResolveKitCore"),
+        .target(name: "ResolveKit", dependencies: ["ResolveKitCore"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
     ]
 )
 
