@@ -8,13 +8,23 @@ let package = Package(
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKit", targets: ["ResolveKit"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "ResolveKitCore"),
-        .target(name: "ResolveKit", dependencies: ["ResolveKitCore"]),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
+        .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
+        .testTarget(name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
     ]
 )
