@@ -7,12 +7,17 @@ let package = Package(
     products: [
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "ResolveKitCore"),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore"]),
+        .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore"]),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
+        .testTarget(name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting"]),
     ]
 )
 
