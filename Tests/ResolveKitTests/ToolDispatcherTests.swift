@@ -48,7 +48,7 @@ struct ToolDispatcherTests {
         case .success(let prepared):
             return await dispatcher.execute(
                 prepared.function, arguments: prepared.arguments, call: call(name, arguments), sessionID: "s",
-                deadline: dispatcher.clock.now + .seconds(30))
+                deadline: dispatcher.clock.elapsed + .seconds(30))
         }
     }
 

@@ -5,9 +5,9 @@ import Synchronization
 /// Structured concurrency would wait for a cancelled child to return; a tool function that never checks for
 /// cancellation would then hold its result past the server's deadline. So the operation and the timer run as
 /// two unstructured tasks, the first to finish resumes the caller exactly once, and the loser is cancelled.
-struct DeadlineRace: Sendable {
+struct DeadlineRace<Value: Sendable>: Sendable {
     enum Result: Sendable {
-        case finished(Swift.Result<JSONValue, any Error>)
+        case finished(Swift.Result<Value, any Error>)
         case timedOut
         case cancelled
     }
@@ -16,19 +16,19 @@ struct DeadlineRace: Sendable {
 
     func run(
         until deadline: Duration,
-        _ operation: @escaping @Sendable () async throws -> JSONValue
+        _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Result {
         let box = Box()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
                 let work = Task {
-                    let outcome: Swift.Result<JSONValue, any Error>
+                    let outcome: Swift.Result<Value, any Error>
                     do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
                     Self.resume(box, with: .finished(outcome))
                 }
                 let timer = Task { [clock] in
                     do {
-                        try await clock.sleep(until: deadline)
+                        try await clock.sleep(untilElapsed: deadline)
                         Self.resume(box, with: .timedOut)
                     } catch {
                         // Cancelled because the operation finished first.

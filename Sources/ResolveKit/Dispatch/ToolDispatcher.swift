@@ -42,11 +42,11 @@ struct ToolDispatcher: Sendable {
         sessionID: String,
         deadline: Duration
     ) async -> ToolCallOutcome {
-        let remaining = deadline - clock.now
+        let remaining = deadline - clock.elapsed
         let context = ResolveKitFunctionContext(
             sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
             deadline: ContinuousClock.now.advanced(by: remaining), logger: logger.labeled("function.\(call.functionName)"))
-        let race = DeadlineRace(clock: clock)
+        let race = DeadlineRace<JSONValue>(clock: clock)
         let result = await race.run(until: deadline) {
             try await function.invoke(arguments: arguments, context: context)
         }

@@ -121,6 +121,8 @@ public struct SessionResponse: WireDecodable, Hashable {
     public var initialMessage: String
     /// `active` for a usable session.
     public var status: String
+    /// The server's time of the create or reuse (ISO-8601 as sent); events older than this were emitted before it.
+    public var lastActivityAt: String
     /// The root-relative events path, e.g. `/v1/sessions/{id}/events`.
     public var eventsURL: String
     /// The capability token for session-scoped calls. Never log it.
@@ -140,6 +142,7 @@ public struct SessionResponse: WireDecodable, Hashable {
         messagePlaceholder = try reader.optionalString("message_placeholder") ?? "Message"
         initialMessage = try reader.optionalString("initial_message") ?? ""
         status = try reader.optionalString("status") ?? "active"
+        lastActivityAt = try reader.optionalString("last_activity_at") ?? ""
         eventsURL = try reader.optionalString("events_url") ?? "/v1/sessions/\(id)/events"
         chatCapabilityToken = try reader.string("chat_capability_token")
         reusedActiveSession = try reader.optionalBool("reused_active_session") ?? false
