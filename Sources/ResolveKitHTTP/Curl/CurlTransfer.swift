@@ -150,7 +150,10 @@ final class CurlTransfer {
     fileprivate func received(body: UnsafeRawBufferPointer) -> Int {
         guard !body.isEmpty else { return 0 }
         deliverHeadIfNeeded()
-        switch transfer.curlReceivedBody(Array(body)) {
+        let bytes = [UInt8](unsafeUninitializedCapacity: body.count) { buffer, initialised in
+            initialised = buffer.initialize(fromContentsOf: body)
+        }
+        switch transfer.curlReceivedBody(bytes) {
         case .accept, .deliver: return body.count
         case .pause: return Int(RK_CURL_WRITEFUNC_PAUSE)
         case .abort: return 0
