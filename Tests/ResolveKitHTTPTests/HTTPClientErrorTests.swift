@@ -59,7 +59,8 @@ struct HTTPClientErrorTests {
     @Test(arguments: [404, 409, 500, 503])
     func nonSuccessStatusesAreResultsUntilRequiredToSucceed(status: Int) async throws {
         let body = Array(#"{"detail":"nope"}"#.utf8)
-        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: status, body: .bytes(body)) }) {
+        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: status, body: .bytes(body)) })
+        {
             server in
             try await HTTPClient.withClient { client in
                 let response = try await client.send(HTTPRequest(url: server.baseURL))
@@ -80,7 +81,8 @@ struct HTTPClientErrorTests {
 
     @Test func collectFailsPastItsLimitAndAbortsTheTransfer() async throws {
         let payload = patternBytes(count: 1000)
-        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: 200, body: .bytes(payload)) }) {
+        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: 200, body: .bytes(payload)) })
+        {
             server in
             try await HTTPClient.withClient { client in
                 let exact = try await client.execute(HTTPRequest(url: server.baseURL))
@@ -94,10 +96,12 @@ struct HTTPClientErrorTests {
 
     @Test func aConnectionDroppedMidBodyIsAConnectionLoss() async throws {
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                try await writer.write(Array("partial".utf8))
-                await writer.abortConnection()
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array("partial".utf8))
+                    await writer.abortConnection()
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             try await HTTPClient.withClient { client in

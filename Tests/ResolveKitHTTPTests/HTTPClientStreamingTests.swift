@@ -7,7 +7,8 @@ import Testing
 struct HTTPClientStreamingTests {
     @Test func severalMegabytesDownloadIntact() async throws {
         let payload = patternBytes(count: 6 * 1024 * 1024)
-        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: 200, body: .bytes(payload)) }) {
+        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: 200, body: .bytes(payload)) })
+        {
             server in
             try await HTTPClient.withClient { client in
                 let body = try await client.send(HTTPRequest(url: server.baseURL), maxBodyBytes: 8 * 1024 * 1024).body
@@ -34,11 +35,13 @@ struct HTTPClientStreamingTests {
     @Test func executeReturnsBeforeTheBodyEndsAndChunksArriveAsWritten() async throws {
         let gate = Gate()
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                try await writer.write(Array("first".utf8))
-                await gate.wait()
-                try await writer.write(Array("second".utf8))
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array("first".utf8))
+                    await gate.wait()
+                    try await writer.write(Array("second".utf8))
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             try await HTTPClient.withClient { client in
@@ -57,12 +60,14 @@ struct HTTPClientStreamingTests {
         let chunk = patternBytes(count: 64 * 1024)
         let written = Mutex(0)
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                for _ in 0..<(total / chunk.count) {
-                    try await writer.write(chunk)
-                    written.withLock { $0 += chunk.count }
-                }
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    for _ in 0..<(total / chunk.count) {
+                        try await writer.write(chunk)
+                        written.withLock { $0 += chunk.count }
+                    }
+                })
         }
         let limit = 256 * 1024
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
@@ -89,9 +94,11 @@ struct HTTPClientStreamingTests {
 
     @Test func fiftyConcurrentStreamsShareOneClient() async throws {
         let handler: LoopbackHandler = { request in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                for index in 0..<20 { try await writer.write(Array("\(request.path):\(index);".utf8)) }
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    for index in 0..<20 { try await writer.write(Array("\(request.path):\(index);".utf8)) }
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             try await HTTPClient.withClient { client in

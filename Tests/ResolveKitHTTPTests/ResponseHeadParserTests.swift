@@ -1,5 +1,6 @@
-@testable import ResolveKitHTTP
 import Testing
+
+@testable import ResolveKitHTTP
 
 struct ResponseHeadParserTests {
     private func feed(_ lines: [String], followsRedirects: Bool = false) -> (ResponseHeadParser, completedAt: Int?) {
@@ -12,7 +13,9 @@ struct ResponseHeadParserTests {
     }
 
     @Test func aFinalHeadCompletesAtItsEmptyLine() {
-        let (parser, completedAt) = feed(["HTTP/1.1 201 Created\r\n", "Content-Type: text/plain\r\n", "X-A:  b \r\n", "\r\n"])
+        let (parser, completedAt) = feed([
+            "HTTP/1.1 201 Created\r\n", "Content-Type: text/plain\r\n", "X-A:  b \r\n", "\r\n",
+        ])
         #expect(completedAt == 3)
         #expect(parser.partialHead?.status == 201)
         #expect(parser.partialHead?.version == .http1_1)
@@ -21,7 +24,9 @@ struct ResponseHeadParserTests {
     }
 
     @Test func interimHeadsAreSkipped() {
-        let (parser, completedAt) = feed(["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "A: 1\r\n", "\r\n"])
+        let (parser, completedAt) = feed([
+            "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "A: 1\r\n", "\r\n",
+        ])
         #expect(completedAt == 4)
         #expect(parser.partialHead?.status == 200)
         #expect(parser.headers.count == 1)

@@ -34,7 +34,9 @@ func continuesRepeating(_ pattern: [UInt8], at offset: Int, _ bytes: [UInt8]) ->
     while position < bytes.count {
         let start = (offset + position) % pattern.count
         let length = min(pattern.count - start, bytes.count - position)
-        guard sameBytes(Array(pattern[start..<start + length]), bytes[position..<position + length]) else { return false }
+        guard sameBytes(Array(pattern[start..<start + length]), bytes[position..<position + length]) else {
+            return false
+        }
         position += length
     }
     return true
@@ -56,10 +58,12 @@ final class Gate: Sendable {
 
 /// A streaming handler that sends `hello` and then holds the stream open until the client goes away.
 let holdOpenHandler: LoopbackHandler = { _ in
-    LoopbackResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream { writer in
-        try await writer.write(Array("hello".utf8))
-        _ = await pollUntil(timeout: .seconds(20)) { writer.isClientGone }
-    })
+    LoopbackResponse(
+        status: 200, headers: [("Content-Type", "text/event-stream")],
+        body: .stream { writer in
+            try await writer.write(Array("hello".utf8))
+            _ = await pollUntil(timeout: .seconds(20)) { writer.isClientGone }
+        })
 }
 
 /// The ``HTTPError`` code of a failed result, or `nil` when it succeeded or failed otherwise.

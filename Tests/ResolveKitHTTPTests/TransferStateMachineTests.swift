@@ -1,5 +1,6 @@
-@testable import ResolveKitHTTP
 import Testing
+
+@testable import ResolveKitHTTP
 
 /// The state machine is pure; its continuations are real ones resumed by the test itself.
 @Suite(.timeLimit(.minutes(1)))
@@ -43,7 +44,9 @@ struct TransferStateMachineTests {
         var machine = Machine(maxBufferedBytes: 8)
         #expect(machine.cancel(.cancelledError).abortTransfer == false)
         let result = await withCheckedContinuation { continuation in
-            if let (continuation, error) = machine.start(continuation) { continuation.resume(returning: .failure(error)) }
+            if let (continuation, error) = machine.start(continuation) {
+                continuation.resume(returning: .failure(error))
+            }
         }
         #expect(throws: HTTPError.self) { try result.get() }
     }

@@ -1,9 +1,11 @@
-@testable import ResolveKitTesting
 import Testing
+
+@testable import ResolveKitTesting
 
 struct LoopbackRequestParserTests {
     static let request = Array(
-        "POST /a?b=c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n".utf8)
+        "POST /a?b=c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n".utf8
+    )
 
     private func parseAll(_ pieces: [ArraySlice<UInt8>]) -> [LoopbackRequestParser.Outcome] {
         var parser = LoopbackRequestParser()
@@ -29,7 +31,8 @@ struct LoopbackRequestParserTests {
     }
 
     @Test func pipelinedRequestsComeOutOneByOne() {
-        let bytes = Array("GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.0\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\n\r\n".utf8)
+        let bytes = Array(
+            "GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.0\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\n\r\n".utf8)
         let targets = parseAll([bytes[...]]).compactMap { outcome -> String? in
             guard case .request(_, let target, _, _, _) = outcome else { return nil }
             return target

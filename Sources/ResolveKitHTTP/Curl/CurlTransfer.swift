@@ -92,7 +92,8 @@ final class CurlTransfer {
                 try set(CURLOPT_COPYPOSTFIELDS, "")
             } else {
                 let code = body.withUnsafeBytes { raw in
-                    rk_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+                    rk_curl_easy_setopt_pointer(
+                        easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
                 }
                 try check(code)
             }

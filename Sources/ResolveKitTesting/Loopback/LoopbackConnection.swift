@@ -25,7 +25,8 @@ struct LoopbackConnection: Sendable {
                     return
                 }
             case .failure(let status, let reason):
-                let head = Self.head(status: status, reason: reason, headers: [], framing: "Content-Length: 0", keepAlive: false)
+                let head = Self.head(
+                    status: status, reason: reason, headers: [], framing: "Content-Length: 0", keepAlive: false)
                 try? await socket.writeAll(head)
                 return
             case .request(let method, let target, let headers, let body, let keepAlive):
