@@ -24,10 +24,11 @@ public final class LoopbackHTTPServer: Sendable {
         let fd = try listeningSocket()
         let registry = LoopbackConnectionRegistry(handler: handler, limits: limits.parserLimits)
         do {
+            let port = try boundPort(fd)
             let poller = try LoopbackPoller.start(listenFD: fd) { client, poller in
                 registry.accept(client, poller: poller)
             }
-            return LoopbackHTTPServer(port: try boundPort(fd), listenFD: fd, poller: poller, registry: registry)
+            return LoopbackHTTPServer(port: port, listenFD: fd, poller: poller, registry: registry)
         } catch {
             close(fd)
             throw error
