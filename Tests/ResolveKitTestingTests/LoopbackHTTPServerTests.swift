@@ -144,6 +144,30 @@ struct LoopbackHTTPServerTests {
         }
     }
 
+    @Test func aWaitingStreamHandlerIsCancelledWhenTheClientLeaves() async throws {
+        let cancelled = Mutex(false)
+        let handler: LoopbackHandler = { _ in
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array(": connected\n\n".utf8))
+                    do {
+                        try await Task.sleep(for: .seconds(30))
+                    } catch {
+                        cancelled.withLock { $0 = true }
+                    }
+                })
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { server in
+            let connection = try await RawHTTPConnection(port: server.port)
+            try await connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await connection.read(until: "connected")
+            connection.closeNow()
+            #expect(await pollUntil { server.closedConnectionCount == 1 })
+            #expect(cancelled.withLock { $0 })
+        }
+    }
+
     @Test func connectionsAreServedConcurrently() async throws {
         let handler: LoopbackHandler = { request in
             LoopbackResponse(
