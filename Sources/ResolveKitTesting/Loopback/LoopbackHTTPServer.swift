@@ -4,7 +4,7 @@ import Synchronization
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: real sockets, a kernel-chosen port, keep-alive, chunked request
 /// and response bodies, concurrent connections (one task each), and counters that let a test see what the client did.
 ///
-/// Prefer ``withServer(limits:handler:_:)``, which stops the server on every exit path.
+/// Prefer ``withServer(limits:isolation:handler:_:)``, which stops the server on every exit path.
 public final class LoopbackHTTPServer: Sendable {
     /// The port the kernel chose.
     public let port: Int
@@ -37,8 +37,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Starts a server, runs `body` with it, and stops it afterwards, also when `body` throws.
     public static func withServer<R>(
-        limits: LoopbackRequestLimits = LoopbackRequestLimits(), handler: @escaping LoopbackHandler,
-        _ body: (LoopbackHTTPServer) async throws -> R
+        limits: LoopbackRequestLimits = LoopbackRequestLimits(), isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping LoopbackHandler, _ body: (LoopbackHTTPServer) async throws -> R
     ) async throws -> R {
         let server = try start(limits: limits, handler: handler)
         do {
