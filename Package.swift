@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "ResolveKitCore"),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore"]),
     ]
 )
 
