@@ -31,7 +31,7 @@ struct BackendHarness {
 
     init(
         script: AgentScript = .default, eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
-        maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil
+        maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
     ) {
         let clock = TestClock()
         let wallClock = WallClock()
@@ -39,7 +39,7 @@ struct BackendHarness {
         self.wallClock = wallClock
         backend = ReferenceBackend(
             configuration: .init(
-                apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, eventIDStyle: eventIDStyle, maxToolRounds: maxToolRounds,
+                apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, streamConnectionCap: streamCap, eventIDStyle: eventIDStyle, maxToolRounds: maxToolRounds,
                 script: script, faults: faults, clock: clock, now: { wallClock.now }))
     }
 
@@ -75,6 +75,21 @@ struct BackendHarness {
             "POST", "/v1/sessions",
             body: #"{"device_id": "\#(device)", "client": {"platform": "linux"}, "available_function_names": [\#(names)]\#(extra)}"#)
         return Session(id: reply.json["id"]?.stringValue ?? "", token: reply.json["chat_capability_token"]?.stringValue ?? "")
+    }
+
+    /// Posts a user message; returns the turn id.
+    @discardableResult
+    func say(_ text: String, in session: Session, requestID: String = "req-1") async -> String {
+        let reply = await post(session, "messages", #"{"text": "\#(text)", "request_id": "\#(requestID)"}"#)
+        return reply.json["turn_id"]?.stringValue ?? "status \(reply.status): \(reply.body)"
+    }
+
+    /// Posts a successful tool result whose idempotency key is the call id.
+    @discardableResult
+    func answer(_ callID: String, turn: String, in session: Session, result: String, key: String? = nil) async -> Reply {
+        await post(
+            session, "tool-results",
+            #"{"turn_id": "\#(turn)", "idempotency_key": "\#(key ?? callID)", "call_id": "\#(callID)", "status": "success", "result": \#(result)}"#)
     }
 
     func post(_ session: Session, _ endpoint: String, _ body: String) async -> Reply {
