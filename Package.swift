@@ -7,13 +7,23 @@ let package = Package(
     products: [
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "ResolveKitCore"),
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
-        .testTarget(name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore"]),
+        .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
     ]
 )
 

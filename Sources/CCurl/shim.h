@@ -1,0 +1,88 @@
+#ifndef RESOLVEKIT_CCURL_SHIM_H
+#define RESOLVEKIT_CCURL_SHIM_H
+
+// Typed, non-variadic wrappers around libcurl's variadic option and info functions, which Swift cannot call,
+// plus the few macros whose values Swift does not import.
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef size_t (*rk_curl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
+typedef int (*rk_curl_xferinfo_callback)(void *userdata, curl_off_t download_total, curl_off_t download_now,
+                                         curl_off_t upload_total, curl_off_t upload_now);
+
+static inline CURLcode rk_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode rk_curl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode rk_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode rk_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode rk_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode rk_curl_easy_setopt_write_callback(CURL *handle, rk_curl_data_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
+}
+
+static inline CURLcode rk_curl_easy_setopt_header_callback(CURL *handle, rk_curl_data_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+
+static inline CURLcode rk_curl_easy_setopt_xferinfo_callback(CURL *handle, rk_curl_xferinfo_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+static inline CURLcode rk_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode rk_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return curl_multi_setopt(handle, option, value);
+}
+
+/// The result code of a finished transfer from a `CURLMSG_DONE` message (a union member in C).
+static inline CURLcode rk_curl_msg_result(const CURLMsg *message) {
+    return message->data.result;
+}
+
+/// Whether a `CURLMsg` reports a finished transfer.
+static inline bool rk_curl_msg_is_done(const CURLMsg *message) {
+    return message->msg == CURLMSG_DONE;
+}
+
+/// Whether the linked libcurl was built with HTTP/3 support.
+static inline bool rk_curl_supports_http3(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info != NULL && (info->features & CURL_VERSION_HTTP3) != 0;
+}
+
+/// Whether the linked libcurl was built with HTTP/2 support.
+static inline bool rk_curl_supports_http2(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info != NULL && (info->features & CURL_VERSION_HTTP2) != 0;
+}
+
+/// The linked libcurl's version text, e.g. `7.88.1`.
+static inline const char *rk_curl_version_string(void) {
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info != NULL ? info->version : "unknown";
+}
+
+static const size_t RK_CURL_WRITEFUNC_PAUSE = CURL_WRITEFUNC_PAUSE;
+static const int RK_CURLPAUSE_CONT = CURLPAUSE_CONT;
+static const long RK_CURL_GLOBAL_DEFAULT = CURL_GLOBAL_DEFAULT;
+static const size_t RK_CURL_ERROR_SIZE = CURL_ERROR_SIZE;
+
+#endif

@@ -1,0 +1,167 @@
+internal import CCurl
+import Synchronization
+
+/// The shared side of the one thread that owns a client's curl multi handle: other threads post commands and wake
+/// the thread with `curl_multi_wakeup`; the thread (``CurlMultiDriver``) does every curl call on the handles.
+///
+/// The thread starts with the first transfer (never from an initialiser) and ends on ``stop()``, which returns only
+/// after every transfer was aborted and the multi handle cleaned up.
+final class CurlLoop: Sendable {
+    /// Work for the curl thread.
+    enum Command: Sendable {
+        /// Start a transfer.
+        case add(Transfer)
+        /// Abort a transfer and free its easy handle.
+        case cancel(Int)
+        /// Resume a transfer paused for back-pressure.
+        case unpause(Int)
+    }
+
+    private enum Phase {
+        case idle
+        case running
+        case stopping
+        case stopped
+    }
+
+    private struct Inbox {
+        var phase = Phase.idle
+        var commands: [Command] = []
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        var nextID = 0
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let multi: MultiHandle
+    /// Options every transfer of this loop gets.
+    let configuration: HTTPClient.Configuration
+
+    /// Creates the multi handle; no thread runs yet.
+    init(configuration: HTTPClient.Configuration) {
+        CurlGlobal.initialise()
+        self.configuration = configuration
+        self.multi = MultiHandle(curl_multi_init())
+        if configuration.maxCachedConnections > 0 {
+            _ = rk_curl_multi_setopt_long(multi.pointer, CURLMOPT_MAXCONNECTS, configuration.maxCachedConnections)
+        }
+    }
+
+    /// A fresh transfer id.
+    func makeID() -> Int {
+        inbox.withLock { inbox in
+            inbox.nextID += 1
+            return inbox.nextID
+        }
+    }
+
+    /// Posts `command` and wakes the curl thread, starting it on first use.
+    /// - Returns: `false` when the loop is stopping or stopped; the command was dropped.
+    func submit(_ command: Command) -> Bool {
+        let startThread = inbox.withLock { inbox -> Bool? in
+            switch inbox.phase {
+            case .stopping, .stopped:
+                return nil
+            case .idle:
+                inbox.phase = .running
+                inbox.commands.append(command)
+                return true
+            case .running:
+                inbox.commands.append(command)
+                // Under the lock: the thread sets `.stopped` under it before cleaning the handle up.
+                curl_multi_wakeup(multi.pointer)
+                return false
+            }
+        }
+        guard let startThread else { return false }
+        if startThread { startDriverThread() }
+        return true
+    }
+
+    /// Aborts every transfer, ends the thread and waits for it. Idempotent.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = inbox.withLock { inbox -> Bool in
+                switch inbox.phase {
+                case .idle:
+                    inbox.phase = .stopped
+                    curl_multi_cleanup(multi.pointer)
+                    return true
+                case .stopped:
+                    return true
+                case .running, .stopping:
+                    inbox.phase = .stopping
+                    inbox.stopWaiters.append(continuation)
+                    curl_multi_wakeup(multi.pointer)
+                    return false
+                }
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    /// Asks the thread to stop without waiting (for a client dropped without `shutdown()`).
+    func requestStop() {
+        inbox.withLock { inbox in
+            switch inbox.phase {
+            case .idle:
+                inbox.phase = .stopped
+                curl_multi_cleanup(multi.pointer)
+            case .running:
+                inbox.phase = .stopping
+                curl_multi_wakeup(multi.pointer)
+            case .stopping, .stopped:
+                break
+            }
+        }
+    }
+
+    /// Takes the posted commands; `stopping` tells the thread to wind down.
+    func takeCommands() -> (commands: [Command], stopping: Bool) {
+        inbox.withLock { inbox in
+            let commands = inbox.commands
+            inbox.commands = []
+            return (commands, inbox.phase == .stopping)
+        }
+    }
+
+    /// Called by the thread after it aborted everything: marks the loop stopped and returns the commands that
+    /// arrived meanwhile, so their transfers can be failed.
+    func markStopped() -> (commands: [Command], waiters: [CheckedContinuation<Void, Never>]) {
+        inbox.withLock { inbox in
+            inbox.phase = .stopped
+            defer {
+                inbox.commands = []
+                inbox.stopWaiters = []
+            }
+            return (inbox.commands, inbox.stopWaiters)
+        }
+    }
+
+    private func startDriverThread() {
+        let multi = multi
+        let thread = CurlThread { [self] in
+            CurlMultiDriver(multi: multi, loop: self).run()
+        }
+        if !thread.start() {
+            // No thread: fail everything posted so far; nothing can drive the transfers.
+            let (commands, waiters) = markStopped()
+            for case .add(let transfer) in commands {
+                transfer.curlCompleted(HTTPError(code: .transportFailed, message: "Could not start the curl thread"))
+            }
+            curl_multi_cleanup(multi.pointer)
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}
+
+/// The multi handle pointer.
+struct MultiHandle: @unchecked Sendable {
+    // Invariant: only the curl thread uses the handle, except `curl_multi_wakeup` (thread-safe in libcurl), which
+    // `CurlLoop` calls under its lock and only before the phase becomes `.stopped`.
+    let pointer: UnsafeMutableRawPointer
+
+    init(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { preconditionFailure("curl_multi_init failed: libcurl is out of memory") }
+        self.pointer = pointer
+    }
+}

@@ -1,0 +1,173 @@
+internal import CCurl
+import Glibc
+
+/// The curl thread's side of one transfer: the easy handle, its header list and error buffer, and the callbacks
+/// that feed ``Transfer``. Created, used and freed on the curl thread only.
+final class CurlTransfer {
+    /// The shared exchange.
+    let transfer: Transfer
+    /// The easy handle.
+    let easy: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headParser: ResponseHeadParser
+    private var headDelivered = false
+
+    /// Creates and configures the easy handle for `transfer`.
+    /// - Throws: ``HTTPError`` when libcurl rejects an option (e.g. a malformed URL scheme).
+    init(transfer: Transfer, configuration: HTTPClient.Configuration) throws(HTTPError) {
+        guard let easy = curl_easy_init() else {
+            throw HTTPError(code: .transportFailed, message: "curl_easy_init failed: out of memory")
+        }
+        self.transfer = transfer
+        self.easy = easy
+        self.errorBuffer = .allocate(capacity: Int(RK_CURL_ERROR_SIZE))
+        self.errorBuffer.initialize(repeating: 0, count: Int(RK_CURL_ERROR_SIZE))
+        self.headParser = ResponseHeadParser(followsRedirects: transfer.request.followRedirects)
+        do throws(HTTPError) {
+            try configure(configuration)
+        } catch {
+            cleanUp()
+            throw error
+        }
+    }
+
+    /// Frees the easy handle and everything it points to. Call after removing it from the multi handle.
+    func cleanUp() {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer.deallocate()
+    }
+
+    /// The error for a failed transfer, with libcurl's detail text.
+    func error(for code: CURLcode) -> HTTPError {
+        let detail = String(cString: errorBuffer)
+        return .curl(code, detail: detail)
+    }
+
+    /// Delivers the head of a transfer that completed without its terminating empty line having been seen.
+    func deliverHeadIfNeeded() {
+        guard !headDelivered, let head = headParser.partialHead else { return }
+        headDelivered = true
+        transfer.curlReceivedHead(head)
+    }
+
+    private func configure(_ configuration: HTTPClient.Configuration) throws(HTTPError) {
+        let request = transfer.request
+        try set(CURLOPT_URL, request.url)
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        try set(CURLOPT_PIPEWAIT, 1)
+        let useHTTP3 = CurlGlobal.supportsHTTP3 && request.url.lowercased().hasPrefix("https://")
+        try set(CURLOPT_HTTP_VERSION, useHTTP3 ? CURL_HTTP_VERSION_3 : CURL_HTTP_VERSION_2TLS)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))
+        if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
+        if request.followRedirects {
+            try set(CURLOPT_FOLLOWLOCATION, 1)
+            try set(CURLOPT_MAXREDIRS, 10)
+        }
+        if let userAgent = configuration.userAgent { try set(CURLOPT_USERAGENT, userAgent) }
+        try configureMethodAndBody(request)
+        try configureHeaders(request)
+        try check(rk_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        try check(rk_curl_easy_setopt_write_callback(easy, curlTransferWriteCallback))
+        try check(rk_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userdata))
+        try check(rk_curl_easy_setopt_header_callback(easy, curlTransferHeaderCallback))
+        try check(rk_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata))
+    }
+
+    private func configureMethodAndBody(_ request: HTTPRequest) throws(HTTPError) {
+        let method = request.method
+        if let body = request.body {
+            try check(rk_curl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            // COPYPOSTFIELDS copies the bytes, so the request may go away; it also selects POST.
+            if body.isEmpty {
+                try set(CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                let code = body.withUnsafeBytes { raw in
+                    rk_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+                }
+                try check(code)
+            }
+            if method != .post { try set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+        } else if method == .get {
+            try set(CURLOPT_HTTPGET, 1)
+        } else if method == .head {
+            try set(CURLOPT_NOBODY, 1)
+        } else {
+            try set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+        }
+    }
+
+    private func configureHeaders(_ request: HTTPRequest) throws(HTTPError) {
+        var lines = request.headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
+        // No `Expect: 100-continue` round trip before large bodies; no form content type curl would invent.
+        lines.append("Expect:")
+        if request.body != nil, !request.headers.contains(name: "Content-Type") { lines.append("Content-Type:") }
+        for line in lines {
+            guard let appended = curl_slist_append(headerList, line) else {
+                throw HTTPError(code: .transportFailed, message: "curl_slist_append failed: out of memory")
+            }
+            headerList = appended
+        }
+        try check(rk_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(HTTPError) {
+        try check(rk_curl_easy_setopt_long(easy, option, value))
+    }
+
+    private func set(_ option: CURLoption, _ value: String) throws(HTTPError) {
+        try check(rk_curl_easy_setopt_string(easy, option, value))
+    }
+
+    private func check(_ code: CURLcode) throws(HTTPError) {
+        guard code == CURLE_OK else { throw HTTPError.curl(code, detail: nil) }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+
+    // MARK: Callbacks (curl thread, inside curl_multi_perform or curl_easy_pause)
+
+    fileprivate func received(headerLine: UnsafeRawBufferPointer) -> Int {
+        if headParser.take(line: headerLine), !headDelivered, let head = headParser.partialHead {
+            headDelivered = true
+            transfer.curlReceivedHead(head)
+        }
+        return headerLine.count
+    }
+
+    fileprivate func received(body: UnsafeRawBufferPointer) -> Int {
+        guard !body.isEmpty else { return 0 }
+        deliverHeadIfNeeded()
+        switch transfer.curlReceivedBody(Array(body)) {
+        case .accept, .deliver: return body.count
+        case .pause: return Int(RK_CURL_WRITEFUNC_PAUSE)
+        case .abort: return 0
+        }
+    }
+}
+
+private func curlTransferWriteCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?
+) -> Int {
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+    return transfer.received(body: UnsafeRawBufferPointer(start: buffer, count: size * count))
+}
+
+private func curlTransferHeaderCallback(
+    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?
+) -> Int {
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+    return transfer.received(headerLine: UnsafeRawBufferPointer(start: buffer, count: size * count))
+}

@@ -1,0 +1,87 @@
+/// An HTTP client on libcurl's multi interface: one thread drives every transfer of the client, multiplexing HTTP/2
+/// streams and reusing connections; requests are awaited with async/await and bodies stream with back-pressure.
+///
+/// Prefer ``withClient(configuration:isolation:_:)``, which shuts the client down on every exit path. A client
+/// created with ``init(configuration:)`` must be shut down with ``shutdown()``; no transfer outlives it.
+///
+/// TLS certificates are always verified; proxies come from the environment (`http_proxy`, `https_proxy`,
+/// `no_proxy`) as libcurl reads them; redirects are followed only when a request asks.
+public final class HTTPClient: Sendable {
+    /// The options of ``HTTPClient``.
+    public struct Configuration: Sendable {
+        /// How many body bytes may wait for a slow reader before the transfer is paused (per response).
+        public var maxBufferedBodyBytes: Int
+        /// The `User-Agent` header; `nil` sends none.
+        public var userAgent: String?
+        /// How many idle connections the client keeps for reuse; `0` keeps libcurl's default.
+        public var maxCachedConnections: Int
+
+        /// Creates a configuration; by default 256 KiB of buffered body per response.
+        public init(
+            maxBufferedBodyBytes: Int = 256 * 1024, userAgent: String? = "resolvekit-linux",
+            maxCachedConnections: Int = 0
+        ) {
+            self.maxBufferedBodyBytes = maxBufferedBodyBytes
+            self.userAgent = userAgent
+            self.maxCachedConnections = maxCachedConnections
+        }
+    }
+
+    /// The client's options.
+    public let configuration: Configuration
+    private let loop: CurlLoop
+
+    /// Creates a client. No thread starts until the first request.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.loop = CurlLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.requestStop()
+    }
+
+    /// Creates a client, runs `body` with it, and shuts it down afterwards, also when `body` throws.
+    public static func withClient<R>(
+        configuration: Configuration = Configuration(), isolation: isolated (any Actor)? = #isolation,
+        _ body: (HTTPClient) async throws -> R
+    ) async throws -> R {
+        let client = HTTPClient(configuration: configuration)
+        do {
+            let result = try await body(client)
+            await client.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Aborts every transfer still running (their awaiters get ``HTTPError/Code/shutdown``), stops the curl thread
+    /// and waits for it. Calling it again does nothing; requests after it fail with `shutdown`.
+    public func shutdown() async {
+        await loop.stop()
+    }
+
+    /// Sends `request` and returns once the status line and headers have arrived; the body then streams.
+    ///
+    /// Any HTTP status is returned, not thrown. Cancelling the calling task aborts the transfer.
+    /// - Throws: ``HTTPError`` for transport failures: connect, TLS, deadline, cancellation, shutdown.
+    public func execute(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let transfer = Transfer(
+            id: loop.makeID(), request: request, loop: loop, maxBufferedBytes: configuration.maxBufferedBodyBytes)
+        return try await transfer.execute()
+    }
+
+    /// Sends `request` and reads the whole body, for REST calls. Any HTTP status is a result; call
+    /// ``HTTPCollectedResponse/requireSuccess()`` to make non-2xx an ``HTTPError/Code/httpStatus`` error.
+    /// - Throws: ``HTTPError``: transport failures, or ``HTTPError/Code/bodyTooLarge`` past `maxBodyBytes`.
+    public func send(_ request: HTTPRequest, maxBodyBytes: Int = 4 * 1024 * 1024) async throws(HTTPError)
+        -> HTTPCollectedResponse
+    {
+        let response = try await execute(request)
+        let body = try await response.body.collect(upTo: maxBodyBytes)
+        return HTTPCollectedResponse(
+            status: response.status, headers: response.headers, httpVersion: response.httpVersion, body: body)
+    }
+}

@@ -1,0 +1,85 @@
+/// Why an HTTP exchange failed.
+///
+/// Transport failures (no connection, TLS, deadline, cancellation) are always thrown. A non-2xx status is *not* an
+/// error of ``HTTPClient/execute(_:)``, which returns any response; ``HTTPClient/send(_:maxBodyBytes:)`` and
+/// ``HTTPResponse/checkStatus(maxBodyBytes:)`` turn it into ``Code/httpStatus`` carrying the status and body.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A stable identifier such as `connect_failed`.
+        public let rawValue: String
+        /// Creates a code from its identifier.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// The URL or request is malformed or uses a scheme libcurl does not speak.
+        public static let invalidRequest = Code("invalid_request")
+        /// The host could not be resolved or connected to (refused, unreachable).
+        public static let connectFailed = Code("connect_failed")
+        /// The connect timeout or the total deadline passed.
+        public static let timedOut = Code("timed_out")
+        /// The awaiting task was cancelled or the response body was dropped.
+        public static let cancelled = Code("cancelled")
+        /// The TLS handshake or certificate verification failed.
+        public static let tlsFailed = Code("tls_failed")
+        /// The body is larger than the caller allowed.
+        public static let bodyTooLarge = Code("body_too_large")
+        /// The server answered with a status outside 200–299; see ``status`` and ``body``.
+        public static let httpStatus = Code("http_status")
+        /// The server's answer broke HTTP (bad framing, HTTP/2 stream error, too many redirects).
+        public static let protocolError = Code("protocol_error")
+        /// The connection dropped before the response was complete.
+        public static let connectionLost = Code("connection_lost")
+        /// The client was shut down.
+        public static let shutdown = Code("shutdown")
+        /// Any other libcurl failure; see ``curlCode`` and ``curlMessage``.
+        public static let transportFailed = Code("transport_failed")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What happened and, where it helps, how to fix it.
+    public var message: String
+    /// libcurl's `CURLcode`, when libcurl reported the failure.
+    public var curlCode: Int?
+    /// libcurl's detailed error text, when it gave one.
+    public var curlMessage: String?
+    /// The HTTP status, for ``Code/httpStatus``.
+    public var status: Int?
+    /// The response body (possibly cut at the caller's limit), for ``Code/httpStatus``.
+    public var body: [UInt8]?
+
+    /// Creates an error.
+    public init(
+        code: Code, message: String, curlCode: Int? = nil, curlMessage: String? = nil, status: Int? = nil,
+        body: [UInt8]? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.curlCode = curlCode
+        self.curlMessage = curlMessage
+        self.status = status
+        self.body = body
+    }
+
+    /// An ``Code/httpStatus`` error for a non-2xx answer, carrying its status and body.
+    public static func httpStatus(_ status: Int, body: [UInt8]) -> HTTPError {
+        HTTPError(code: .httpStatus, message: "The server answered HTTP \(status)", status: status, body: body)
+    }
+
+    /// The body as UTF-8 text (invalid bytes replaced), when there is one.
+    public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The code, the message, and the curl or HTTP details.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let curlCode { text += " (curl \(curlCode)\(curlMessage.map { ": \($0)" } ?? ""))" }
+        if let bodyText, !bodyText.isEmpty { text += " — body: \(bodyText.prefix(512))" }
+        return text
+    }
+
+    static let cancelledError = HTTPError(code: .cancelled, message: "The request was cancelled")
+    static let shutdownError = HTTPError(
+        code: .shutdown, message: "The HTTP client was shut down; create a new client for further requests")
+}

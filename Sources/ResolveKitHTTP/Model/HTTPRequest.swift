@@ -1,0 +1,31 @@
+/// One HTTP request for ``HTTPClient``.
+public struct HTTPRequest: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The absolute URL, `http://` or `https://`.
+    public var url: String
+    /// Header fields to send; libcurl adds `Host`, framing headers and `Accept` defaults.
+    public var headers: HTTPHeaders
+    /// The body, sent with `Content-Length`; `nil` sends none.
+    public var body: [UInt8]?
+    /// How long connecting (DNS, TCP, TLS) may take.
+    public var connectTimeout: Duration
+    /// The deadline for the whole exchange, body included; `nil` for none, as for a long-lived event stream.
+    public var timeout: Duration?
+    /// Whether 3xx answers are followed; off by default so credentials never travel to another host unasked.
+    public var followRedirects: Bool
+
+    /// Creates a request.
+    public init(
+        method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
+        connectTimeout: Duration = .seconds(10), timeout: Duration? = nil, followRedirects: Bool = false
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.followRedirects = followRedirects
+    }
+}
