@@ -1,0 +1,149 @@
+extension EventStream {
+    /// The pure decision logic of one resumable stream: cursor, dedupe, backoff, budget, health.
+    ///
+    /// Time is a `Duration` since the stream started, passed in with each input; the driver owns the clock.
+    struct StateMachine {
+        enum ConnectAction: Equatable {
+            /// Open a connection, resuming after `cursor` when there is one.
+            case connect(cursor: String?)
+        }
+
+        enum RetryAction: Equatable {
+            /// Wait `delay` (zero: reconnect at once), then call ``reconnectDelayElapsed()``.
+            case reconnect(attempt: Int, delay: Duration)
+            /// Stop for good.
+            case fail(EventStreamError)
+        }
+
+        enum ResponseAction: Equatable {
+            /// The stream is open: read it.
+            case read
+            /// The response was not usable: close it, then act.
+            case retry(RetryAction)
+        }
+
+        enum EventAction: Equatable {
+            case deliver
+            case dropDuplicate
+        }
+
+        enum Ending: Equatable {
+            /// The server finished the response.
+            case endOfStream
+            /// The idle watchdog fired.
+            case idleTimeout
+            /// The connection broke.
+            case transport(EventStreamError)
+        }
+
+        private enum State {
+            case idle
+            case connecting
+            case open(since: Duration, deliveredEvent: Bool)
+            case waiting
+            case finished
+        }
+
+        private let configuration: Configuration
+        private var state = State.idle
+        private var failures = 0
+        private var recent: RecentEventIDs
+        /// The id of the last event received; sent as `cursor` on the next connect.
+        private(set) var cursor: String?
+
+        init(configuration: Configuration, cursor: String?) {
+            self.configuration = configuration
+            self.cursor = cursor
+            self.recent = RecentEventIDs(capacity: configuration.recentEventIDCapacity)
+        }
+
+        mutating func start() -> ConnectAction {
+            precondition(isIdle, "start() called twice")
+            state = .connecting
+            return .connect(cursor: cursor)
+        }
+
+        mutating func reconnectDelayElapsed() -> ConnectAction {
+            guard case .waiting = state else { preconditionFailure("no reconnect was scheduled") }
+            state = .connecting
+            return .connect(cursor: cursor)
+        }
+
+        mutating func connectFailed(_ error: any Error) -> RetryAction {
+            precondition(isConnecting, "connectFailed outside connecting")
+            return retry(after: EventStreamError(code: .transport, message: "Connecting failed", underlying: error))
+        }
+
+        mutating func responded(status: Int, body: [UInt8], at now: Duration) -> ResponseAction {
+            precondition(isConnecting, "responded outside connecting")
+            if (200..<300).contains(status) {
+                state = .open(since: now, deliveredEvent: false)
+                return .read
+            }
+            let error = EventStreamError.httpStatus(status, body: body)
+            if Self.isTerminal(status: status) {
+                state = .finished
+                return .retry(.fail(error))
+            }
+            return .retry(retry(after: error))
+        }
+
+        mutating func received(_ event: SSEEvent) -> EventAction {
+            guard case .open(let since, _) = state else { preconditionFailure("event outside an open connection") }
+            state = .open(since: since, deliveredEvent: true)
+            guard let id = event.id else { return .deliver }
+            guard !id.isEmpty else {
+                cursor = nil
+                return .deliver
+            }
+            cursor = id
+            return recent.insert(id) ? .deliver : .dropDuplicate
+        }
+
+        mutating func connectionEnded(_ ending: Ending, at now: Duration) -> RetryAction {
+            guard case .open(let since, let deliveredEvent) = state else {
+                preconditionFailure("connectionEnded outside an open connection")
+            }
+            let healthy = deliveredEvent || now - since >= configuration.healthyAfter
+            if healthy { failures = 0 }
+            switch ending {
+            case .endOfStream where healthy:
+                state = .waiting
+                return .reconnect(attempt: 0, delay: .zero)
+            case .endOfStream:
+                return retry(after: EventStreamError(code: .endedEarly, message: "The server ended the stream early"))
+            case .idleTimeout:
+                return retry(after: EventStreamError(code: .idleTimeout, message: "No data within the idle timeout"))
+            case .transport(let error):
+                return retry(after: error)
+            }
+        }
+
+        /// Whether retrying cannot change the answer: 4xx except 400 (agent not configured yet), 408 and 429.
+        static func isTerminal(status: Int) -> Bool {
+            (400..<500).contains(status) && ![400, 408, 429].contains(status)
+        }
+
+        private mutating func retry(after error: EventStreamError) -> RetryAction {
+            failures += 1
+            let backoff = configuration.backoff
+            if let budget = backoff.maxAttempts, failures > budget {
+                state = .finished
+                return .fail(
+                    EventStreamError(
+                        code: .attemptsExhausted, message: "Gave up after \(budget) reconnect attempts",
+                        status: error.status, body: error.body, underlying: error))
+            }
+            state = .waiting
+            return .reconnect(attempt: failures, delay: backoff.delay(forAttempt: failures, unit: backoff.random()))
+        }
+
+        private var isIdle: Bool {
+            if case .idle = state { true } else { false }
+        }
+
+        private var isConnecting: Bool {
+            if case .connecting = state { true } else { false }
+        }
+    }
+}

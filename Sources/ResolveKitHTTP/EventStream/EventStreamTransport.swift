@@ -1,0 +1,63 @@
+/// How ``EventStream`` opens HTTP connections: the seam between stream logic and the HTTP client.
+///
+/// The live value wraps the libcurl client; tests use a scripted in-memory value. `connect` returns once the
+/// response head has arrived (or throws when the connection could not be made).
+public struct EventStreamTransport: Sendable {
+    /// Opens one `GET` request and returns the response.
+    public var connect: @Sendable (EventStreamRequest) async throws -> EventStreamConnection
+
+    /// Creates a transport.
+    ///
+    /// - Parameter connect: Opens a request; throws for transport errors (DNS, TCP, TLS, timeouts).
+    public init(connect: @escaping @Sendable (EventStreamRequest) async throws -> EventStreamConnection) {
+        self.connect = connect
+    }
+}
+
+/// One event stream request: the full URL (cursor included) and the header fields to send.
+public struct EventStreamRequest: Sendable {
+    /// The absolute URL, e.g. `https://host/v1/sessions/ID/events?cursor=1795312329875-0`.
+    public var url: String
+    /// The header fields, in order.
+    public var headers: [(name: String, value: String)]
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - url: The absolute URL.
+    ///   - headers: The header fields.
+    public init(url: String, headers: [(name: String, value: String)]) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// An open response: its status, and either its error body or its streaming body.
+public struct EventStreamConnection: Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// For a non-2xx status, the response body as far as the transport read it (bounded); otherwise empty.
+    public var body: [UInt8]
+    /// For a 2xx status, the body's bytes as they arrive. Finishing is a clean end of stream; throwing is a broken
+    /// connection. Iteration must end promptly when the iterating task is cancelled.
+    public var chunks: AsyncThrowingStream<[UInt8], any Error>
+    /// Aborts the transfer so that `chunks` finishes soon; called on every exit path, possibly more than once.
+    public var cancel: @Sendable () -> Void
+
+    /// Creates a connection.
+    ///
+    /// - Parameters:
+    ///   - status: The HTTP status code.
+    ///   - body: The error body for non-2xx statuses.
+    ///   - chunks: The streaming body for 2xx statuses.
+    ///   - cancel: Aborts the transfer; must be idempotent.
+    public init(
+        status: Int, body: [UInt8] = [], chunks: AsyncThrowingStream<[UInt8], any Error>,
+        cancel: @escaping @Sendable () -> Void
+    ) {
+        self.status = status
+        self.body = body
+        self.chunks = chunks
+        self.cancel = cancel
+    }
+}
