@@ -26,14 +26,14 @@ struct BackendHarness {
     }
 
     let backend: ReferenceBackend
-    let clock: TestClock
+    let clock: ManualClock
     let wallClock: WallClock
 
     init(
         script: AgentScript = .default, eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
         maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
     ) {
-        let clock = TestClock()
+        let clock = ManualClock()
         let wallClock = WallClock()
         self.clock = clock
         self.wallClock = wallClock
@@ -43,6 +43,7 @@ struct BackendHarness {
                 script: script, faults: faults, clock: clock, now: { wallClock.now }))
     }
 
+    @discardableResult
     func send(
         _ method: String, _ target: String, body: String? = nil, bearer: String? = Self.apiKey, capability: String? = nil,
         headers extra: [(name: String, value: String)] = []
