@@ -50,7 +50,7 @@ struct FaultPlanTests {
         let harness = BackendHarness(faults: faults)
         faults.stall(.init(nil, "/health"))
         let request = Task { await harness.send("GET", "/health", bearer: nil) }
-        while harness.backend.counters.requests == 0 { await Task.yield() }
+        await faults.waitForStalledRequests(count: 1)
         faults.releaseStalls()
         #expect(await request.value.status == 200)
     }

@@ -58,10 +58,18 @@ public final class FaultPlan: Sendable {
         var delays: [Delay] = []
         var drops: [(drop: StreamDrop, remaining: Int)] = []
         var duplicateReplay = false
+        var stalledNow = 0
+    }
+
+    /// How a matching request is held before it is answered.
+    enum Hold {
+        case delay(Duration)
+        case stall(releaseGeneration: Int)
     }
 
     private let state = Mutex(State())
-    let stallRelease = ChangeSignal()
+    private let stallRelease = ChangeSignal()
+    private let stallChanges = ChangeSignal()
 
     /// Creates an empty plan: no faults.
     public init() {}
@@ -98,6 +106,16 @@ public final class FaultPlan: Sendable {
         state.withLock { $0.duplicateReplay = enabled }
     }
 
+    /// Returns once at least `count` requests are being held by ``stall(_:times:)`` (so a test can act while a
+    /// request is provably stuck, then call ``releaseStalls()``).
+    public func waitForStalledRequests(count: Int) async {
+        while !Task.isCancelled {
+            let generation = stallChanges.generation
+            if state.withLock({ $0.stalledNow }) >= count { return }
+            await stallChanges.wait(after: generation)
+        }
+    }
+
     /// Removes every fault and releases stalled requests.
     public func reset() {
         state.withLock { $0 = State() }
@@ -115,16 +133,26 @@ public final class FaultPlan: Sendable {
         }
     }
 
-    /// The delay for this request: `.some(nil)` for a stall, `nil` for none.
-    func takeDelay(method: String, path: String) -> Duration?? {
+    /// How this request is held, if a delay or stall matches it (the stall's release generation is read under
+    /// the lock, so a ``releaseStalls()`` that removed the stall first can never be missed).
+    func takeHold(method: String, path: String) -> Hold? {
         state.withLock { state in
             guard let index = state.delays.firstIndex(where: { $0.remaining > 0 && $0.endpoint.matches(method: method, path: path) })
             else { return nil }
             state.delays[index].remaining -= 1
             let duration = state.delays[index].duration
             if state.delays[index].remaining == 0 { state.delays.remove(at: index) }
-            return .some(duration)
+            return duration.map(Hold.delay) ?? .stall(releaseGeneration: stallRelease.generation)
         }
+    }
+
+    /// Holds the calling request until the stalls are released or the request is cancelled.
+    func holdStalled(releaseGeneration: Int) async {
+        state.withLock { $0.stalledNow += 1 }
+        stallChanges.notify()
+        await stallRelease.wait(after: releaseGeneration)
+        state.withLock { $0.stalledNow -= 1 }
+        stallChanges.notify()
     }
 
     func takeStreamDrop() -> StreamDrop? {

@@ -43,12 +43,10 @@ public final class ReferenceBackend: Sendable {
     public func handle(_ request: LoopbackRequest) async -> LoopbackResponse {
         state.withLock { $0.counters.requests += 1 }
         let faults = configuration.faults
-        if let delay = faults.takeDelay(method: request.method, path: request.path) {
-            if let delay {
-                try? await configuration.clock.sleep(for: delay)
-            } else {
-                await faults.stallRelease.wait(after: faults.stallRelease.generation)
-            }
+        switch faults.takeHold(method: request.method, path: request.path) {
+        case .delay(let duration): try? await configuration.clock.sleep(for: duration)
+        case .stall(let generation): await faults.holdStalled(releaseGeneration: generation)
+        case nil: break
         }
         if let status = faults.takeFailure(method: request.method, path: request.path) {
             return BackendReply.injected(status)
