@@ -32,6 +32,8 @@ extension ReferenceBackend {
         public var maxToolRounds: Int
         /// The scripted agent that answers user messages.
         public var script: AgentScript
+        /// A model that replaces ``script`` when set (for example ``OpenAICompatibleModel``).
+        public var model: (any AgentModel)?
         /// Faults to inject; the plan is shared and may be changed while the backend runs.
         public var faults: FaultPlan
         /// The clock for waits: tool-call timeouts, keep-alives, the stream cap, injected delays.
@@ -51,6 +53,7 @@ extension ReferenceBackend {
         ///   - eventIDStyle: the event id format.
         ///   - maxToolRounds: tool rounds before escalation.
         ///   - script: the agent script (default ``AgentScript/default``).
+        ///   - model: a model used instead of the script (default none).
         ///   - faults: the fault plan (default: none).
         ///   - clock: the clock for waits (default `ContinuousClock`).
         ///   - now: the wall clock (default `Date()`).
@@ -65,6 +68,7 @@ extension ReferenceBackend {
             eventIDStyle: EventIDStyle = .redis,
             maxToolRounds: Int = 10,
             script: AgentScript = .default,
+            model: (any AgentModel)? = nil,
             faults: FaultPlan = FaultPlan(),
             clock: any Clock<Duration> = ContinuousClock(),
             now: @escaping @Sendable () -> Date = { Date() }
@@ -79,6 +83,7 @@ extension ReferenceBackend {
             self.eventIDStyle = eventIDStyle
             self.maxToolRounds = maxToolRounds
             self.script = script
+            self.model = model
             self.faults = faults
             self.clock = clock
             self.now = now

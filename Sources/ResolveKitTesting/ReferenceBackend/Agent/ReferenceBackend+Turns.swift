@@ -11,28 +11,35 @@ struct TurnContext: Sendable {
 }
 
 extension ReferenceBackend {
-    /// Runs one turn the way the real orchestrator does (PROTOCOL.md §7.1), driven by the agent script.
+    /// Runs one turn the way the real orchestrator does (PROTOCOL.md §7.1), driven by the agent model.
     func runTurn(_ turn: TurnContext) async {
         let date = now
-        let eligible: [RegisteredFunction]? = state.withLock { state in
+        let start: (eligible: [RegisteredFunction], context: AgentContext)? = state.withLock { state in
             guard var session = state.sessions[turn.sessionID] else { return nil }
+            let history = session.messages.compactMap { message in
+                message.content.map { AgentContext.Message(role: message.role, content: $0) }
+            }
             session.appendMessage(role: "user", content: turn.text, at: date)
             session.lastActivityAt = date
             state.sessions[turn.sessionID] = session
-            return state.eligibleFunctions(for: session)
+            let eligible = state.eligibleFunctions(for: session)
+            let tools = eligible.map {
+                AgentContext.Tool(name: $0.name, description: $0.description, parametersSchema: $0.parametersSchema)
+            }
+            return (eligible, AgentContext(userText: turn.text, history: history, llmContext: session.llmContext, tools: tools, rounds: []))
         }
-        guard let eligible else {
+        guard let (eligible, initialContext) = start else {
             finishTurn(turn)
             return
         }
-        let rounds = configuration.script.rounds(for: turn.text, eligible: Set(eligible.map(\.name)))
+        let model: any AgentModel = configuration.model ?? configuration.script
+        var context = initialContext
         var results: [(name: String, text: String)] = []
         var toolRounds = 0
-        var next = 0
         var ended = false
         while !ended, toolRounds < configuration.maxToolRounds, !Task.isCancelled {
-            let round = next < rounds.count ? rounds[next] : .empty
-            next += 1
+            let round = await model.nextRound(context)
+            if Task.isCancelled { break }
             ended = true
             switch round {
             case .empty:
@@ -48,7 +55,9 @@ extension ReferenceBackend {
                 let usage = (prompt: 600 + 30 * (toolRounds + 1), completion: max(1, text.split(separator: " ").count))
                 complete(turn, text: text, usage: usage, deltas: deltas)
             case .toolCalls(let calls):
-                results = await runToolRound(calls, eligible: eligible, turn: turn)
+                let steps = await runToolRound(calls, eligible: eligible, turn: turn)
+                context.rounds.append(steps)
+                results = steps.map { ($0.functionName, $0.result) }
                 toolRounds += 1
                 ended = false
             }
@@ -60,15 +69,15 @@ extension ReferenceBackend {
     }
 
     private func runToolRound(_ calls: [AgentScript.ToolCall], eligible: [RegisteredFunction], turn: TurnContext) async
-        -> [(name: String, text: String)]
+        -> [AgentContext.ToolStep]
     {
-        var plan: [(name: String, callID: String, function: RegisteredFunction?)] = []
+        var plan: [(call: AgentScript.ToolCall, callID: String, function: RegisteredFunction?)] = []
         state.withLock { state in
             state.sessions[turn.sessionID]?.skipHiddenRows(1 + calls.count)
             for call in calls {
                 let callID = Identifiers.callID()
                 let function = eligible.first { $0.name == call.functionName }
-                plan.append((call.functionName, callID, function))
+                plan.append((call, callID, function))
                 guard let function else { continue }
                 state.sessions[turn.sessionID]?.pendingCalls[callID] = PendingCall(turnID: turn.turnID, functionName: function.name)
                 let payload = WireJSON.object([
@@ -82,10 +91,14 @@ extension ReferenceBackend {
             }
         }
         changes.notify()
-        var results: [(name: String, text: String)] = []
+        var results: [AgentContext.ToolStep] = []
         for entry in plan {
+            let name = entry.call.functionName
+            func step(_ text: String) -> AgentContext.ToolStep {
+                AgentContext.ToolStep(callID: entry.callID, functionName: name, arguments: entry.call.arguments, result: text)
+            }
             guard let function = entry.function else {
-                results.append((entry.name, ToolOutcome.failure("Function '\(entry.name)' is not available").modelText))
+                results.append(step(ToolOutcome.failure("Function '\(name)' is not available").modelText))
                 continue
             }
             let outcome = await withTimeout(.seconds(function.timeoutSeconds), clock: configuration.clock) {
@@ -96,7 +109,7 @@ extension ReferenceBackend {
                 if outcome == nil, !Task.isCancelled { state.counters.toolCallsTimedOut += 1 }
             }
             let failure = ToolOutcome.failure("Function '\(function.name)' timed out after \(function.timeoutSeconds)s")
-            results.append((function.name, (outcome ?? failure).modelText))
+            results.append(step((outcome ?? failure).modelText))
         }
         return results
     }
