@@ -22,9 +22,12 @@ let package = Package(
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore"]),
+        .executableTarget(name: "rk-devserver", dependencies: ["ResolveKitTesting"], path: "Samples/rk-devserver"),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
-        .testTarget(name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
     ]
 )

@@ -16,12 +16,14 @@ public final class LoopbackHTTPServer: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Starts a server that answers every request with `handler`.
-    /// - Parameter limits: request size limits; oversize heads get 431, malformed requests 400.
+    /// - Parameters:
+    ///   - port: the port on 127.0.0.1 to listen on; 0 (the default) picks a free ephemeral port.
+    ///   - limits: request size limits; oversize heads get 431, malformed requests 400.
     /// - Throws: ``LoopbackServerError`` when the socket cannot be created, bound or listened on.
     public static func start(
-        limits: LoopbackRequestLimits = LoopbackRequestLimits(), handler: @escaping LoopbackHandler
+        port: Int = 0, limits: LoopbackRequestLimits = LoopbackRequestLimits(), handler: @escaping LoopbackHandler
     ) throws -> LoopbackHTTPServer {
-        let fd = try listeningSocket()
+        let fd = try listeningSocket(port: port)
         let registry = LoopbackConnectionRegistry(handler: handler, limits: limits.parserLimits)
         do {
             let port = try boundPort(fd)
@@ -75,12 +77,17 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many complete requests the server has received so far.
     public var requestCount: Int { registry.counters.requests }
 
-    private static func listeningSocket() throws(LoopbackServerError) -> Int32 {
+    private static func listeningSocket(port: Int) throws(LoopbackServerError) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw LoopbackServerError(code: .resourceFailed, message: "socket failed", errno: errno) }
+        if port != 0 {
+            // A fixed port is for a long-running dev server: allow rebinding right after a restart (TIME_WAIT).
+            var reuse: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import ResolveKitTesting
+
+/// `rk-devserver`: the reference backend on loopback, for trying clients without an account.
+@main
+enum DevServer {
+    static func main() async {
+        let options: DevServerOptions
+        do {
+            options = try DevServerOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            write("rk-devserver: \(error.message)\n\n\(DevServerOptions.usage)\n", to: .standardError)
+            exit(64)
+        }
+        if options.showHelp {
+            write(DevServerOptions.usage + "\n")
+            exit(0)
+        }
+        let backend = ReferenceBackend(configuration: options.configuration)
+        let server: LoopbackHTTPServer
+        do {
+            server = try LoopbackHTTPServer.start(port: options.port, handler: logging(backend))
+        } catch {
+            write("rk-devserver: cannot listen on 127.0.0.1:\(options.port): \(error)\n", to: .standardError)
+            exit(1)
+        }
+        write("rk-devserver listening on \(server.baseURL)\n")
+        write("API key: \(options.configuration.apiKeys.sorted().joined(separator: ", "))\n")
+        write("Press Ctrl-C to stop.\n")
+
+        let received = await firstSignal([SIGINT, SIGTERM])
+        write("rk-devserver: signal \(received), stopping\n")
+        await backend.stop()
+        await server.stop()
+        write("rk-devserver: stopped\n")
+    }
+
+    /// Wraps the backend so every request is logged on one line: method, path, status, milliseconds.
+    /// Only the path is logged, never the query or headers, so no key or token reaches the log.
+    static func logging(_ backend: ReferenceBackend) -> LoopbackHandler {
+        { request in
+            let started = ContinuousClock.now
+            let response = await backend.handle(request)
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            write("\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds))ms\n")
+            return response
+        }
+    }
+
+    /// Waits for the first of `numbers` to arrive (handled by DispatchSource, the default action ignored).
+    static func firstSignal(_ numbers: [Int32]) async -> Int32 {
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = numbers.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        var iterator = signals.makeAsyncIterator()
+        let received = await iterator.next() ?? SIGTERM
+        for source in sources { source.cancel() }
+        return received
+    }
+
+    static func write(_ text: String, to handle: FileHandle = .standardOutput) {
+        handle.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,60 @@
+public import ResolveKitCore
+
+/// Decides the model replies of a turn: the scripted ``AgentScript`` by default, or a real model (see
+/// ``OpenAICompatibleModel``). The backend runs whatever the model answers the way the real orchestrator does.
+public protocol AgentModel: Sendable {
+    /// The next reply of the model in a turn, given everything it has seen so far.
+    func nextRound(_ context: AgentContext) async -> AgentScript.Round
+}
+
+/// What the model sees at one step of a turn.
+public struct AgentContext: Sendable {
+    /// A tool offered to the model: an eligible function.
+    public struct Tool: Sendable {
+        /// The function name.
+        public var name: String
+        /// The description.
+        public var description: String
+        /// The JSON Schema of the arguments.
+        public var parametersSchema: JSONValue
+    }
+
+    /// An earlier transcript message.
+    public struct Message: Sendable {
+        /// `user`, `assistant` or `human_agent`.
+        public var role: String
+        /// The text.
+        public var content: String
+    }
+
+    /// One tool call of this turn with the result text the model got for it.
+    public struct ToolStep: Sendable {
+        /// The call id.
+        public var callID: String
+        /// The function name.
+        public var functionName: String
+        /// The arguments the model asked with.
+        public var arguments: JSONValue
+        /// The result as the model sees it (PROTOCOL.md §4.10).
+        public var result: String
+    }
+
+    /// The user message that started the turn.
+    public var userText: String
+    /// The session's transcript before this message.
+    public var history: [Message]
+    /// The session's `llm_context`.
+    public var llmContext: JSONValue
+    /// The tools offered (eligible functions, PROTOCOL.md §7.7).
+    public var tools: [Tool]
+    /// The tool rounds of this turn so far, oldest first.
+    public var rounds: [[ToolStep]]
+}
+
+extension AgentScript: AgentModel {
+    /// The script's round for this step: the rule's rounds are consumed one per tool round.
+    public func nextRound(_ context: AgentContext) async -> Round {
+        let rounds = rounds(for: context.userText, eligible: Set(context.tools.map(\.name)))
+        return context.rounds.count < rounds.count ? rounds[context.rounds.count] : .empty
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import ResolveKitCore
+import Synchronization
+
+/// What a turn task needs to know about the turn it runs.
+struct TurnContext: Sendable {
+    var sessionID: String
+    var turnID: String
+    var requestID: String
+    var text: String
+}
+
+extension ReferenceBackend {
+    /// Runs one turn the way the real orchestrator does (PROTOCOL.md §7.1), driven by the agent model.
+    func runTurn(_ turn: TurnContext) async {
+        let date = now
+        let start: (eligible: [RegisteredFunction], context: AgentContext)? = state.withLock { state in
+            guard var session = state.sessions[turn.sessionID] else { return nil }
+            let history = session.messages.compactMap { message in
+                message.content.map { AgentContext.Message(role: message.role, content: $0) }
+            }
+            session.appendMessage(role: "user", content: turn.text, at: date)
+            session.lastActivityAt = date
+            state.sessions[turn.sessionID] = session
+            let eligible = state.eligibleFunctions(for: session)
+            let tools = eligible.map {
+                AgentContext.Tool(name: $0.name, description: $0.description, parametersSchema: $0.parametersSchema)
+            }
+            return (eligible, AgentContext(userText: turn.text, history: history, llmContext: session.llmContext, tools: tools, rounds: []))
+        }
+        guard let (eligible, initialContext) = start else {
+            finishTurn(turn)
+            return
+        }
+        let model: any AgentModel = configuration.model ?? configuration.script
+        var context = initialContext
+        var results: [(name: String, text: String)] = []
+        var toolRounds = 0
+        var ended = false
+        while !ended, toolRounds < configuration.maxToolRounds, !Task.isCancelled {
+            let round = await model.nextRound(context)
+            if Task.isCancelled { break }
+            ended = true
+            switch round {
+            case .empty:
+                break
+            case .error(let code, let message):
+                emit(turn, "error", .object([("code", .string(code)), ("message", .string(message)), ("recoverable", .bool(true))]))
+            case .escalate(let reason):
+                escalate(turn, reason: reason)
+            case .rejection(let text):
+                complete(turn, text: text, usage: nil, deltas: [])
+            case .text(let template, let deltas):
+                let text = Self.render(template, results: results, userText: turn.text)
+                let usage = (prompt: 600 + 30 * (toolRounds + 1), completion: max(1, text.split(separator: " ").count))
+                complete(turn, text: text, usage: usage, deltas: deltas)
+            case .toolCalls(let calls):
+                let steps = await runToolRound(calls, eligible: eligible, turn: turn)
+                context.rounds.append(steps)
+                results = steps.map { ($0.functionName, $0.result) }
+                toolRounds += 1
+                ended = false
+            }
+        }
+        if !ended, !Task.isCancelled, toolRounds >= configuration.maxToolRounds {
+            escalate(turn, reason: "Maximum tool calling rounds exceeded")
+        }
+        finishTurn(turn)
+    }
+
+    private func runToolRound(_ calls: [AgentScript.ToolCall], eligible: [RegisteredFunction], turn: TurnContext) async
+        -> [AgentContext.ToolStep]
+    {
+        var plan: [(call: AgentScript.ToolCall, callID: String, function: RegisteredFunction?)] = []
+        state.withLock { state in
+            state.sessions[turn.sessionID]?.skipHiddenRows(1 + calls.count)
+            for call in calls {
+                let callID = Identifiers.callID()
+                let function = eligible.first { $0.name == call.functionName }
+                plan.append((call, callID, function))
+                guard let function else { continue }
+                state.sessions[turn.sessionID]?.pendingCalls[callID] = PendingCall(turnID: turn.turnID, functionName: function.name)
+                let payload = WireJSON.object([
+                    ("call_id", .string(callID)), ("function_name", .string(function.name)),
+                    ("arguments", WireJSON(sorted: call.arguments)), ("timeout_seconds", .int(function.timeoutSeconds)),
+                    ("human_description", .string(call.humanDescription ?? "I will run \(function.name)")),
+                    ("requires_approval", .bool(function.requiresApproval)),
+                ])
+                appendEvent(turn, "tool_call_request", payload, state: &state)
+                state.counters.toolCallsEmitted += 1
+            }
+        }
+        changes.notify()
+        var results: [AgentContext.ToolStep] = []
+        for entry in plan {
+            let name = entry.call.functionName
+            func step(_ text: String) -> AgentContext.ToolStep {
+                AgentContext.ToolStep(callID: entry.callID, functionName: name, arguments: entry.call.arguments, result: text)
+            }
+            guard let function = entry.function else {
+                results.append(step(ToolOutcome.failure("Function '\(name)' is not available").modelText))
+                continue
+            }
+            let outcome = await withTimeout(.seconds(function.timeoutSeconds), clock: configuration.clock) {
+                await self.waitForResult(sessionID: turn.sessionID, callID: entry.callID)
+            } ?? nil
+            state.withLock { state in
+                state.sessions[turn.sessionID]?.pendingCalls.removeValue(forKey: entry.callID)
+                if outcome == nil, !Task.isCancelled { state.counters.toolCallsTimedOut += 1 }
+            }
+            let failure = ToolOutcome.failure("Function '\(function.name)' timed out after \(function.timeoutSeconds)s")
+            results.append(step((outcome ?? failure).modelText))
+        }
+        return results
+    }
+
+    private func waitForResult(sessionID: String, callID: String) async -> ToolOutcome? {
+        while !Task.isCancelled {
+            let generation = changes.generation
+            let (result, gone) = state.withLock { state in
+                (state.sessions[sessionID]?.pendingCalls[callID]?.result, state.stopped)
+            }
+            if let result { return result }
+            if gone { return nil }
+            await changes.wait(after: generation)
+        }
+        return nil
+    }
+
+    private func complete(_ turn: TurnContext, text: String, usage: (prompt: Int, completion: Int)?, deltas: [String]) {
+        let date = now
+        state.withLock { state in
+            var accumulated = ""
+            for delta in deltas {
+                accumulated += delta
+                appendEvent(turn, "assistant_text_delta", .object([("delta", .string(delta)), ("accumulated", .string(accumulated))]), state: &state)
+            }
+            state.sessions[turn.sessionID]?.appendMessage(role: "assistant", content: text, tokenCount: usage?.completion, at: date)
+            let usageJSON: WireJSON = usage.map {
+                .object([("prompt_tokens", .int($0.prompt)), ("completion_tokens", .int($0.completion))])
+            } ?? .null
+            appendEvent(turn, "turn_complete", .object([("full_text", .string(text)), ("usage", usageJSON)]), state: &state)
+            if usage != nil { appendEvent(turn, "feedback_requested", .object([("immediate", .bool(false))]), state: &state) }
+        }
+        changes.notify()
+    }
+
+    private func escalate(_ turn: TurnContext, reason: String) {
+        state.withLock { state in
+            state.sessions[turn.sessionID]?.status = .escalated
+            appendEvent(turn, "session_escalated", .object([("reason", .string(reason))]), state: &state)
+        }
+        changes.notify()
+    }
+
+    private func emit(_ turn: TurnContext, _ type: String, _ payload: WireJSON) {
+        state.withLock { appendEvent(turn, type, payload, state: &$0) }
+        changes.notify()
+    }
+
+    private func finishTurn(_ turn: TurnContext) {
+        state.withLock { state in
+            if state.sessions[turn.sessionID]?.activeTurnID == turn.turnID {
+                state.sessions[turn.sessionID]?.activeTurnID = nil
+                state.sessions[turn.sessionID]?.dedupeKeys.removeAll()
+            }
+            if let pending = state.sessions[turn.sessionID]?.pendingCalls {
+                state.sessions[turn.sessionID]?.pendingCalls = pending.filter { $0.value.turnID != turn.turnID }
+            }
+            state.turnTasks.removeValue(forKey: turn.turnID)
+            state.counters.turnsEnded += 1
+        }
+        changes.notify()
+    }
+
+    /// Appends an event to a session's stream (call with the state locked, then notify).
+    func appendEvent(_ turn: TurnContext, _ type: String, _ payload: WireJSON, state: inout BackendState) {
+        let date = now
+        let (id, position) = state.eventIDs.next(millis: PythonTime.unixMilliseconds(date))
+        let envelope = WireJSON.object([
+            ("event_id", .string(id)), ("turn_id", .string(turn.turnID)), ("request_id", .string(turn.requestID)),
+            ("timestamp", .string(PythonTime.isoformat(date))), ("type", .string(type)), ("payload", payload),
+        ])
+        let frame = Array("id: \(id)\nevent: \(type)\ndata: \(envelope.text(.python))\n\n".utf8)
+        state.sessions[turn.sessionID]?.events.append(
+            StoredEvent(id: id, position: position, type: type, turnID: turn.turnID, frame: frame))
+    }
+
+    /// Fills `{name}`, `{result}`, `{nameN}`, `{resultN}` and `{text}` of a text template.
+    static func render(_ template: String, results: [(name: String, text: String)], userText: String) -> String {
+        var text = template
+        for (index, result) in results.enumerated().reversed() {
+            text = text.replacingOccurrences(of: "{name\(index + 1)}", with: result.name)
+            text = text.replacingOccurrences(of: "{result\(index + 1)}", with: result.text)
+        }
+        if let first = results.first {
+            text = text.replacingOccurrences(of: "{name}", with: first.name)
+            text = text.replacingOccurrences(of: "{result}", with: first.text)
+        }
+        return text.replacingOccurrences(of: "{text}", with: userText)
+    }
+}

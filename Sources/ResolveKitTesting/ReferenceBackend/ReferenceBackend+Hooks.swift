@@ -1,0 +1,112 @@
+public import ResolveKitCore
+import Synchronization
+
+extension ReferenceBackend {
+    /// One event as the backend retained it.
+    public struct RecordedEvent: Sendable, Hashable {
+        /// The event id (`id:` line and `event_id`).
+        public var id: String
+        /// The event type.
+        public var type: String
+        /// The envelope's `turn_id`.
+        public var turnID: String
+        /// The exact SSE frame bytes, `id: …\nevent: …\ndata: …\n\n`, as text.
+        public var frame: String
+    }
+
+    /// The events retained for a session, oldest first (empty for an unknown session).
+    public func events(inSession sessionID: String) -> [RecordedEvent] {
+        state.withLock { state in
+            (state.sessions[sessionID.lowercased()]?.events ?? []).map {
+                RecordedEvent(id: $0.id, type: $0.type, turnID: $0.turnID, frame: String(decoding: $0.frame, as: UTF8.self))
+            }
+        }
+    }
+
+    /// The status of a session, `nil` when unknown.
+    public func status(ofSession sessionID: String) -> SessionStatus? {
+        state.withLock { $0.sessions[sessionID.lowercased()]?.status }
+    }
+
+    /// Sets a session's status, as the expiry task (`expired`) or the dashboard (`closed`, `escalated`) does.
+    /// - Returns: `false` when the session is unknown.
+    @discardableResult
+    public func setStatus(_ status: SessionStatus, ofSession sessionID: String) -> Bool {
+        state.withLock { state in
+            guard state.sessions[sessionID.lowercased()] != nil else { return false }
+            state.sessions[sessionID.lowercased()]!.status = status
+            return true
+        }
+    }
+
+    /// A dashboard agent's reply: stores a `human_agent` message and emits `human_message{message_id, text}`.
+    /// - Returns: `false` when the session is unknown.
+    @discardableResult
+    public func sendHumanMessage(_ text: String, toSession sessionID: String) -> Bool {
+        let date = now
+        let messageID = Identifiers.uuid()
+        return dashboardEvent(sessionID, "human_message", .object([("message_id", .string(messageID)), ("text", .string(text))])) {
+            $0.appendMessage(role: "human_agent", content: text, at: date)
+        }
+    }
+
+    /// The dashboard's "resolve": the session becomes `closed` and `feedback_requested{immediate:true}` is emitted.
+    @discardableResult
+    public func resolveSession(_ sessionID: String) -> Bool {
+        dashboardEvent(sessionID, "feedback_requested", .object([("immediate", .bool(true))])) { $0.status = .closed }
+    }
+
+    /// The dashboard's "take over": the session becomes `escalated` and `session_escalated{reason}` is emitted.
+    @discardableResult
+    public func takeOverSession(_ sessionID: String, reason: String = "An agent took over the conversation") -> Bool {
+        dashboardEvent(sessionID, "session_escalated", .object([("reason", .string(reason))])) { $0.status = .escalated }
+    }
+
+    /// Appends an arbitrary event (payload members in name order) with a fresh turn and request id.
+    @discardableResult
+    public func injectEvent(type: String, payload: JSONValue, intoSession sessionID: String) -> Bool {
+        dashboardEvent(sessionID, type, WireJSON(sorted: payload)) { _ in }
+    }
+
+    /// Makes every capability token issued so far expire now (clients must refresh via `POST /v1/sessions`).
+    public func expireCapabilityTokens() {
+        let nowSeconds = PythonTime.unixSeconds(now)
+        state.withLock { state in
+            for token in state.capabilityTokens.keys { state.capabilityTokens[token]!.expiresAt = nowSeconds }
+        }
+    }
+
+    /// Simulates a restart of an in-memory backend: retained events are lost and event numbering starts again
+    /// (sessions, functions and tokens are kept, as they live in the database).
+    public func restartEventNumbering() {
+        state.withLock { state in
+            state.eventIDs.restart()
+            for id in state.sessions.keys { state.sessions[id]!.events.removeAll() }
+        }
+    }
+
+    /// Switches the app's integration on or off; every change invalidates all capability and client tokens, as
+    /// the dashboard's toggle does by bumping the integration version.
+    public func setIntegrationEnabled(_ enabled: Bool) {
+        state.withLock { state in
+            guard state.integrationEnabled != enabled else { return }
+            state.integrationEnabled = enabled
+            state.integrationVersion += 1
+        }
+    }
+
+    private func dashboardEvent(
+        _ sessionID: String, _ type: String, _ payload: WireJSON, update: (inout SessionRecord) -> Void
+    ) -> Bool {
+        let id = sessionID.lowercased()
+        let turn = TurnContext(sessionID: id, turnID: Identifiers.uuid(), requestID: Identifiers.uuid(), text: "")
+        let found = state.withLock { state in
+            guard state.sessions[id] != nil else { return false }
+            update(&state.sessions[id]!)
+            appendEvent(turn, type, payload, state: &state)
+            return true
+        }
+        if found { changes.notify() }
+        return found
+    }
+}
