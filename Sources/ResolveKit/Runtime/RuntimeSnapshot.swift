@@ -14,6 +14,7 @@ struct RuntimeSnapshot: Sendable {
     var chatTitle = "Support Chat"
     var messagePlaceholder = "Message"
     var sessionID: String?
+    var nextBatchID = 0
 
     /// The most transcript messages and log lines kept in memory; older ones are dropped first.
     static let maxMessages = 1000
@@ -43,18 +44,30 @@ struct RuntimeSnapshot: Sendable {
         toolCallBatchState = Self.batchState(of: toolCallChecklist)
     }
 
-    /// Adds a call that needs no approval to the checklist, starting a fresh one when the last batch is done.
+    /// Adds a call that needs no approval: a batch of its own in the history, and a row of the current
+    /// checklist (a fresh one when the last batch is done, so a batch awaiting approval stays visible).
     mutating func addImmediate(_ item: ToolCallChecklistItem) {
+        appendToHistory([item])
         if toolCallBatchState == .completed || toolCallBatchState == .idle { toolCallChecklist = [] }
         toolCallChecklist.append(item)
         toolCallBatchState = Self.batchState(of: toolCallChecklist)
     }
 
-    mutating func startBatch(_ batch: ToolCallChecklistBatch) {
-        toolCallChecklist = batch.items
+    /// Starts an approval batch; returns it with its history id.
+    mutating func startBatch(_ items: [ToolCallChecklistItem]) -> ToolCallChecklistBatch {
+        let batch = appendToHistory(items)
+        toolCallChecklist = items
+        toolCallBatchState = Self.batchState(of: toolCallChecklist)
+        return batch
+    }
+
+    @discardableResult
+    private mutating func appendToHistory(_ items: [ToolCallChecklistItem]) -> ToolCallChecklistBatch {
+        nextBatchID += 1
+        let batch = ToolCallChecklistBatch(id: nextBatchID, items: items)
         toolCallBatches.append(batch)
         if toolCallBatches.count > Self.maxBatches { toolCallBatches.removeFirst() }
-        toolCallBatchState = Self.batchState(of: toolCallChecklist)
+        return batch
     }
 
     static func batchState(of items: [ToolCallChecklistItem]) -> ResolveKitToolCallBatchState {

@@ -69,8 +69,9 @@ extension SessionEngine {
 
     /// Asks for approval with each call's deadline, declines what expires or is declined, runs the rest.
     private func process(_ batch: ToolCallBatch) async {
-        let checklist = ToolCallChecklistBatch(id: batch.id, items: batch.calls.map { Self.item($0, .pendingApproval) })
-        output.update { $0.startBatch(checklist) }
+        let items = batch.calls.map { Self.item($0, .pendingApproval) }
+        var checklist = ToolCallChecklistBatch(id: 0, items: items)
+        output.update { checklist = $0.startBatch(items) }
         output.emit(.toolBatchAwaitingApproval(checklist))
         var remaining = batch.calls
         var approved: [PendingToolCall] = []

@@ -1,0 +1,90 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+import Testing
+
+/// A reference backend on a loopback port and runtimes pointed at it, torn down on every exit path.
+struct RuntimeHarness: Sendable {
+    let backend: ReferenceBackend
+    let server: LoopbackHTTPServer
+    let stateDirectory: String
+
+    static func run(
+        _ configuration: ReferenceBackend.Configuration = ReferenceBackend.Configuration(script: TestTools.script),
+        _ body: (RuntimeHarness) async throws -> Void
+    ) async throws {
+        let backend = ReferenceBackend(configuration: configuration)
+        let server = try LoopbackHTTPServer.start(handler: backend.handler)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-test-\(UUID().uuidString)").path
+        let harness = RuntimeHarness(backend: backend, server: server, stateDirectory: directory)
+        do {
+            try await body(harness)
+        } catch {
+            await backend.stop()
+            await server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+        await backend.stop()
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func configuration(
+        approver: any ToolApprover = AutoApprover(),
+        clock: ResolveKitClock = .continuous,
+        deviceID: String = "device-" + UUID().uuidString,
+        persistent: Bool = false
+    ) -> ResolveKitConfiguration {
+        ResolveKitConfiguration(
+            baseURL: URL(string: server.baseURL)!,
+            apiKeyProvider: { "rk_dev" },
+            deviceIDProvider: { deviceID },
+            functions: TestTools.all,
+            approver: approver,
+            stateLocation: persistent ? .directory(stateDirectory) : .inMemory,
+            clock: clock)
+    }
+
+    /// Starts a runtime, runs `body`, and stops the runtime whatever happens.
+    func withRuntime(
+        _ configuration: ResolveKitConfiguration,
+        _ body: (ResolveKitRuntime) async throws -> Void
+    ) async throws {
+        let runtime = ResolveKitRuntime(configuration: configuration)
+        do {
+            try await runtime.start()
+            try await body(runtime)
+        } catch {
+            await runtime.stop()
+            throw error
+        }
+        await runtime.stop()
+    }
+}
+
+extension ResolveKitRuntime {
+    /// Waits, without timers, until `condition` holds: it is checked now and after every runtime event.
+    func wait(until condition: @Sendable (ResolveKitRuntime) -> Bool) async {
+        let events = self.events
+        if condition(self) { return }
+        for await _ in events where condition(self) { return }
+    }
+
+    /// Sends `text` and waits until its turn has ended.
+    @discardableResult
+    func converse(_ text: String) async throws -> String {
+        let outcome = await sendMessage(text)
+        guard case .accepted(let turnID) = outcome else {
+            Issue.record("message not accepted: \(outcome)")
+            return ""
+        }
+        await wait { !$0.isTurnInProgress }
+        return turnID
+    }
+
+    func item(_ functionName: String) -> ToolCallChecklistItem? {
+        toolCallBatches.flatMap(\.items).last { $0.functionName == functionName }
+            ?? toolCallChecklist.last { $0.functionName == functionName }
+    }
+}
