@@ -51,12 +51,13 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
         var sleepers: [Int: Sleeper] = [:]
         var cancelled: Set<Int> = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(condition: @Sendable ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
-        /// Removes and returns the waiters whose count of sleepers is reached.
+        /// Removes and returns the waiters whose condition on the sleepers' deadlines holds.
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-            let ready = waiters.filter { $0.count <= sleepers.count }.map(\.continuation)
-            waiters.removeAll { $0.count <= sleepers.count }
+            let deadlines = sleepers.values.map(\.deadline)
+            let ready = waiters.filter { $0.condition(deadlines) }.map(\.continuation)
+            waiters.removeAll { $0.condition(deadlines) }
             return ready
         }
     }
@@ -149,10 +150,22 @@ public final class ManualClock: Clock, Sendable {
     ///
     /// - Parameter count: How many suspended sleeps to wait for.
     public func waitForSleepers(count: Int) async {
+        await waitForSleepers { $0.count >= count }
+    }
+
+    /// Returns once some sleep is suspended until `deadline` or later — the timer of interest has been armed.
+    ///
+    /// Prefer it to ``waitForSleepers(count:)`` when other timers (watchdogs, refreshes) sleep on the same clock.
+    public func waitForSleeper(until deadline: Instant) async {
+        await waitForSleepers { $0.contains { $0 >= deadline } }
+    }
+
+    /// Returns once `condition` holds for the deadlines of the suspended sleeps; waits on a continuation.
+    public func waitForSleepers(where condition: @escaping @Sendable ([Instant]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let satisfied = state.withLock { state in
-                guard state.sleepers.count < count else { return true }
-                state.waiters.append((count, continuation))
+                guard !condition(state.sleepers.values.map(\.deadline)) else { return true }
+                state.waiters.append((condition, continuation))
                 return false
             }
             if satisfied { continuation.resume() }

@@ -26,6 +26,10 @@ extension SessionEngine {
             return
         }
         noteTurnActivity(envelope)
+        if let key = HandledEvents.key(for: envelope, typed), !handledEvents.insert(key) {
+            output.log("Ignored a repeated \(envelope.type) event of turn \(envelope.turnID)")
+            return
+        }
         switch typed {
         case .toolCallRequest(let request): receive(request, envelope: envelope)
         case .turnComplete(let complete):

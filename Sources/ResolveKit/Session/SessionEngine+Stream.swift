@@ -63,18 +63,36 @@ extension SessionEngine {
     func runStream() async -> SessionEnding {
         var refreshedAfterForbidden = false
         while !Task.isCancelled {
-            guard let session, let backend, let response = sessionResponse else { return .failed("No session") }
+            guard let backend, let response = sessionResponse else { return .failed("No session") }
             var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
             if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
             let stream = EventStream(
                 url: backend.eventsURL(for: response.eventsURL), cursor: cursor, configuration: streamConfiguration,
                 transport: .http(http), clock: clock,
                 headers: { [weak self] in await self?.streamHeaders() ?? [] })
-            let termination = await stream.run { @Sendable (element: EventStream.Element) in
-                await self.handle(element)
+            let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            streamReset = resetContinuation
+            let outcome = await withTaskGroup(of: EventStream.Termination?.self) { group in
+                group.addTask {
+                    await stream.run { @Sendable (element: EventStream.Element) in await self.handle(element) }
+                }
+                group.addTask {
+                    for await _ in resets { return nil }
+                    return .cancelled
+                }
+                let first = await group.next() ?? .cancelled
+                group.cancelAll()
+                return first
+            }
+            resetContinuation.finish()
+            streamReset = nil
+            guard let termination = outcome else {
+                output.log("Reconnecting without a cursor", level: .warning)
+                cursor = nil
+                persistSession()
+                continue
             }
             guard case .failed(let error) = termination else { return .cancelled }
-            _ = session
             switch error.status {
             case 401?: return .blocked("The backend rejected the API key (401)")
             case 403?:

@@ -73,11 +73,14 @@ extension SessionEngine {
                 continue
             }
             silentChecks += 1
-            await reconcileTurn(giveUp: configuration.turnWatchdog * silentChecks >= .seconds(600))
+            await reconcileTurn(firstCheck: silentChecks == 1, giveUp: configuration.turnWatchdog * silentChecks >= .seconds(600))
         }
     }
 
-    private func reconcileTurn(giveUp: Bool) async {
+    /// Asks the history whether the turn ended unseen. If not, the first time the stream is reopened without its
+    /// cursor (a restarted in-memory backend renumbers events and hides them behind an old cursor, §10.10); the
+    /// call journal and ``HandledEvents`` keep the replay from repeating anything.
+    private func reconcileTurn(firstCheck: Bool, giveUp: Bool) async {
         guard let backend, let session else { return }
         lastTurnActivity = clock.elapsed
         guard let history = try? await backend.messages(session), let last = history.last else { return }
@@ -90,6 +93,8 @@ extension SessionEngine {
         } else if giveUp {
             output.system("The assistant did not answer.")
             finishTurn()
+        } else if firstCheck {
+            streamReset?.yield()
         }
     }
 }

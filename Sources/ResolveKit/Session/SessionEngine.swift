@@ -39,6 +39,8 @@ actor SessionEngine {
     var journal: CallJournal
     var batcher: ToolBatcherStateMachine
     var replayGuard: ReplayGuard?
+    var handledEvents = HandledEvents()
+    var streamReset: AsyncStream<Void>.Continuation?
 
     var jobs: AsyncStream<@Sendable () async -> Void>.Continuation?
     var deliveryKick: AsyncStream<Void>.Continuation?
