@@ -116,7 +116,8 @@ extension SSEParser {
         let retry = self.retry
         self.retry = nil
         hasData = false
-        let event = SSEEvent(id: id, type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message", data: data, retry: retry)
+        let event = SSEEvent(
+            id: id, type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message", data: data, retry: retry)
         onOutput(.event(event))
     }
 
