@@ -1,6 +1,5 @@
+import ResolveKitHTTP
 import Testing
-
-@testable import ResolveKitHTTP
 
 struct EventStreamStateMachineTests {
     typealias Machine = EventStream.StateMachine
