@@ -12,6 +12,7 @@ struct BenchOptions: Equatable {
         USAGE: rk-bench [<workload> ...] [--json]
 
         Runs benchmarks and prints a table, or one JSON object per line with --json.
+        Throughput is bytes per second of thread CPU time (stable on a shared machine), best of several runs.
         Build in release mode for meaningful figures.
 
         EXAMPLE: swift run -c release rk-bench sse-parse --json

@@ -42,7 +42,9 @@ struct SSECorpus {
             )
         case 4..<7:
             let words = Int(random.next() % 120) + 8
-            let text = (0..<words).map { ["the", "lights", "are", "on", "Done.", "returned", "\\\"10:42 AM\\\""][$0 % 7] }
+            let text = (0..<words).map {
+                ["the", "lights", "are", "on", "Done.", "returned", "\\\"10:42 AM\\\""][$0 % 7]
+            }
             return (
                 "turn_complete",
                 #"{"full_text": "\#(text.joined(separator: " "))", "usage": {"prompt_tokens": 616, "#

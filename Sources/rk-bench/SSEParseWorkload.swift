@@ -31,7 +31,8 @@ struct SSEParseWorkload: Workload {
                 }
                 let throughput = Double(corpus.bytes.count) / 1e6 / best
                 rows.append(
-                    Measurement(workload: name, contender: contender.rawValue, chunk: chunk, value: throughput, unit: "MB/s"))
+                    Measurement(
+                        workload: name, contender: contender.rawValue, chunk: chunk, value: throughput, unit: "MB/s"))
                 log("sse-parse: \(contender.rawValue) chunk \(chunk): \(Report.rounded(throughput)) MB/s")
             }
         }

@@ -1,6 +1,5 @@
+import ResolveKitHTTP
 import Testing
-
-@testable import ResolveKitHTTP
 
 struct EventStreamStateMachineTests {
     typealias Machine = EventStream.StateMachine
@@ -58,7 +57,8 @@ struct EventStreamStateMachineTests {
     @Test func theAttemptBudgetEndsTheStreamWithTheLastFailure() {
         var machine = Machine(configuration: Self.configuration(maxAttempts: 2), cursor: nil)
         _ = machine.start()
-        #expect(machine.responded(status: 503, body: [], at: .zero) == .retry(.reconnect(attempt: 1, delay: .seconds(1))))
+        #expect(
+            machine.responded(status: 503, body: [], at: .zero) == .retry(.reconnect(attempt: 1, delay: .seconds(1))))
         _ = machine.reconnectDelayElapsed()
         #expect(machine.connectFailed(Self.broken) == .reconnect(attempt: 2, delay: .seconds(2)))
         _ = machine.reconnectDelayElapsed()
@@ -76,14 +76,17 @@ struct EventStreamStateMachineTests {
         var machine = Machine(configuration: Self.configuration(), cursor: nil)
         _ = machine.start()
         let body = Array(#"{"detail":"Session expired"}"#.utf8)
-        #expect(machine.responded(status: status, body: body, at: .zero) == .retry(.fail(.httpStatus(status, body: body))))
+        #expect(
+            machine.responded(status: status, body: body, at: .zero) == .retry(.fail(.httpStatus(status, body: body))))
     }
 
     @Test(arguments: [400, 408, 429, 500, 502, 503, 504, 302])
     func transientStatusesAreRetriedWithBackoff(status: Int) {
         var machine = Machine(configuration: Self.configuration(), cursor: nil)
         _ = machine.start()
-        #expect(machine.responded(status: status, body: [], at: .zero) == .retry(.reconnect(attempt: 1, delay: .seconds(1))))
+        #expect(
+            machine.responded(status: status, body: [], at: .zero) == .retry(.reconnect(attempt: 1, delay: .seconds(1)))
+        )
     }
 
     @Test func aCleanEndOfAHealthyStreamReconnectsAtOnceWithoutUsingAnAttempt() {
@@ -115,7 +118,9 @@ struct EventStreamStateMachineTests {
         _ = machine.reconnectDelayElapsed()
         #expect(machine.responded(status: 200, body: [], at: .seconds(100)) == .read)
         if deliversEvent { _ = machine.received(SSEEvent(id: "e", data: "x")) }
-        guard case .reconnect(let attempt, _) = machine.connectionEnded(.transport(Self.broken), at: .seconds(100) + openFor)
+        guard
+            case .reconnect(let attempt, _) = machine.connectionEnded(
+                .transport(Self.broken), at: .seconds(100) + openFor)
         else {
             Issue.record("expected a reconnect")
             return

@@ -113,7 +113,10 @@ struct EventStreamTests {
 
     @Test func headersAreFetchedAgainForEveryConnect() async {
         var harness = EventStreamHarness([.stream([F.frame("1", "a")], end: .finish)])
-        #expect(await harness.next(6) == [F.connecting, F.open, F.event("1", "a"), F.reconnecting(0, 0), F.connecting, F.open])
+        #expect(
+            await harness.next(6) == [
+                F.connecting, F.open, F.event("1", "a"), F.reconnecting(0, 0), F.connecting, F.open,
+            ])
         let tokens = harness.transport.requests.map { $0.headers.map(\.value) }
         #expect(tokens == [["token-1"], ["token-2"]])
         #expect(harness.headerCalls.calls == 2)

@@ -16,27 +16,39 @@ struct SSEParserTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "spec: multi-line data", input: "data: YHOO\ndata: +2\ndata: 10\n\n", expected: [event("YHOO\n+2\n10")]),
+        Case(
+            name: "spec: multi-line data", input: "data: YHOO\ndata: +2\ndata: 10\n\n",
+            expected: [event("YHOO\n+2\n10")]),
         Case(
             name: "spec: comment, ids and spaces",
             input: ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n",
-            expected: [.comment("test stream"), event("first event", id: "1"), event("second event", id: ""),
-                event(" third event")]),
-        Case(name: "spec: empty data fields", input: "data\n\ndata\ndata\n\ndata:", expected: [event(""), event("\n")]),
-        Case(name: "spec: space after colon is optional", input: "data:test\n\ndata: test\n\n",
+            expected: [
+                .comment("test stream"), event("first event", id: "1"), event("second event", id: ""),
+                event(" third event"),
+            ]),
+        Case(
+            name: "spec: empty data fields", input: "data\n\ndata\ndata\n\ndata:", expected: [event(""), event("\n")]),
+        Case(
+            name: "spec: space after colon is optional", input: "data:test\n\ndata: test\n\n",
             expected: [event("test"), event("test")]),
         Case(name: "CR line ends", input: "event: a\rdata: x\rdata: y\r\r", expected: [event("x\ny", type: "a")]),
         Case(name: "CRLF line ends", input: "id: 3\r\ndata: x\r\n\r\n", expected: [event("x", id: "3")]),
         Case(name: "mixed line ends", input: "data: a\r\ndata: b\rdata: c\n\r\n", expected: [event("a\nb\nc")]),
-        Case(name: "CR CR is a line and a blank line", input: "data: a\r\rdata: b\n\n", expected: [event("a"), event("b")]),
+        Case(
+            name: "CR CR is a line and a blank line", input: "data: a\r\rdata: b\n\n",
+            expected: [event("a"), event("b")]),
         Case(name: "leading BOM is stripped", input: "\u{FEFF}data: a\n\n", expected: [event("a")]),
         Case(name: "only one BOM is stripped", input: "\u{FEFF}\u{FEFF}data: a\n\ndata: b\n\n", expected: [event("b")]),
         Case(name: "BOM on a later line is data", input: "data: a\n\u{FEFF}data: b\n\n", expected: [event("a")]),
         Case(name: "id containing NUL is ignored", input: "id: a\u{0}b\ndata: x\n\n", expected: [event("x")]),
-        Case(name: "retry with digits is reported", input: "retry: 1500\ndata: x\n\n", expected: [event("x", retry: 1500)]),
-        Case(name: "retry with other characters is ignored", input: "retry: 15a\ndata: x\n\nretry: \ndata: y\n\n",
+        Case(
+            name: "retry with digits is reported", input: "retry: 1500\ndata: x\n\n",
+            expected: [event("x", retry: 1500)]),
+        Case(
+            name: "retry with other characters is ignored", input: "retry: 15a\ndata: x\n\nretry: \ndata: y\n\n",
             expected: [event("x"), event("y")]),
-        Case(name: "retry that overflows is ignored", input: "retry: 99999999999999999999\ndata: x\n\n",
+        Case(
+            name: "retry that overflows is ignored", input: "retry: 99999999999999999999\ndata: x\n\n",
             expected: [event("x")]),
         Case(name: "block without data is not dispatched", input: "id: 5\nevent: x\nretry: 7\n\n", expected: []),
         Case(name: "unknown fields are ignored", input: "foo: bar\nDATA: no\ndata: yes\n\n", expected: [event("yes")]),
@@ -45,10 +57,13 @@ struct SSEParserTests {
         Case(name: "tab after colon is kept", input: "data:\tx\n\n", expected: [event("\tx")]),
         Case(name: "later colons belong to the value", input: "data: a: b:c\n\n", expected: [event("a: b:c")]),
         Case(name: "field names are case-sensitive", input: "Event: x\ndata: y\n\n", expected: [event("y")]),
-        Case(name: "comments are surfaced", input: ": keep-alive\n\n:\n", expected: [.comment("keep-alive"), .comment("")]),
+        Case(
+            name: "comments are surfaced", input: ": keep-alive\n\n:\n",
+            expected: [.comment("keep-alive"), .comment("")]),
         Case(name: "UTF-8 survives any split", input: "data: héllo ✓ 🙂\n\n", expected: [event("héllo ✓ 🙂")]),
         Case(name: "unterminated event is not dispatched", input: "data: a\n\ndata: b\n", expected: [event("a")]),
-        Case(name: "event type resets between events", input: "event: t\ndata: a\n\ndata: b\n\n",
+        Case(
+            name: "event type resets between events", input: "event: t\ndata: a\n\ndata: b\n\n",
             expected: [event("a", type: "t"), event("b")]),
     ]
 
@@ -76,7 +91,8 @@ struct SSEParserTests {
 
     @Test func lastEventIDPersistsAcrossEventsAndConnections() {
         var parser = SSEParser()
-        #expect(parser.parse(Array("id: 7\ndata: a\n\ndata: b\n\n".utf8)) == [Self.event("a", id: "7"), Self.event("b")])
+        #expect(
+            parser.parse(Array("id: 7\ndata: a\n\ndata: b\n\n".utf8)) == [Self.event("a", id: "7"), Self.event("b")])
         #expect(parser.lastEventID == "7")
         parser.finish()
         _ = parser.parse(Array("id: 8\nevent: x\n\n".utf8))

@@ -2,32 +2,32 @@ extension EventStream {
     /// The pure decision logic of one resumable stream: cursor, dedupe, backoff, budget, health.
     ///
     /// Time is a `Duration` since the stream started, passed in with each input; the driver owns the clock.
-    struct StateMachine {
-        enum ConnectAction: Equatable {
+    package struct StateMachine {
+        package enum ConnectAction: Equatable {
             /// Open a connection, resuming after `cursor` when there is one.
             case connect(cursor: String?)
         }
 
-        enum RetryAction: Equatable {
+        package enum RetryAction: Equatable {
             /// Wait `delay` (zero: reconnect at once), then call ``reconnectDelayElapsed()``.
             case reconnect(attempt: Int, delay: Duration)
             /// Stop for good.
             case fail(EventStreamError)
         }
 
-        enum ResponseAction: Equatable {
+        package enum ResponseAction: Equatable {
             /// The stream is open: read it.
             case read
             /// The response was not usable: close it, then act.
             case retry(RetryAction)
         }
 
-        enum EventAction: Equatable {
+        package enum EventAction: Equatable {
             case deliver
             case dropDuplicate
         }
 
-        enum Ending: Equatable {
+        package enum Ending: Equatable {
             /// The server finished the response.
             case endOfStream
             /// The idle watchdog fired.
@@ -49,32 +49,32 @@ extension EventStream {
         private var failures = 0
         private var recent: RecentEventIDs
         /// The id of the last event received; sent as `cursor` on the next connect.
-        private(set) var cursor: String?
+        package private(set) var cursor: String?
 
-        init(configuration: Configuration, cursor: String?) {
+        package init(configuration: Configuration, cursor: String?) {
             self.configuration = configuration
             self.cursor = cursor
             self.recent = RecentEventIDs(capacity: configuration.recentEventIDCapacity)
         }
 
-        mutating func start() -> ConnectAction {
+        package mutating func start() -> ConnectAction {
             precondition(isIdle, "start() called twice")
             state = .connecting
             return .connect(cursor: cursor)
         }
 
-        mutating func reconnectDelayElapsed() -> ConnectAction {
+        package mutating func reconnectDelayElapsed() -> ConnectAction {
             guard case .waiting = state else { preconditionFailure("no reconnect was scheduled") }
             state = .connecting
             return .connect(cursor: cursor)
         }
 
-        mutating func connectFailed(_ error: any Error) -> RetryAction {
+        package mutating func connectFailed(_ error: any Error) -> RetryAction {
             precondition(isConnecting, "connectFailed outside connecting")
             return retry(after: EventStreamError(code: .transport, message: "Connecting failed", underlying: error))
         }
 
-        mutating func responded(status: Int, body: [UInt8], at now: Duration) -> ResponseAction {
+        package mutating func responded(status: Int, body: [UInt8], at now: Duration) -> ResponseAction {
             precondition(isConnecting, "responded outside connecting")
             if (200..<300).contains(status) {
                 state = .open(since: now, deliveredEvent: false)
@@ -88,7 +88,7 @@ extension EventStream {
             return .retry(retry(after: error))
         }
 
-        mutating func received(_ event: SSEEvent) -> EventAction {
+        package mutating func received(_ event: SSEEvent) -> EventAction {
             guard case .open(let since, _) = state else { preconditionFailure("event outside an open connection") }
             state = .open(since: since, deliveredEvent: true)
             guard let id = event.id else { return .deliver }
@@ -100,7 +100,7 @@ extension EventStream {
             return recent.insert(id) ? .deliver : .dropDuplicate
         }
 
-        mutating func connectionEnded(_ ending: Ending, at now: Duration) -> RetryAction {
+        package mutating func connectionEnded(_ ending: Ending, at now: Duration) -> RetryAction {
             guard case .open(let since, let deliveredEvent) = state else {
                 preconditionFailure("connectionEnded outside an open connection")
             }
@@ -120,7 +120,7 @@ extension EventStream {
         }
 
         /// Whether retrying cannot change the answer: 4xx except 400 (agent not configured yet), 408 and 429.
-        static func isTerminal(status: Int) -> Bool {
+        package static func isTerminal(status: Int) -> Bool {
             (400..<500).contains(status) && ![400, 408, 429].contains(status)
         }
 

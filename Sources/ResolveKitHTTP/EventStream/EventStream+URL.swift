@@ -1,6 +1,6 @@
 extension EventStream {
     /// `url` with `cursor=<cursor>` appended as a query parameter, percent-encoded; `url` itself without a cursor.
-    static func url(_ url: String, cursor: String?) -> String {
+    package static func url(_ url: String, cursor: String?) -> String {
         guard let cursor else { return url }
         let separator: String
         if let mark = url.firstIndex(of: "?") {

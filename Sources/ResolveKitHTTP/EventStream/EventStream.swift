@@ -48,7 +48,7 @@ public struct EventStream: Sendable {
 
     /// Runs the stream until the calling task is cancelled or the stream fails for good.
     ///
-    /// The last element is always `.state(.closed)` or `.state(.failed(_))`.
+    /// Unless `body` throws, the last element is `.state(.closed)` or `.state(.failed(_))`.
     ///
     /// - Parameter body: Receives each element in order; the stream waits for it to return.
     /// - Returns: Why the stream ended.

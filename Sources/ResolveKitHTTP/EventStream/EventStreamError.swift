@@ -53,7 +53,7 @@ public struct EventStreamError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// The server answered `status` with `body`.
-    static func httpStatus(_ status: Int, body: [UInt8]) -> Self {
+    package static func httpStatus(_ status: Int, body: [UInt8]) -> Self {
         Self(
             code: .httpStatus, message: "The event stream request was answered with HTTP \(status)", status: status,
             body: body)

@@ -26,9 +26,7 @@ extension SSEParser {
             appendData(value, onOutput)
         case .id:
             if Self.find(0, in: base + valueStart, from: 0, to: value.count) == value.count {
-                let id = String(decoding: value, as: UTF8.self)
-                idBuffer = id
-                eventID = id
+                eventID = String(decoding: value, as: UTF8.self)
             }
         case .event:
             eventType = cachedTypeOrNew(value)
@@ -104,14 +102,22 @@ extension SSEParser {
             resetEvent()
             return
         }
-        lastEventID = idBuffer
+        var id: String?
+        swap(&id, &eventID)
+        if let id { lastEventID = id }
         guard hasData else {
             resetEvent()
             return
         }
-        let type = eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message"
-        let event = SSEEvent(id: eventID, type: type, data: data, retry: retry)
-        resetEvent()
+        var data = ""
+        swap(&data, &self.data)
+        var type: String?
+        swap(&type, &eventType)
+        let retry = self.retry
+        self.retry = nil
+        hasData = false
+        let event = SSEEvent(
+            id: id, type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message", data: data, retry: retry)
         onOutput(.event(event))
     }
 

@@ -47,8 +47,9 @@ public struct SSEParser: Sendable {
 
     /// The limits this parser enforces.
     public let limits: Limits
-    /// The stream's last event id as WHATWG defines it: set when a block ends, after an `id` field; kept across
-    /// events and across ``finish()``; empty when never set or reset by an empty `id`.
+    /// The stream's last event id as WHATWG defines it: set when a block with an `id` field ends (dispatched or
+    /// not); kept across events and across ``finish()``; empty when never set or reset by an empty `id`. The id of
+    /// a block cut short by ``finish()`` or dropped for exceeding a limit is not adopted.
     public internal(set) var lastEventID = ""
     /// The last valid `retry` value in milliseconds, if the server ever sent one.
     public internal(set) var reconnectionTime: Int?
@@ -63,7 +64,6 @@ public struct SSEParser: Sendable {
     var eventType: String?
     var recentTypes: [String] = []
     var eventID: String?
-    var idBuffer = ""
     var retry: Int?
 
     /// Creates a parser.
