@@ -153,11 +153,11 @@ public final class ManualClock: Clock, Sendable {
         await waitForSleepers { $0.count >= count }
     }
 
-    /// Returns once some sleep is suspended until `deadline` or later — the timer of interest has been armed.
+    /// Returns once some sleep is suspended until exactly `deadline`: the timer of interest has been armed.
     ///
     /// Prefer it to ``waitForSleepers(count:)`` when other timers (watchdogs, refreshes) sleep on the same clock.
-    public func waitForSleeper(until deadline: Instant) async {
-        await waitForSleepers { $0.contains { $0 >= deadline } }
+    public func waitForSleeper(at deadline: Instant) async {
+        await waitForSleepers { $0.contains(deadline) }
     }
 
     /// Returns once `condition` holds for the deadlines of the suspended sleeps; waits on a continuation.

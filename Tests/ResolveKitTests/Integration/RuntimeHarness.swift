@@ -36,6 +36,7 @@ struct RuntimeHarness: Sendable {
         deviceID: String = "device-" + UUID().uuidString,
         persistent: Bool = false
     ) -> ResolveKitConfiguration {
+        // With a manual clock, time jumps: keep the stream's idle watchdog out of the way of the jumps.
         ResolveKitConfiguration(
             baseURL: URL(string: server.baseURL)!,
             apiKeyProvider: { "rk_dev" },
@@ -43,6 +44,7 @@ struct RuntimeHarness: Sendable {
             functions: TestTools.all,
             approver: approver,
             stateLocation: persistent ? .directory(stateDirectory) : .inMemory,
+            streamIdleTimeout: .seconds(3600),
             clock: clock)
     }
 
