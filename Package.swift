@@ -20,7 +20,8 @@ let package = Package(
         ),
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
-        .executableTarget(name: "rk-devserver", dependencies: ["ResolveKitTesting"], path: "Samples/rk-devserver"),
+        .executableTarget(
+            name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
         .testTarget(

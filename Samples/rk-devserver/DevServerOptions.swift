@@ -28,6 +28,10 @@ struct DevServerOptions {
           --duplicate-replay         write every replayed event twice
           -h, --help                 show this help
 
+        ENVIRONMENT:
+          RK_DEV_LLM_URL             an OpenAI-compatible /v1/chat/completions URL; when set, that model answers
+                                     instead of the script (RK_DEV_LLM_MODEL, RK_DEV_LLM_API_KEY optional)
+
         EXAMPLE:
           swift run rk-devserver --port 8080 --api-key rk_dev --stream-cap 60 \\
               --fail "POST /v1/sessions/*/tool-results:503:2"

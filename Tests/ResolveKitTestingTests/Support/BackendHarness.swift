@@ -30,7 +30,7 @@ struct BackendHarness {
     let wallClock: WallClock
 
     init(
-        script: AgentScript = .default, eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
+        script: AgentScript = .default, model: (any AgentModel)? = nil, eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
         maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
     ) {
         let clock = ManualClock()
@@ -40,7 +40,7 @@ struct BackendHarness {
         backend = ReferenceBackend(
             configuration: .init(
                 apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, streamConnectionCap: streamCap, eventIDStyle: eventIDStyle, maxToolRounds: maxToolRounds,
-                script: script, faults: faults, clock: clock, now: { wallClock.now }))
+                script: script, model: model, faults: faults, clock: clock, now: { wallClock.now }))
     }
 
     @discardableResult

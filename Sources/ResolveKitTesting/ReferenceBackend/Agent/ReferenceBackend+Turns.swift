@@ -51,7 +51,8 @@ extension ReferenceBackend {
             case .rejection(let text):
                 complete(turn, text: text, usage: nil, deltas: [])
             case .text(let template, let deltas):
-                let text = Self.render(template, results: results, userText: turn.text)
+                // Only script templates have placeholders; a real model's text is final as it is.
+                let text = configuration.model == nil ? Self.render(template, results: results, userText: turn.text) : template
                 let usage = (prompt: 600 + 30 * (toolRounds + 1), completion: max(1, text.split(separator: " ").count))
                 complete(turn, text: text, usage: usage, deltas: deltas)
             case .toolCalls(let calls):
