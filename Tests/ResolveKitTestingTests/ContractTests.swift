@@ -15,11 +15,9 @@ struct ContractTests {
         _ configuration: ReferenceBackend.Configuration = .init(apiKeys: [key], clock: ManualClock()),
         _ body: (ReferenceBackend, Wire) async throws -> Void
     ) async throws {
-        let backend = ReferenceBackend(configuration: configuration)
-        try await LoopbackHTTPServer.withServer(handler: backend.handler) { server in
+        try await ReferenceBackend.withServer(configuration: configuration) { backend, server in
             try await HTTPClient.withClient { client in
                 try await body(backend, Wire(client: client, baseURL: server.baseURL))
-                await backend.stop()
             }
         }
     }

@@ -205,4 +205,22 @@ struct TurnTests {
         let events = harness.backend.events(inSession: session.id)
         #expect(Frame(events.first?.frame ?? "")?.payload["full_text"] == #"This is the reference backend answering: "What time is it?"."#)
     }
+
+    @Test("Stopping the backend cancels a turn waiting for a tool result and finishes open streams cleanly")
+    func stopCancelsTurns() async {
+        let harness = BackendHarness()
+        await harness.registerTranscriptFunctions()
+        let session = await harness.createSession()
+        let (writer, pump) = await harness.openStream(session)
+        await harness.say("What time is it?", in: session)
+        await harness.clock.waitForSleepers(count: 2)
+        await harness.backend.stop()
+        await pump.value
+        #expect(!writer.wasAborted)
+        let counters = harness.backend.counters
+        #expect(counters.turnsEnded == 1)
+        #expect(counters.toolCallsTimedOut == 0)
+        #expect(counters.openStreams == 0)
+        #expect(harness.backend.events(inSession: session.id).map(\.type) == ["tool_call_request"])
+    }
 }
