@@ -138,4 +138,33 @@ struct SessionEndpointTests {
         #expect(theme.json["dark"]?["userBubbleBackground"] == "#1E3A8A99")
         #expect(theme.body.hasPrefix(##"{"light":{"screenBackground":"#F7F7FA","titleText":"#111827""##))
     }
+
+    @Test(
+        "A session idle past its TTL, closed, or marked expired answers 410 on messages and events but still lists history",
+        arguments: [nil, ReferenceBackend.SessionStatus.closed, .expired])
+    func goneSessions(status: ReferenceBackend.SessionStatus?) async {
+        let harness = BackendHarness(capabilityTokenTTL: .seconds(3600))
+        let session = await harness.createSession()
+        if let status {
+            harness.backend.setStatus(status, ofSession: session.id)
+        } else {
+            harness.wallClock.advance(seconds: 30 * 60 + 1)
+        }
+        let message = await harness.post(session, "messages", #"{"text": "hi", "request_id": "r"}"#)
+        #expect(message.status == 410)
+        #expect((await harness.send("GET", "/v1/sessions/\(session.id)/events", capability: session.token)).status == 410)
+        #expect((await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 200)
+    }
+
+    @Test("PATCH context keeps an idle session alive because it bumps last activity")
+    func patchKeepsAlive() async {
+        let harness = BackendHarness(capabilityTokenTTL: .seconds(3600))
+        let session = await harness.createSession()
+        harness.wallClock.advance(seconds: 20 * 60)
+        await harness.send(
+            "PATCH", "/v1/sessions/\(session.id)/context", body: #"{"available_function_names": []}"#, capability: session.token)
+        harness.wallClock.advance(seconds: 20 * 60)
+        #expect((await harness.post(session, "messages", #"{"text": "hi", "request_id": "r"}"#)).status == 202)
+        await harness.backend.waitForIdleTurns()
+    }
 }
