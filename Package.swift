@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
