@@ -21,6 +21,8 @@ struct DevServerOptions {
           --stream-cap <seconds>     life of one event-stream connection (default 300)
           --event-ids <redis|numeric>  event id style (default redis)
           --max-tool-rounds <n>      tool rounds before escalation (default 10)
+          --tool-results <memory|redis>  answer for results of calls not pending: always 404 (memory,
+                                     default) or 200 while a turn runs (redis, as the hosted backend)
           --fail <spec>              answer an endpoint with a status: "METHOD /path/*:STATUS[:TIMES]"
           --delay <spec>             delay an endpoint: "METHOD /path/*:MILLISECONDS[:TIMES]"
           --drop-after-events <n>    cut every event stream after n events
@@ -74,6 +76,12 @@ struct DevServerOptions {
                 case "redis": options.configuration.eventIDStyle = .redis
                 case "numeric": options.configuration.eventIDStyle = .numeric
                 case let other: throw UsageError(message: "--event-ids expects redis or numeric, got '\(other)'")
+                }
+            case "--tool-results":
+                switch try value(flag) {
+                case "memory": options.configuration.toolResultSemantics = .inMemory
+                case "redis": options.configuration.toolResultSemantics = .redis
+                case let other: throw UsageError(message: "--tool-results expects memory or redis, got '\(other)'")
                 }
             case "--fail":
                 let spec = try endpointSpec(flag, try value(flag))

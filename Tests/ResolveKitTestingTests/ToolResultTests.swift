@@ -63,6 +63,20 @@ struct ToolResultTests {
         await harness.backend.stop()
     }
 
+    @Test("With Redis semantics an unknown call id is 200 while a turn runs and 404 once no turn runs, as in the transcript")
+    func redisSemantics() async throws {
+        let harness = BackendHarness(toolResultSemantics: .redis)
+        let (session, turn, callID) = try await Self.pendingCall(harness)
+        let bogus = await harness.answer("call_does_not_exist", turn: turn, in: session, result: #""x""#, key: "bogus-1")
+        #expect(bogus.body == #"{"status":"ok","deduplicated":false}"#)
+        await harness.answer(callID, turn: turn, in: session, result: #""t""#)
+        await harness.backend.waitForIdleTurns()
+        let stale = await harness.answer("call_stale", turn: "00000000-0000-0000-0000-000000000000", in: session, result: #""x""#)
+        #expect(stale.status == 404)
+        let messages = await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)
+        #expect(messages.json.arrayValue?.map { $0["sequence_number"]?.intValue ?? 0 } == [1, 2, 5])
+    }
+
     @Test("A result for a finished turn is 404 and the dedupe memory is cleared when the turn ends")
     func staleCall() async throws {
         let harness = BackendHarness()

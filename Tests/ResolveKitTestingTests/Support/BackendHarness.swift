@@ -31,7 +31,7 @@ struct BackendHarness {
 
     init(
         script: AgentScript = .default, model: (any AgentModel)? = nil, eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
-        maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
+        toolResultSemantics: ReferenceBackend.ToolResultSemantics = .inMemory, maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
     ) {
         let clock = ManualClock()
         let wallClock = WallClock()
@@ -39,7 +39,8 @@ struct BackendHarness {
         self.wallClock = wallClock
         backend = ReferenceBackend(
             configuration: .init(
-                apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, streamConnectionCap: streamCap, eventIDStyle: eventIDStyle, maxToolRounds: maxToolRounds,
+                apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, streamConnectionCap: streamCap, eventIDStyle: eventIDStyle,
+                toolResultSemantics: toolResultSemantics, maxToolRounds: maxToolRounds,
                 script: script, model: model, faults: faults, clock: clock, now: { wallClock.now }))
     }
 

@@ -107,7 +107,8 @@ extension ReferenceBackend {
         }
     }
 
-    /// `POST /v1/sessions/{id}/tool-results`: the in-memory decision table of PROTOCOL.md §7.4.
+    /// `POST /v1/sessions/{id}/tool-results`: the decision table of PROTOCOL.md §7.4 (in-memory rows by default;
+    /// with ``ToolResultSemantics/redis`` a result for a call that is not pending is 200 while a turn runs).
     func postToolResult(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var issues: [ValidationIssue] = []
         var fields: (turn: String, key: String, call: String, outcome: ToolOutcome)?
@@ -133,6 +134,7 @@ extension ReferenceBackend {
         }
         guard let fields, issues.isEmpty else { return BackendReply.validation(issues) }
         enum Outcome { case duplicate, delivered, notPending }
+        let redisSemantics = configuration.toolResultSemantics == .redis
         let outcome: Outcome = state.withLock { state in
             guard var session = state.sessions[sessionID] else {
                 state.count(fields.call) { $0.notPending += 1 }
@@ -146,6 +148,11 @@ extension ReferenceBackend {
             }
             session.dedupeKeys.insert(dedupeKey)
             guard var pending = session.pendingCalls[fields.call] else {
+                if redisSemantics, session.activeTurnID != nil {
+                    // Redis mode stores the result for a waiter that may live in another worker, and says 200.
+                    state.count(fields.call) { $0.ignored += 1 }
+                    return .delivered
+                }
                 state.count(fields.call) { $0.notPending += 1 }
                 return .notPending
             }
