@@ -34,7 +34,11 @@ enum DevServer {
         }
         write("rk-devserver listening on \(server.baseURL)\n")
         write("API key: \(options.configuration.apiKeys.sorted().joined(separator: ", "))\n")
-        if let url = environment["RK_DEV_LLM_URL"] { write("Agent: the model at \(url)\n") } else { write("Agent: the built-in script\n") }
+        if let url = environment["RK_DEV_LLM_URL"] {
+            write("Agent: the model at \(url)\n")
+        } else {
+            write("Agent: the built-in script\n")
+        }
         write("Press Ctrl-C to stop.\n")
 
         let received = await firstSignal([SIGINT, SIGTERM])

@@ -55,7 +55,9 @@ struct DevServerOptions {
         func number(_ flag: String, in range: ClosedRange<Int> = 0...Int.max) throws(UsageError) -> Int {
             let text = try value(flag)
             guard let number = Int(text), range.contains(number) else {
-                throw UsageError(message: "\(flag) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                throw UsageError(
+                    message:
+                        "\(flag) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
             }
             return number
         }
@@ -89,8 +91,10 @@ struct DevServerOptions {
             case "--delay":
                 let spec = try endpointSpec(flag, try value(flag))
                 faults.delay(spec.endpoint, by: .milliseconds(spec.amount), times: spec.times)
-            case "--drop-after-events": faults.dropStream(.afterEvents(try number(flag, in: 1...Int.max)), connections: .max)
-            case "--drop-at-byte": faults.dropStream(.atByteOffset(try number(flag, in: 1...Int.max)), connections: .max)
+            case "--drop-after-events":
+                faults.dropStream(.afterEvents(try number(flag, in: 1...Int.max)), connections: .max)
+            case "--drop-at-byte":
+                faults.dropStream(.atByteOffset(try number(flag, in: 1...Int.max)), connections: .max)
             case "--duplicate-replay": faults.duplicateEventsOnReplay(true)
             default: throw UsageError(message: "unknown option '\(flag)'")
             }
@@ -105,7 +109,8 @@ struct DevServerOptions {
     {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let target = parts[0].split(separator: " ", maxSplits: 1).map(String.init)
-        guard (2...3).contains(parts.count), target.count == 2, target[1].hasPrefix("/"), let amount = Int(parts[1]), amount >= 0,
+        guard (2...3).contains(parts.count), target.count == 2, target[1].hasPrefix("/"), let amount = Int(parts[1]),
+            amount >= 0,
             parts.count == 2 || Int(parts[2]).map({ $0 > 0 }) == true
         else { throw UsageError(message: "\(flag) expects \"METHOD /path:NUMBER[:TIMES]\", got '\(text)'") }
         let method = target[0] == "*" ? nil : target[0].uppercased()

@@ -23,21 +23,28 @@ struct OpenAICompatibleModelTests {
                     return requests.count - 1
                 }
                 let reply = index < self.replies.count ? self.replies[index] : (status: 500, body: "{}")
-                return LoopbackResponse(status: reply.status, headers: [("Content-Type", "application/json")], body: .bytes(Array(reply.body.utf8)))
+                return LoopbackResponse(
+                    status: reply.status, headers: [("Content-Type", "application/json")],
+                    body: .bytes(Array(reply.body.utf8)))
             }
         }
     }
 
-    static let toolCallReply = #"{"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [{"id": "call_x", "type": "function", "function": {"name": "get_local_time", "arguments": "{}"}}]}}]}"#
+    static let toolCallReply =
+        #"{"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [{"id": "call_x", "type": "function", "function": {"name": "get_local_time", "arguments": "{}"}}]}}]}"#
     static let textReply = #"{"choices": [{"message": {"role": "assistant", "content": "It is noon."}}]}"#
 
     /// Runs `body` with a backend whose model talks to the fake server through HTTPClient.
-    static func withProxiedBackend(_ fake: FakeCompletions, _ body: (BackendHarness) async throws -> Void) async throws {
+    static func withProxiedBackend(_ fake: FakeCompletions, _ body: (BackendHarness) async throws -> Void) async throws
+    {
         try await LoopbackHTTPServer.withServer(handler: fake.handler) { server in
             try await HTTPClient.withClient { client in
-                let model = OpenAICompatibleModel(url: server.baseURL + "/v1/chat/completions", apiKey: "sk-test") { url, headers, bytes in
+                let model = OpenAICompatibleModel(url: server.baseURL + "/v1/chat/completions", apiKey: "sk-test") {
+                    url, headers, bytes in
                     let response = try await client.send(
-                        HTTPRequest(method: .post, url: url, headers: HTTPHeaders(headers.map { .init(name: $0.name, value: $0.value) }), body: bytes))
+                        HTTPRequest(
+                            method: .post, url: url,
+                            headers: HTTPHeaders(headers.map { .init(name: $0.name, value: $0.value) }), body: bytes))
                     return (response.status, response.body)
                 }
                 let harness = BackendHarness(model: model)
@@ -72,7 +79,9 @@ struct OpenAICompatibleModelTests {
         }
     }
 
-    @Test("Provider failures become error events: 429 is chat_unavailable, 500 is llm_error", arguments: [(429, "chat_unavailable"), (500, "llm_error")])
+    @Test(
+        "Provider failures become error events: 429 is chat_unavailable, 500 is llm_error",
+        arguments: [(429, "chat_unavailable"), (500, "llm_error")])
     func failures(status: Int, code: String) async throws {
         let fake = FakeCompletions([(status, "{}")])
         try await Self.withProxiedBackend(fake) { harness in

@@ -8,7 +8,8 @@ public import ResolveKitCore
 /// The HTTP transport is injected, so this module stays free of networking.
 public struct OpenAICompatibleModel: AgentModel {
     /// Sends one POST: URL, headers and JSON body in; status and body out. Throwing means a transport failure.
-    public typealias Send = @Sendable (_ url: String, _ headers: [(name: String, value: String)], _ body: [UInt8]) async throws
+    public typealias Send =
+        @Sendable (_ url: String, _ headers: [(name: String, value: String)], _ body: [UInt8]) async throws
         -> (status: Int, body: [UInt8])
 
     /// The full URL of the completions endpoint.
@@ -52,14 +53,19 @@ public struct OpenAICompatibleModel: AgentModel {
         }
         var messages: [JSONValue] = [["role": "system", "content": .string(system)]]
         for message in context.history {
-            messages.append(["role": .string(message.role == "user" ? "user" : "assistant"), "content": .string(message.content)])
+            messages.append([
+                "role": .string(message.role == "user" ? "user" : "assistant"), "content": .string(message.content),
+            ])
         }
         messages.append(["role": "user", "content": .string(context.userText)])
         for round in context.rounds {
             let calls: [JSONValue] = round.map { step in
                 [
                     "id": .string(step.callID), "type": "function",
-                    "function": ["name": .string(step.functionName), "arguments": .string(step.arguments.serialized(options: .sortedKeys))],
+                    "function": [
+                        "name": .string(step.functionName),
+                        "arguments": .string(step.arguments.serialized(options: .sortedKeys)),
+                    ],
                 ]
             }
             messages.append(["role": "assistant", "content": .null, "tool_calls": .array(calls)])
@@ -75,7 +81,10 @@ public struct OpenAICompatibleModel: AgentModel {
                     let parameters: JSONValue = empty ? ["type": "object", "properties": [:]] : tool.parametersSchema
                     return [
                         "type": "function",
-                        "function": ["name": .string(tool.name), "description": .string(tool.description), "parameters": parameters],
+                        "function": [
+                            "name": .string(tool.name), "description": .string(tool.description),
+                            "parameters": parameters,
+                        ],
                     ]
                 })
         }
