@@ -111,13 +111,17 @@ extension ReferenceBackend {
                 results.append(step(ToolOutcome.failure("Function '\(name)' is not available").modelText))
                 continue
             }
-            let outcome =
+            let waited =
                 await withTimeout(.seconds(function.timeoutSeconds), clock: configuration.clock) {
                     await self.waitForResult(sessionID: turn.sessionID, callID: entry.callID)
                 } ?? nil
-            state.withLock { state in
-                state.sessions[turn.sessionID]?.pendingCalls.removeValue(forKey: entry.callID)
+            // Removing the call and reading a result that raced the timer happen under one lock, so a result the
+            // endpoint accepted is always the one the model gets ("accepted" counts stay exact).
+            let outcome = state.withLock { state in
+                let pending = state.sessions[turn.sessionID]?.pendingCalls.removeValue(forKey: entry.callID)
+                let outcome = waited ?? pending?.result
                 if outcome == nil, !Task.isCancelled { state.counters.toolCallsTimedOut += 1 }
+                return outcome
             }
             let failure = ToolOutcome.failure("Function '\(function.name)' timed out after \(function.timeoutSeconds)s")
             results.append(step((outcome ?? failure).modelText))
