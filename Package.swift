@@ -6,6 +6,7 @@ let package = Package(
     name: "resolvekit-linux",
     products: [
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
+        .library(name: "ResolveKit", targets: ["ResolveKit"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
         .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
     ],
@@ -19,7 +20,9 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
+        .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore"]),
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
@@ -27,6 +30,7 @@ let package = Package(
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
     ]
 )
 

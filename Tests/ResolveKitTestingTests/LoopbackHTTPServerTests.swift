@@ -87,10 +87,12 @@ struct LoopbackHTTPServerTests {
 
     @Test func streamedResponsesSendOneChunkPerWrite() async throws {
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream { writer in
-                try await writer.write(Array("first".utf8))
-                try await writer.write(Array("second!".utf8))
-            })
+            LoopbackResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream")],
+                body: .stream { writer in
+                    try await writer.write(Array("first".utf8))
+                    try await writer.write(Array("second!".utf8))
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             let connection = try await RawHTTPConnection(port: server.port)
@@ -104,10 +106,12 @@ struct LoopbackHTTPServerTests {
 
     @Test func abortConnectionDropsTheStreamWithoutItsLastChunk() async throws {
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                try await writer.write(Array("partial".utf8))
-                await writer.abortConnection()
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array("partial".utf8))
+                    await writer.abortConnection()
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             let connection = try await RawHTTPConnection(port: server.port)
@@ -121,12 +125,14 @@ struct LoopbackHTTPServerTests {
     @Test func anIdleStreamNoticesTheClientClosing() async throws {
         let sawGone = Mutex(false)
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                try await writer.write(Array(": connected\n\n".utf8))
-                _ = await pollUntil(timeout: .seconds(10)) { writer.isClientGone }
-                sawGone.withLock { $0 = writer.isClientGone }
-                await #expect(throws: (any Error).self) { try await writer.write(Array("late".utf8)) }
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array(": connected\n\n".utf8))
+                    _ = await pollUntil(timeout: .seconds(10)) { writer.isClientGone }
+                    sawGone.withLock { $0 = writer.isClientGone }
+                    await #expect(throws: (any Error).self) { try await writer.write(Array("late".utf8)) }
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             let connection = try await RawHTTPConnection(port: server.port)
@@ -138,12 +144,38 @@ struct LoopbackHTTPServerTests {
         }
     }
 
+    @Test func aWaitingStreamHandlerIsCancelledWhenTheClientLeaves() async throws {
+        let cancelled = Mutex(false)
+        let handler: LoopbackHandler = { _ in
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array(": connected\n\n".utf8))
+                    do {
+                        try await Task.sleep(for: .seconds(30))
+                    } catch {
+                        cancelled.withLock { $0 = true }
+                    }
+                })
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { server in
+            let connection = try await RawHTTPConnection(port: server.port)
+            try await connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await connection.read(until: "connected")
+            connection.closeNow()
+            #expect(await pollUntil { server.closedConnectionCount == 1 })
+            #expect(cancelled.withLock { $0 })
+        }
+    }
+
     @Test func connectionsAreServedConcurrently() async throws {
         let handler: LoopbackHandler = { request in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                try await writer.write(Array(request.path.utf8))
-                _ = await pollUntil(timeout: .seconds(10)) { writer.isClientGone }
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array(request.path.utf8))
+                    _ = await pollUntil(timeout: .seconds(10)) { writer.isClientGone }
+                })
         }
         try await LoopbackHTTPServer.withServer(handler: handler) { server in
             var connections: [RawHTTPConnection] = []
@@ -161,10 +193,12 @@ struct LoopbackHTTPServerTests {
 
     @Test func stopEndsOpenStreamsAndClosesEveryConnection() async throws {
         let handler: LoopbackHandler = { _ in
-            LoopbackResponse(status: 200, body: .stream { writer in
-                try await writer.write(Array("hi".utf8))
-                try await Task.sleep(for: .seconds(60))
-            })
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array("hi".utf8))
+                    try await Task.sleep(for: .seconds(60))
+                })
         }
         let server = try LoopbackHTTPServer.start(handler: handler)
         let connection = try await RawHTTPConnection(port: server.port)

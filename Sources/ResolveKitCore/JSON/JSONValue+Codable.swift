@@ -2,6 +2,9 @@ import Foundation
 
 extension JSONValue: Codable {
     /// Decodes any JSON value. A boolean stays a boolean and a number stays a number.
+    ///
+    /// Integers beyond ±2^53 that fit 64 bits are refused; a decoder hands wider integer literals over as
+    /// `Double`, so use ``JSONParser`` (which refuses every integer literal beyond ±2^53) for untrusted text.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -9,13 +12,18 @@ extension JSONValue: Codable {
         } else if let flag = try? container.decode(Bool.self) {
             self = .bool(flag)
         } else if let integer = try? container.decode(Int64.self) {
-            guard abs(Double(integer)) <= Self.maxExactInteger else {
+            guard integer.magnitude <= 1 << 53 else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
                     debugDescription: "Integer \(integer) is beyond ±2^53 and cannot be held exactly"
                 )
             }
             self = .number(Double(integer))
+        } else if let unsigned = try? container.decode(UInt64.self) {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "Integer \(unsigned) is beyond ±2^53 and cannot be held exactly"
+            )
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
         } else if let string = try? container.decode(String.self) {

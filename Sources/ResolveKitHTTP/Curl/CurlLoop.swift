@@ -54,14 +54,17 @@ final class CurlLoop: Sendable {
         }
     }
 
-    /// Posts `command` and wakes the curl thread, starting it on first use.
-    /// - Returns: `false` when the loop is stopping or stopped; the command was dropped.
+    /// Posts `command` and wakes the curl thread, starting it for the first transfer.
+    /// - Returns: `false` when the command was dropped: the loop is stopping or stopped (or, for a command other
+    ///   than `add`, has not started, so there is nothing to cancel or unpause).
     func submit(_ command: Command) -> Bool {
         let startThread = inbox.withLock { inbox -> Bool? in
             switch inbox.phase {
             case .stopping, .stopped:
                 return nil
             case .idle:
+                // Only a new transfer starts the thread; cancel and unpause can only concern running transfers.
+                guard case .add = command else { return nil }
                 inbox.phase = .running
                 inbox.commands.append(command)
                 return true

@@ -92,7 +92,8 @@ final class CurlTransfer {
                 try set(CURLOPT_COPYPOSTFIELDS, "")
             } else {
                 let code = body.withUnsafeBytes { raw in
-                    rk_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+                    rk_curl_easy_setopt_pointer(
+                        easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
                 }
                 try check(code)
             }
@@ -150,7 +151,10 @@ final class CurlTransfer {
     fileprivate func received(body: UnsafeRawBufferPointer) -> Int {
         guard !body.isEmpty else { return 0 }
         deliverHeadIfNeeded()
-        switch transfer.curlReceivedBody(Array(body)) {
+        let bytes = [UInt8](unsafeUninitializedCapacity: body.count) { buffer, initialised in
+            initialised = buffer.initialize(fromContentsOf: body)
+        }
+        switch transfer.curlReceivedBody(bytes) {
         case .accept, .deliver: return body.count
         case .pause: return Int(RK_CURL_WRITEFUNC_PAUSE)
         case .abort: return 0

@@ -82,7 +82,8 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
                 if truncating { return bytes + chunk.prefix(maxBytes - bytes.count) }
                 throw HTTPError(
                     code: .bodyTooLarge,
-                    message: "The response body is larger than the allowed \(maxBytes) bytes; raise the limit or stream it")
+                    message:
+                        "The response body is larger than the allowed \(maxBytes) bytes; raise the limit or stream it")
             }
             bytes += chunk
         }

@@ -15,41 +15,85 @@ extension SSEParser {
             return
         }
         guard !discardingEvent else { return }
-        let colon = Self.find(UInt8(ascii: ":"), in: base, from: 0, to: line.count)
+        let (field, colon) = Self.field(of: line)
         var valueStart = min(colon + 1, line.count)
         if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
         let value = UnsafeRawBufferPointer(start: base + valueStart, count: line.count - valueStart)
-        if colon == 0 {
+        switch field {
+        case .comment:
             onOutput(.comment(String(decoding: value, as: UTF8.self)))
-            return
-        }
-        let name = UnsafeRawBufferPointer(start: base, count: colon)
-        if Self.equals(name, "data") {
+        case .data:
             appendData(value, onOutput)
-        } else if Self.equals(name, "id") {
+        case .id:
             if Self.find(0, in: base + valueStart, from: 0, to: value.count) == value.count {
                 let id = String(decoding: value, as: UTF8.self)
                 idBuffer = id
                 eventID = id
             }
-        } else if Self.equals(name, "event") {
-            eventType = String(decoding: value, as: UTF8.self)
-        } else if Self.equals(name, "retry") {
+        case .event:
+            eventType = cachedTypeOrNew(value)
+        case .retry:
             if let milliseconds = Self.digits(value) {
                 reconnectionTime = milliseconds
                 retry = milliseconds
             }
+        case .other:
+            break
         }
     }
 
+    enum Field {
+        case comment, data, id, event, retry, other
+    }
+
+    /// The field a line sets and the offset of its colon (the line length when it has none).
+    private static func field(of line: UnsafeRawBufferPointer) -> (Field, Int) {
+        let base = line.baseAddress!
+        switch line[0] {
+        case UInt8(ascii: ":"): return (.comment, 0)
+        case UInt8(ascii: "d") where hasPrefix(line, "data:"): return (.data, 4)
+        case UInt8(ascii: "i") where hasPrefix(line, "id:"): return (.id, 2)
+        case UInt8(ascii: "e") where hasPrefix(line, "event:"): return (.event, 5)
+        default: break
+        }
+        let colon = find(UInt8(ascii: ":"), in: base, from: 0, to: line.count)
+        let name = UnsafeRawBufferPointer(start: base, count: colon)
+        if equals(name, "data") { return (.data, colon) }
+        if equals(name, "id") { return (.id, colon) }
+        if equals(name, "event") { return (.event, colon) }
+        if equals(name, "retry") { return (.retry, colon) }
+        return (.other, colon)
+    }
+
+    /// The event type as a `String`, reusing a recent one when the bytes match: types repeat, and a type of more
+    /// than 15 bytes (e.g. `tool_call_request`) would otherwise allocate for every event.
+    private mutating func cachedTypeOrNew(_ value: UnsafeRawBufferPointer) -> String {
+        for index in recentTypes.indices {
+            let matches = recentTypes[index].utf8.withContiguousStorageIfAvailable { cached in
+                cached.count == value.count
+                    && (value.isEmpty || memcmp(cached.baseAddress!, value.baseAddress!, value.count) == 0)
+            }
+            if matches == true { return recentTypes[index] }
+        }
+        let type = String(decoding: value, as: UTF8.self)
+        if recentTypes.count == 8 { recentTypes.removeFirst() }
+        recentTypes.append(type)
+        return type
+    }
+
     private mutating func appendData(_ value: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
-        let size = data.count + (hasData ? 1 : 0) + value.count
+        let size = (hasData ? data.utf8.count + 1 : 0) + value.count
         guard size <= limits.maxEventDataSize else {
             fail(.eventTooLarge, limit: limits.maxEventDataSize, size: size, onOutput)
             return
         }
-        if hasData { data.append(Self.lf) }
-        data.append(contentsOf: value)
+        let line = String(decoding: value, as: UTF8.self)
+        if hasData {
+            data.append("\n")
+            data.append(line)
+        } else {
+            data = line
+        }
         hasData = true
     }
 
@@ -66,9 +110,14 @@ extension SSEParser {
             return
         }
         let type = eventType.flatMap { $0.isEmpty ? nil : $0 } ?? "message"
-        let event = SSEEvent(id: eventID, type: type, data: String(decoding: data, as: UTF8.self), retry: retry)
+        let event = SSEEvent(id: eventID, type: type, data: data, retry: retry)
         resetEvent()
         onOutput(.event(event))
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        bytes.count >= literal.utf8CodeUnitCount
+            && memcmp(bytes.baseAddress!, literal.utf8Start, literal.utf8CodeUnitCount) == 0
     }
 
     private static func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {

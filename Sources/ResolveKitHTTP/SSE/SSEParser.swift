@@ -21,7 +21,7 @@ public struct SSEParser: Sendable {
     public struct Limits: Sendable, Hashable {
         /// The longest accepted line in bytes, without its line end. Default 1 MiB.
         public var maxLineLength: Int
-        /// The largest accepted joined `data` of one event in bytes. Default 4 MiB.
+        /// The largest accepted joined `data` of one event, in UTF-8 bytes after decoding. Default 4 MiB.
         public var maxEventDataSize: Int
 
         /// Creates limits.
@@ -58,9 +58,10 @@ public struct SSEParser: Sendable {
     var discardingEvent = false
     var afterCR = false
     var atStreamStart = true
-    var data: [UInt8] = []
+    var data = ""
     var hasData = false
     var eventType: String?
+    var recentTypes: [String] = []
     var eventID: String?
     var idBuffer = ""
     var retry: Int?
@@ -193,7 +194,7 @@ public struct SSEParser: Sendable {
     }
 
     mutating func resetEvent() {
-        if data.capacity > 1 << 16 { data = [] } else { data.removeAll(keepingCapacity: true) }
+        data = ""
         hasData = false
         eventType = nil
         eventID = nil

@@ -155,7 +155,7 @@ extension Transfer {
                 return .resume(consumer, error.map { .failure($0) } ?? .success(nil), unpause: false)
             case .streaming(var streaming):
                 if !streaming.chunks.isEmpty {
-                    let chunk = streaming.chunks.count == 1 ? streaming.chunks[0] : Array(streaming.chunks.joined())
+                    let chunk = Self.concatenate(streaming.chunks, count: streaming.bufferedBytes)
                     let unpause = streaming.paused
                     streaming.chunks = []
                     streaming.bufferedBytes = 0
@@ -192,6 +192,14 @@ extension Transfer {
             case .finished:
                 return CancelAction(abortTransfer: false)
             }
+        }
+
+        private static func concatenate(_ chunks: [[UInt8]], count: Int) -> [UInt8] {
+            if chunks.count == 1 { return chunks[0] }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            for chunk in chunks { bytes.append(contentsOf: chunk) }
+            return bytes
         }
 
         /// Whether the transfer is paused because the consumer is behind.

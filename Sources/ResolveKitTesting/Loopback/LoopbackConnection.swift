@@ -25,7 +25,8 @@ struct LoopbackConnection: Sendable {
                     return
                 }
             case .failure(let status, let reason):
-                let head = Self.head(status: status, reason: reason, headers: [], framing: "Content-Length: 0", keepAlive: false)
+                let head = Self.head(
+                    status: status, reason: reason, headers: [], framing: "Content-Length: 0", keepAlive: false)
                 try? await socket.writeAll(head)
                 return
             case .request(let method, let target, let headers, let body, let keepAlive):
@@ -67,20 +68,37 @@ struct LoopbackConnection: Sendable {
         }
     }
 
-    /// Runs a streaming producer while watching for the client to go away; ends the body cleanly if it can.
-    private func stream(_ produce: @Sendable (any LoopbackBodyWriter) async throws -> Void) async -> Bool {
+    /// Runs a streaming producer while watching for the client to go away (then the producer's task is cancelled);
+    /// ends the body cleanly if it can.
+    private func stream(_ produce: @escaping @Sendable (any LoopbackBodyWriter) async throws -> Void) async -> Bool {
+        enum Event: Sendable {
+            case produced(Bool)
+            case watched(clientGone: Bool)
+        }
         let writer = LoopbackStreamWriter(socket: socket)
-        let produced = await withTaskGroup(of: Void.self) { group -> Bool in
+        let produced = await withTaskGroup(of: Event.self) { group -> Bool in
             group.addTask { [socket] in
-                if await socket.waitForPeerClose() { writer.markClientGone() }
+                let gone = await socket.waitForPeerClose()
+                if gone { writer.markClientGone() }
+                return .watched(clientGone: gone)
+            }
+            group.addTask {
+                do {
+                    try await produce(writer)
+                    return .produced(true)
+                } catch {
+                    return .produced(false)
+                }
             }
             defer { group.cancelAll() }
-            do {
-                try await produce(writer)
-                return true
-            } catch {
-                return false
+            while let event = await group.next() {
+                switch event {
+                case .produced(let success): return success
+                case .watched(clientGone: true): group.cancelAll()
+                case .watched(clientGone: false): continue
+                }
             }
+            return false
         }
         guard produced, !writer.isAborted, !writer.isClientGone else { return false }
         do {

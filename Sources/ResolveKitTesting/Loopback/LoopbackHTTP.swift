@@ -67,6 +67,8 @@ public struct LoopbackResponse: Sendable {
         /// A streamed body, sent with `Transfer-Encoding: chunked`. The closure writes chunks and returns to end
         /// the body cleanly; if it throws or calls ``LoopbackBodyWriter/abortConnection()``, the connection is
         /// closed without the terminating chunk (a mid-body drop, as a crashed server or a network fault does).
+        /// When the client closes the connection, the task running the closure is cancelled, so a handler waiting
+        /// for its next event ends promptly.
         case stream(@Sendable (any LoopbackBodyWriter) async throws -> Void)
     }
 

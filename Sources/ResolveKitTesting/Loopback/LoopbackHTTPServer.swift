@@ -4,7 +4,7 @@ import Synchronization
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: real sockets, a kernel-chosen port, keep-alive, chunked request
 /// and response bodies, concurrent connections (one task each), and counters that let a test see what the client did.
 ///
-/// Prefer ``withServer(limits:handler:_:)``, which stops the server on every exit path.
+/// Prefer ``withServer(limits:isolation:handler:_:)``, which stops the server on every exit path.
 public final class LoopbackHTTPServer: Sendable {
     /// The port the kernel chose.
     public let port: Int
@@ -26,10 +26,11 @@ public final class LoopbackHTTPServer: Sendable {
         let fd = try listeningSocket(port: port)
         let registry = LoopbackConnectionRegistry(handler: handler, limits: limits.parserLimits)
         do {
+            let port = try boundPort(fd)
             let poller = try LoopbackPoller.start(listenFD: fd) { client, poller in
                 registry.accept(client, poller: poller)
             }
-            return LoopbackHTTPServer(port: try boundPort(fd), listenFD: fd, poller: poller, registry: registry)
+            return LoopbackHTTPServer(port: port, listenFD: fd, poller: poller, registry: registry)
         } catch {
             close(fd)
             throw error
@@ -38,8 +39,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Starts a server, runs `body` with it, and stops it afterwards, also when `body` throws.
     public static func withServer<R>(
-        limits: LoopbackRequestLimits = LoopbackRequestLimits(), handler: @escaping LoopbackHandler,
-        _ body: (LoopbackHTTPServer) async throws -> R
+        limits: LoopbackRequestLimits = LoopbackRequestLimits(), isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping LoopbackHandler, _ body: (LoopbackHTTPServer) async throws -> R
     ) async throws -> R {
         let server = try start(limits: limits, handler: handler)
         do {
@@ -89,7 +90,9 @@ public final class LoopbackHTTPServer: Sendable {
         address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 128) == 0 else {
             let code = errno

@@ -25,7 +25,8 @@ final class LoopbackPoller: Sendable {
     private let onAccept: @Sendable (Int32, LoopbackPoller) -> Void
 
     /// Creates the wake-up pipe and starts the polling thread; `onAccept` receives each accepted, non-blocking socket.
-    static func start(listenFD: Int32, onAccept: @escaping @Sendable (Int32, LoopbackPoller) -> Void) throws(LoopbackServerError)
+    static func start(listenFD: Int32, onAccept: @escaping @Sendable (Int32, LoopbackPoller) -> Void)
+        throws(LoopbackServerError)
         -> LoopbackPoller
     {
         var fds: [Int32] = [0, 0]
@@ -45,7 +46,10 @@ final class LoopbackPoller: Sendable {
         return poller
     }
 
-    private init(wakeRead: Int32, wakeWrite: Int32, listenFD: Int32, onAccept: @escaping @Sendable (Int32, LoopbackPoller) -> Void) {
+    private init(
+        wakeRead: Int32, wakeWrite: Int32, listenFD: Int32,
+        onAccept: @escaping @Sendable (Int32, LoopbackPoller) -> Void
+    ) {
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
         self.listenFD = listenFD

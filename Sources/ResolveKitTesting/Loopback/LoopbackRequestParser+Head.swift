@@ -9,8 +9,10 @@ extension LoopbackRequestParser {
             fail(431, "Request Header Fields Too Large")
             return nil
         }
-        let lines = buffer[position..<end.contentEnd].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            .map { line -> ArraySlice<UInt8> in line.last == UInt8(ascii: "\r") ? line.dropLast() : line }
+        let lines = buffer[position..<end.contentEnd].split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+        )
+        .map { line -> ArraySlice<UInt8> in line.last == UInt8(ascii: "\r") ? line.dropLast() : line }
         position = end.terminatorEnd
         guard let requestLine = lines.first, let (method, target, version) = Self.requestLine(requestLine) else {
             fail(400, "Bad Request")

@@ -1,0 +1,141 @@
+import ResolveKitHTTP
+
+/// The backend's REST endpoints as typed calls (PROTOCOL.md §4). Stateless: the caller passes the session and
+/// its capability token.
+struct BackendClient: Sendable {
+    let http: HTTPClient
+    /// The base URL without a trailing slash; every path, `events_url` included, is joined to it (§4.5).
+    let baseURL: String
+    let apiKey: String
+    let timeout: Duration
+
+    init(http: HTTPClient, baseURL: String, apiKey: String, timeout: Duration) {
+        self.http = http
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.apiKey = apiKey
+        self.timeout = timeout
+    }
+
+    /// `GET /v1/sdk/compat`; `nil` when the backend is too old to have it (404).
+    func compatibility() async throws(BackendError) -> CompatibilityInfo? {
+        do {
+            return try await call(.get, "/v1/sdk/compat", as: CompatibilityInfo.self)
+        } catch where error.status == 404 {
+            return nil
+        }
+    }
+
+    /// `PUT /v1/functions/bulk`: replaces the app's functions.
+    func registerFunctions(_ body: FunctionBulkSync) async throws(BackendError) {
+        _ = try await send(.put, "/v1/functions/bulk", body: body.json)
+    }
+
+    /// `POST /v1/sessions` (201).
+    func createSession(_ body: SessionCreateRequest) async throws(BackendError) -> SessionResponse {
+        try await call(.post, "/v1/sessions", body: body.json, as: SessionResponse.self)
+    }
+
+    /// `PATCH /v1/sessions/{id}/context`.
+    func patchContext(_ session: SessionAccess, _ body: SessionContextPatch) async throws(BackendError) {
+        _ = try await send(.patch, "/v1/sessions/\(session.id)/context", body: body.json, session: session)
+    }
+
+    /// `GET /v1/sessions/{id}/localization?locale=`.
+    func localization(_ session: SessionAccess, locale: String?) async throws(BackendError) -> LocalizationResponse {
+        let query = locale.map { "?locale=" + Self.percentEncoded($0) } ?? ""
+        return try await call(.get, "/v1/sessions/\(session.id)/localization" + query, session: session, as: LocalizationResponse.self)
+    }
+
+    /// `GET /v1/sessions/{id}/messages`: the whole transcript.
+    func messages(_ session: SessionAccess) async throws(BackendError) -> [SessionMessage] {
+        try await call(.get, "/v1/sessions/\(session.id)/messages", session: session, as: [SessionMessage].self)
+    }
+
+    /// `POST /v1/sessions/{id}/messages` (202).
+    func submitMessage(_ session: SessionAccess, _ body: MessageSubmitRequest) async throws(BackendError) -> MessageAccepted {
+        try await call(.post, "/v1/sessions/\(session.id)/messages", body: body.json, session: session, as: MessageAccepted.self)
+    }
+
+    /// `POST /v1/sessions/{id}/tool-results`.
+    func submitToolResult(_ session: SessionAccess, _ body: ToolResultSubmission) async throws(BackendError) -> ToolResultAcknowledgement {
+        try await call(.post, "/v1/sessions/\(session.id)/tool-results", body: body.json, session: session, as: ToolResultAcknowledgement.self)
+    }
+
+    /// `POST /v1/sessions/{id}/feedback` (201; 409 when already given counts as success).
+    func submitFeedback(_ session: SessionAccess, _ body: FeedbackSubmission) async throws(BackendError) {
+        do {
+            _ = try await send(.post, "/v1/sessions/\(session.id)/feedback", body: body.json, session: session)
+        } catch where error.status == 409 {
+            return
+        }
+    }
+
+    /// The stream URL: the base URL joined with the session's root-relative `events_url`.
+    func eventsURL(for path: String) -> String { baseURL + (path.hasPrefix("/") ? path : "/" + path) }
+
+    /// The headers of every call: the bearer key, JSON, and the capability token for session-scoped calls.
+    func headers(session: SessionAccess?, accept: String = "application/json") -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Authorization", value: "Bearer " + apiKey)
+        headers.add(name: "Accept", value: accept)
+        if let session { headers.add(name: "X-Resolvekit-Chat-Capability", value: session.token.rawValue) }
+        return headers
+    }
+
+    private func call<Response: WireDecodable>(
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil, as type: Response.Type
+    ) async throws(BackendError) -> Response {
+        let bytes = try await send(method, path, body: body, session: session)
+        do {
+            return try Response(jsonBytes: bytes)
+        } catch {
+            throw BackendError(code: .invalidResponse, endpoint: "\(method) \(Self.stripQuery(path))", message: "\(error)")
+        }
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil
+    ) async throws(BackendError) -> [UInt8] {
+        var headers = headers(session: session)
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let request = HTTPRequest(
+            method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout)
+        let endpoint = "\(method) \(Self.stripQuery(path))"
+        let response: HTTPCollectedResponse
+        do {
+            response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
+        } catch {
+            throw BackendError(code: .transport, endpoint: endpoint, message: error.description)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw BackendError(
+                code: .httpStatus, endpoint: endpoint, message: "HTTP \(response.status)", status: response.status,
+                serverError: ServerErrorBody(bytes: response.body))
+        }
+        return response.body
+    }
+
+    private static func stripQuery(_ path: String) -> String {
+        path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                result.append(Character(Unicode.Scalar(byte)))
+            default:
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+}
+
+/// A session id with the capability token that opens it.
+struct SessionAccess: Sendable {
+    var id: String
+    var token: CapabilityToken
+}

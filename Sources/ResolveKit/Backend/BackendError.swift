@@ -1,0 +1,55 @@
+/// A failed call to the backend: transport trouble, an HTTP status with the server's error body, or a response
+/// that does not have the protocol's shape. Never contains the API key or the capability token.
+public struct BackendError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A stable identifier.
+        public let rawValue: String
+        /// Creates a code.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// The request did not get an HTTP answer (connect, TLS, deadline, reset).
+        public static let transport = Code("transport")
+        /// The server answered with a status that is not 2xx.
+        public static let httpStatus = Code("http_status")
+        /// The answer did not have the protocol's shape.
+        public static let invalidResponse = Code("invalid_response")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The HTTP status, for ``Code/httpStatus``.
+    public var status: Int?
+    /// The server's error body, for ``Code/httpStatus``.
+    public var serverError: ServerErrorBody?
+    /// The endpoint, e.g. `POST /v1/sessions`.
+    public var endpoint: String
+    /// What happened.
+    public var message: String
+
+    /// Creates an error.
+    public init(code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil) {
+        self.code = code
+        self.endpoint = endpoint
+        self.message = message
+        self.status = status
+        self.serverError = serverError
+    }
+
+    /// Whether trying the same request again later may work (transport errors, 5xx, 429, 400 config errors).
+    public var isTransient: Bool {
+        guard code == .httpStatus, let status else { return code == .transport }
+        return status >= 500 || status == 429 || status == 408 || status == 400
+    }
+
+    /// `403 chat_unavailable`: an expired capability token, or chat switched off (§2.2).
+    public var isChatUnavailable: Bool { status == 403 && serverError?.isChatUnavailable == true }
+
+    /// `POST /v1/sessions: HTTP 410: Session expired`.
+    public var description: String {
+        if let status { return "\(endpoint): HTTP \(status): \(serverError?.description ?? message)" }
+        return "\(endpoint): \(message)"
+    }
+}

@@ -1,0 +1,134 @@
+public import Foundation
+
+/// Everything a ``ResolveKitRuntime`` needs, fixed when the runtime is made.
+///
+/// The first nine members keep the reference iOS SDK's names and meaning; the rest are what a Linux service
+/// needs: who approves tool calls, where state lives, timing and limits.
+public struct ResolveKitConfiguration: Sendable {
+    /// Where state survives restarts.
+    public enum StateLocation: Sendable, Hashable {
+        /// `$XDG_STATE_HOME/resolvekit/<host>` (or `~/.local/state/…`), one folder per backend.
+        case automatic
+        /// This folder.
+        case directory(String)
+        /// Memory only: a restart starts a new device id, session and journal.
+        case inMemory
+    }
+
+    /// The backend's base URL, including any path prefix (`https://host/agent`).
+    public var baseURL: URL
+    /// Called at each start; `nil` or empty blocks the runtime with a clear reason. Never logged.
+    public var apiKeyProvider: @Sendable () -> String?
+    /// A stable device or user id; `nil` → a UUID persisted in the state folder.
+    public var deviceIDProvider: @Sendable () -> String?
+    /// Context for the model, sent as `llm_context`.
+    public var llmContextProvider: @Sendable () -> JSONObject
+    /// Names the session may call, intersected with the registered ones; `nil` → all registered.
+    public var availableFunctionNamesProvider: (@Sendable () -> [String])?
+    /// The chat locale; `nil` → ``preferredLocalesProvider`` or `LC_ALL`/`LC_MESSAGES`/`LANG`.
+    public var localeProvider: @Sendable () -> String?
+    /// Ordered fallback locales.
+    public var preferredLocalesProvider: (@Sendable () -> [String])?
+    /// Inline tool functions.
+    public var functions: [any AnyResolveKitFunction.Type]
+    /// Function packs.
+    public var functionPacks: [any ResolveKitFunctionPack.Type]
+
+    /// Who approves calls that need approval. Default: decline everything (nobody was configured to ask).
+    public var approver: any ToolApprover
+    /// Where the library logs; silent by default. Secrets never reach it.
+    public var logger: ResolveKitLogger
+    /// Where state survives restarts.
+    public var stateLocation: StateLocation
+    /// The host application's version and build, sent in the client context.
+    public var appVersion: String
+    /// The host application's build.
+    public var appBuild: String?
+    /// How long the first call needing approval waits for others to join its batch.
+    public var batchWindow: Duration
+    /// The most calls running at once.
+    public var maxConcurrentCalls: Int
+    /// Whether approved calls of a batch run one after another (the reference SDK's order) or in parallel.
+    public var runsApprovedCallsSequentially: Bool
+    /// How many reconnect attempts in a row before the runtime fails; `nil` retries forever.
+    public var reconnectAttemptBudget: Int?
+    /// Total deadline of each REST call.
+    public var requestTimeout: Duration
+    /// With a turn running and no event or pending call for this long, reconcile through `GET /messages`.
+    public var turnWatchdog: Duration
+    /// No byte on the stream (keep-alives count) for this long → reconnect.
+    public var streamIdleTimeout: Duration
+    /// Calls finish (or are declined) this long before the server's deadline so the result still counts.
+    public var resultDeliveryMargin: Duration
+    /// The clock for every timer; a manual clock in tests.
+    public var clock: ResolveKitClock
+
+    /// Creates a configuration. The first parameters are the reference SDK's.
+    public init(
+        baseURL: URL = ResolveKitDefaults.baseURL,
+        apiKeyProvider: @escaping @Sendable () -> String?,
+        deviceIDProvider: @escaping @Sendable () -> String? = { nil },
+        llmContextProvider: @escaping @Sendable () -> JSONObject = { [:] },
+        availableFunctionNamesProvider: (@Sendable () -> [String])? = nil,
+        localeProvider: @escaping @Sendable () -> String? = { nil },
+        preferredLocalesProvider: (@Sendable () -> [String])? = nil,
+        functions: [any AnyResolveKitFunction.Type] = [],
+        functionPacks: [any ResolveKitFunctionPack.Type] = [],
+        approver: any ToolApprover = DenyAllApprover(reason: "No approver is configured on this host"),
+        logger: ResolveKitLogger = .disabled,
+        stateLocation: StateLocation = .automatic,
+        appVersion: String = "1.0.0",
+        appBuild: String? = nil,
+        batchWindow: Duration = .milliseconds(250),
+        maxConcurrentCalls: Int = 8,
+        runsApprovedCallsSequentially: Bool = true,
+        reconnectAttemptBudget: Int? = nil,
+        requestTimeout: Duration = .seconds(15),
+        turnWatchdog: Duration = .seconds(60),
+        streamIdleTimeout: Duration = .seconds(45),
+        resultDeliveryMargin: Duration = .seconds(1),
+        clock: ResolveKitClock = .continuous
+    ) {
+        self.baseURL = baseURL
+        self.apiKeyProvider = apiKeyProvider
+        self.deviceIDProvider = deviceIDProvider
+        self.llmContextProvider = llmContextProvider
+        self.availableFunctionNamesProvider = availableFunctionNamesProvider
+        self.localeProvider = localeProvider
+        self.preferredLocalesProvider = preferredLocalesProvider
+        self.functions = functions
+        self.functionPacks = functionPacks
+        self.approver = approver
+        self.logger = logger
+        self.stateLocation = stateLocation
+        self.appVersion = appVersion
+        self.appBuild = appBuild
+        self.batchWindow = batchWindow
+        self.maxConcurrentCalls = max(1, maxConcurrentCalls)
+        self.runsApprovedCallsSequentially = runsApprovedCallsSequentially
+        self.reconnectAttemptBudget = reconnectAttemptBudget
+        self.requestTimeout = requestTimeout
+        self.turnWatchdog = turnWatchdog
+        self.streamIdleTimeout = streamIdleTimeout
+        self.resultDeliveryMargin = resultDeliveryMargin
+        self.clock = clock
+    }
+
+    /// The state folder this configuration resolves to, or `nil` for memory only.
+    public var resolvedStateDirectory: String? {
+        switch stateLocation {
+        case .inMemory: return nil
+        case .directory(let path): return path
+        case .automatic:
+            let host = baseURL.host ?? "default"
+            let port = baseURL.port.map { "_\($0)" } ?? ""
+            let safe = (host + port).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" }
+            return ResolveKitDefaults.stateRoot + "/" + String(safe)
+        }
+    }
+
+    /// The locale to request: the provider's, else the first preferred, else the environment's.
+    var resolvedLocale: String? {
+        localeProvider() ?? preferredLocalesProvider?().first ?? ResolveKitDefaults.environmentLocale()
+    }
+}

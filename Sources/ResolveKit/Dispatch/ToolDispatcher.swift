@@ -1,0 +1,70 @@
+/// Runs one tool call: finds the function, refuses what is not allowed, coerces and validates the arguments
+/// against the schema, and invokes the function with a deadline and cooperative cancellation.
+///
+/// Every failure becomes a ``ToolCallOutcome/failure(_:)`` with a message the model can act on; nothing throws.
+struct ToolDispatcher: Sendable {
+    let registry: ResolveKitRegistry
+    let clock: ResolveKitClock
+    let logger: ResolveKitLogger
+
+    /// Checks a call without running it: the function, the session's allow-list and the arguments.
+    /// - Returns: the function and the coerced arguments, or the error result to send instead.
+    func prepare(
+        _ call: PendingToolCall,
+        allowedNames: Set<String>
+    ) -> Result<(function: any AnyResolveKitFunction.Type, arguments: JSONObject), ResolveKitFunctionError> {
+        guard let entry = registry.entry(named: call.functionName) else {
+            return .failure(.unknownFunction(call.functionName))
+        }
+        guard allowedNames.contains(call.functionName) else {
+            return .failure(.notAllowed(call.functionName))
+        }
+        guard case .object = call.arguments else {
+            return .failure(.invalidArguments(
+                "Invalid arguments: expected a JSON object, got \(call.arguments.typeName)"))
+        }
+        let coerced = entry.schema.coerce(call.arguments)
+        let violations = entry.schema.validate(coerced)
+        guard violations.isEmpty else {
+            return .failure(.invalidArguments(
+                "Invalid arguments: " + violations.map(\.description).joined(separator: "; ")))
+        }
+        return .success((entry.function, coerced.objectValue ?? [:]))
+    }
+
+    /// Runs a prepared function until it returns, throws, or `deadline` passes (then the task is cancelled and
+    /// the result is "Timed out after Ns"; a function that ignores cancellation runs on, but its late result
+    /// is dropped).
+    func execute(
+        _ function: any AnyResolveKitFunction.Type,
+        arguments: JSONObject,
+        call: PendingToolCall,
+        sessionID: String,
+        deadline: Duration
+    ) async -> ToolCallOutcome {
+        let remaining = deadline - clock.elapsed
+        let context = ResolveKitFunctionContext(
+            sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
+            deadline: ContinuousClock.now.advanced(by: remaining), logger: logger.labeled("function.\(call.functionName)"))
+        let race = DeadlineRace<JSONValue>(clock: clock)
+        let result = await race.run(until: deadline) {
+            try await function.invoke(arguments: arguments, context: context)
+        }
+        switch result {
+        case .finished(.success(let value)):
+            return .success(value)
+        case .finished(.failure(let error as ResolveKitFunctionError)):
+            return .failure(error)
+        case .finished(.failure(let error as TypeCoercionError)):
+            return .failure(.invalidArguments("Invalid arguments: \(error)"))
+        case .finished(.failure(is CancellationError)):
+            return .failure(.cancelled("Cancelled before it finished"))
+        case .finished(.failure(let error)):
+            return .failure(.executionFailed(String(describing: error)))
+        case .timedOut:
+            return .failure(.timedOut(after: call.timeoutSeconds))
+        case .cancelled:
+            return .failure(.cancelled("Cancelled before it finished"))
+        }
+    }
+}

@@ -1,0 +1,107 @@
+/// The exactly-once ledger of tool calls: what arrived, what ran, which results the server has acknowledged.
+///
+/// A `call_id` is admitted once per session: replays, duplicated events, reconnects and process restarts never
+/// run a function twice. A result stays in the ledger until the server acknowledged it (2xx) or said it is no
+/// longer wanted (404/410). Pure value; ``RuntimeStateStore`` persists it.
+struct CallJournal: Equatable {
+    enum Status: Equatable {
+        /// Admitted; not yet started (awaiting the batch window or approval).
+        case received
+        /// The function is running.
+        case running
+        /// A result exists and has not been acknowledged.
+        case answered(ToolResultSubmission.Outcome)
+        /// The server acknowledged the result, or said it no longer wants one.
+        case settled
+    }
+
+    struct Key: Hashable {
+        var sessionID: String
+        var callID: String
+    }
+
+    struct Entry: Equatable {
+        var key: Key
+        var turnID: String
+        var functionName: String
+        var status: Status
+        /// Order of admission, to prune the oldest settled entries first.
+        var sequence: Int
+    }
+
+    enum Admission: Equatable {
+        /// New: run it (after approval if needed).
+        case admitted
+        /// Seen before; do not run again.
+        case duplicate(Status)
+    }
+
+    /// The most entries kept; the oldest settled ones are forgotten beyond it.
+    let capacity: Int
+    private(set) var entries: [Key: Entry] = [:]
+    private var nextSequence = 0
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    mutating func admit(sessionID: String, callID: String, turnID: String, functionName: String) -> Admission {
+        let key = Key(sessionID: sessionID, callID: callID)
+        if let entry = entries[key] { return .duplicate(entry.status) }
+        entries[key] = Entry(key: key, turnID: turnID, functionName: functionName, status: .received, sequence: nextSequence)
+        nextSequence += 1
+        pruneIfNeeded()
+        return .admitted
+    }
+
+    mutating func markRunning(_ key: Key) {
+        guard entries[key]?.status == .received else { return }
+        entries[key]?.status = .running
+    }
+
+    /// Records the result; a call that already has a result or was settled keeps its first one.
+    @discardableResult
+    mutating func recordResult(_ key: Key, _ outcome: ToolResultSubmission.Outcome) -> Bool {
+        guard let status = entries[key]?.status, status == .received || status == .running else { return false }
+        entries[key]?.status = .answered(outcome)
+        return true
+    }
+
+    mutating func settle(_ key: Key) {
+        guard entries[key] != nil else { return }
+        entries[key]?.status = .settled
+    }
+
+    func status(_ key: Key) -> Status? { entries[key]?.status }
+
+    /// Restores an entry's status as read from the state file.
+    mutating func restore(_ key: Key, status: Status) {
+        entries[key]?.status = status
+    }
+
+    /// Results not yet acknowledged, oldest first.
+    var undelivered: [ToolResultSubmission] {
+        entries.values.sorted { $0.sequence < $1.sequence }.compactMap { entry in
+            guard case .answered(let outcome) = entry.status else { return nil }
+            return ToolResultSubmission(
+                turnID: entry.turnID, callID: entry.key.callID, idempotencyKey: entry.key.callID, outcome: outcome)
+        }
+    }
+
+    /// Called once when a journal is loaded from disk: a call that was admitted or running when the process
+    /// stopped may or may not have had its effect, so it is answered with an error instead of being run again.
+    mutating func resolveInterruptedCalls() {
+        for (key, entry) in entries where entry.status == .received || entry.status == .running {
+            let message = entry.status == .running
+                ? "Interrupted by a client restart while running; it may or may not have completed"
+                : "Interrupted by a client restart before it ran"
+            entries[key]?.status = .answered(.failure(message))
+        }
+    }
+
+    private mutating func pruneIfNeeded() {
+        guard entries.count > capacity else { return }
+        let settled = entries.values.filter { $0.status == .settled }.sorted { $0.sequence < $1.sequence }
+        for entry in settled.prefix(entries.count - capacity) { entries[entry.key] = nil }
+    }
+}

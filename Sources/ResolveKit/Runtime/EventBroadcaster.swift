@@ -1,0 +1,22 @@
+import Foundation
+import Synchronization
+
+/// Hands every event to every current subscriber. Each subscriber has its own bounded buffer (the newest
+/// 4096 events), so a slow subscriber loses its oldest events instead of growing memory or slowing the runtime.
+final class EventBroadcaster: Sendable {
+    private let subscribers = Mutex<[UUID: AsyncStream<ResolveKitRuntimeEvent>.Continuation]>([:])
+
+    func subscribe() -> AsyncStream<ResolveKitRuntimeEvent> {
+        let (stream, continuation) = AsyncStream<ResolveKitRuntimeEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let id = UUID()
+        subscribers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func send(_ event: ResolveKitRuntimeEvent) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+}

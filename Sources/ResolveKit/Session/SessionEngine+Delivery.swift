@@ -1,0 +1,113 @@
+import Foundation
+
+extension SessionEngine {
+    /// Posts every unacknowledged result, oldest first, whenever woken: after a new result, when the stream
+    /// opens, and after a failure's backoff. A result leaves the journal only when the server answered 2xx, or
+    /// 404/410 (it no longer waits for it). Results of earlier sessions cannot be posted with this session's
+    /// token and are dropped with a log line.
+    func runDelivery(_ kicks: AsyncStream<Void>) async {
+        for await _ in kicks {
+            var failures = 0
+            while !Task.isCancelled, let submission = nextUndelivered() {
+                if await deliver(submission) {
+                    failures = 0
+                    continue
+                }
+                failures += 1
+                let delay = Backoff.delay(forAttempt: failures)
+                output.log("Posting the result of \(submission.callID) failed; retrying in \(delay)", level: .warning)
+                do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { return }
+            }
+        }
+    }
+
+    private func nextUndelivered() -> ToolResultSubmission? {
+        guard let session else { return nil }
+        for entry in journal.entries.values where entry.key.sessionID != session.id {
+            if case .answered = entry.status {
+                output.log("Dropped the result of \(entry.key.callID): its session \(entry.key.sessionID) ended")
+                journal.settle(entry.key)
+                persistJournal()
+            }
+        }
+        return journal.undelivered.first
+    }
+
+    /// Posts one result. Returns whether it is settled; `false` means try again later.
+    private func deliver(_ submission: ToolResultSubmission) async -> Bool {
+        guard let backend, let session else { return false }
+        let key = CallJournal.Key(sessionID: session.id, callID: submission.callID)
+        do {
+            let acknowledgement = try await backend.submitToolResult(session, submission)
+            settle(key, note: acknowledgement.deduplicated ? "already received" : "delivered")
+            return true
+        } catch let error {
+            switch error.status {
+            case 404?, 410?:
+                settle(key, note: "no longer awaited by the server (\(error.status!))")
+                return true
+            case 403? where error.isChatUnavailable:
+                _ = await refreshToken()
+                return false
+            case 422?:
+                settle(key, note: "rejected as invalid: \(error)")
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    private func settle(_ key: CallJournal.Key, note: String) {
+        guard journal.status(key) != .settled else { return }
+        journal.settle(key)
+        persistJournal()
+        output.log("Result of \(key.callID) \(note)")
+        output.emit(.toolResultDelivered(callID: key.callID))
+    }
+
+    /// Refreshes the capability token about a minute before it expires (§2.2) by re-creating the session with
+    /// reuse; the token does not slide with activity.
+    func runTokenRefresh() async {
+        while !Task.isCancelled {
+            guard let expiry = session?.token.expiresAt else { return }
+            let wait = max(0, expiry.timeIntervalSinceNow - 60)
+            do { try await clock.sleep(untilElapsed: clock.elapsed + .milliseconds(Int(wait * 1000))) } catch { return }
+            if await !refreshToken() {
+                do { try await clock.sleep(untilElapsed: clock.elapsed + .seconds(30)) } catch { return }
+            }
+        }
+    }
+
+    /// `POST /v1/sessions` with reuse and the same device id: a fresh token for the same session. If the backend
+    /// answers with another session, the old one ended: the session's work restarts on the new one.
+    func refreshToken() async -> Bool {
+        guard let backend, let current = session else { return false }
+        let registered = Set(registry.functionNames)
+        let names = (configuration.availableFunctionNamesProvider?() ?? registry.functionNames).filter { registered.contains($0) }
+        let request: SessionCreateRequest
+        do {
+            request = SessionCreateRequest(
+                deviceID: try deviceID(), client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
+                llmContext: configuration.llmContextProvider(), availableFunctionNames: names,
+                locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
+                reuseActiveSession: true)
+        } catch {
+            return false
+        }
+        do {
+            let response = try await backend.createSession(request)
+            guard response.id == current.id else {
+                output.log("The session ended while refreshing its token; continuing with a new session", level: .warning)
+                control?.yield(.sessionGone("The conversation ended on the server; a new one started."))
+                return false
+            }
+            adopt(response)
+            output.log("Refreshed the capability token (\(CapabilityToken(response.chatCapabilityToken)))")
+            return true
+        } catch {
+            output.log("Refreshing the capability token failed: \(error)", level: .warning)
+            return false
+        }
+    }
+}

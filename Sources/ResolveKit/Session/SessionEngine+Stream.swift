@@ -1,0 +1,124 @@
+import ResolveKitHTTP
+
+extension SessionEngine {
+    /// Runs a session's concurrent work: the event stream, the tool jobs, result delivery, token refresh and the
+    /// turn watchdog. Returns when the stream ends for good, a new session is requested, or the task is
+    /// cancelled; every child is cancelled before it returns.
+    func runSession() async -> SessionEnding {
+        let (jobStream, jobContinuation) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        let (kickStream, kickContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (controlStream, controlContinuation) = AsyncStream<SessionEnding>.makeStream()
+        jobs = jobContinuation
+        deliveryKick = kickContinuation
+        control = controlContinuation
+        kickContinuation.yield()
+        let ending = await withTaskGroup(of: SessionEnding?.self) { group in
+            group.addTask { await self.runStream() }
+            group.addTask {
+                for await ending in controlStream { return ending }
+                return nil
+            }
+            group.addTask {
+                await withDiscardingTaskGroup { jobGroup in
+                    for await job in jobStream { jobGroup.addTask { await job() } }
+                }
+                return nil
+            }
+            group.addTask {
+                await self.runDelivery(kickStream)
+                return nil
+            }
+            group.addTask {
+                await self.runTokenRefresh()
+                return nil
+            }
+            group.addTask {
+                await self.runTurnWatchdog()
+                return nil
+            }
+            var ending = SessionEnding.cancelled
+            for await result in group {
+                if let result {
+                    ending = result
+                    break
+                }
+            }
+            jobContinuation.finish()
+            kickContinuation.finish()
+            controlContinuation.finish()
+            group.cancelAll()
+            return ending
+        }
+        jobs = nil
+        deliveryKick = nil
+        control = nil
+        abandonUnstartedCalls()
+        runningImmediateCalls = 0
+        waitingImmediateCalls = []
+        return Task.isCancelled ? .cancelled : ending
+    }
+
+    /// The event stream with cursor resume. A 403 `chat_unavailable` refreshes the token once and resumes;
+    /// 404, 410 and 401 end the session's work with what the runtime must do next (§8.2).
+    func runStream() async -> SessionEnding {
+        var refreshedAfterForbidden = false
+        while !Task.isCancelled {
+            guard let session, let backend, let response = sessionResponse else { return .failed("No session") }
+            var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
+            if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
+            let stream = EventStream(
+                url: backend.eventsURL(for: response.eventsURL), cursor: cursor, configuration: streamConfiguration,
+                transport: .http(http), clock: clock,
+                headers: { [weak self] in await self?.streamHeaders() ?? [] })
+            let termination = await stream.run { @Sendable (element: EventStream.Element) in
+                await self.handle(element)
+            }
+            guard case .failed(let error) = termination else { return .cancelled }
+            _ = session
+            switch error.status {
+            case 401?: return .blocked("The backend rejected the API key (401)")
+            case 403?:
+                if ServerErrorBody(bytes: error.body).isChatUnavailable, !refreshedAfterForbidden {
+                    refreshedAfterForbidden = true
+                    if await refreshToken() { continue }
+                }
+                return .blocked("Chat is unavailable for this app (403 chat_unavailable)")
+            case 404?: return .sessionMissing
+            case 410?:
+                return .sessionGone("The conversation ended on the server (it expired or was handed off); a new one started.")
+            default: return .failed("The event stream failed: \(error)")
+            }
+        }
+        return .cancelled
+    }
+
+    func streamHeaders() -> [(name: String, value: String)] {
+        guard let backend else { return [] }
+        return backend.headers(session: session, accept: "text/event-stream").map { ($0.name, $0.value) }
+    }
+
+    func handle(_ element: EventStream.Element) async {
+        switch element {
+        case .state(.connecting):
+            if !hasOpenedStream { output.setState(.connecting) }
+        case .state(.open):
+            if hasOpenedStream, output.read().connectionState != .active {
+                output.setState(.reconnected)
+            }
+            hasOpenedStream = true
+            output.setState(.active)
+            deliveryKick?.yield()
+        case .state(.reconnecting(let attempt, let delay)):
+            // attempt 0 is the routine reconnect after the server's 300 s rotation: the turn goes on (§10.3).
+            if attempt > 0 { output.setState(.reconnecting(attempt: attempt, delay: delay)) }
+        case .state(.closed), .state(.failed):
+            break
+        case .comment:
+            break
+        case .discarded(let error):
+            output.log("Dropped an oversized event: \(error)", level: .warning)
+        case .event(let event):
+            await handle(event)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+
+/// Where the runtime keeps what must survive a restart: the device id, the session and its cursor, and the call
+/// journal. Files are replaced atomically (write, then rename), so a crash leaves the old or the new version.
+///
+/// With no directory everything stays in memory for the life of the runtime.
+final class RuntimeStateStore: Sendable {
+    /// The session a runtime last used.
+    struct SessionRecord: Equatable, Sendable {
+        var sessionID: String
+        var cursor: String?
+    }
+
+    let directory: String?
+    private let memory = Mutex<(session: SessionRecord?, journal: JSONValue?, deviceID: String?)>((nil, nil, nil))
+
+    init(directory: String?) {
+        self.directory = directory
+    }
+
+    func loadDeviceID() -> String? {
+        guard let directory else { return memory.withLock { $0.deviceID } }
+        let text = (try? String(contentsOfFile: directory + "/device-id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return text?.isEmpty == false ? text : nil
+    }
+
+    func saveDeviceID(_ deviceID: String) throws {
+        memory.withLock { $0.deviceID = deviceID }
+        try write(Array((deviceID + "\n").utf8), to: "device-id")
+    }
+
+    func loadSession() -> SessionRecord? {
+        guard directory != nil else { return memory.withLock { $0.session } }
+        guard let json = read("session.json"), let sessionID = json["session_id"]?.stringValue else { return nil }
+        return SessionRecord(sessionID: sessionID, cursor: json["cursor"]?.stringValue)
+    }
+
+    func saveSession(_ record: SessionRecord?) throws {
+        memory.withLock { $0.session = record }
+        guard let record else {
+            try remove("session.json")
+            return
+        }
+        var json: JSONObject = ["session_id": .string(record.sessionID)]
+        json["cursor"] = record.cursor.map(JSONValue.string) ?? .null
+        try write(JSONValue.object(json).serializedBytes(options: .sortedKeys), to: "session.json")
+    }
+
+    func loadJournal() -> CallJournal {
+        let json = directory == nil ? memory.withLock { $0.journal } : read("journal.json")
+        return json.map { CallJournal(json: $0) } ?? CallJournal()
+    }
+
+    func saveJournal(_ journal: CallJournal) throws {
+        let json = journal.json
+        memory.withLock { $0.journal = json }
+        try write(json.serializedBytes(options: .sortedKeys), to: "journal.json")
+    }
+
+    private func read(_ name: String) -> JSONValue? {
+        guard let directory, let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+        return try? JSONValue(parsing: data)
+    }
+
+    private func write(_ bytes: [UInt8], to name: String) throws {
+        guard let directory else { return }
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name), options: .atomic)
+    }
+
+    private func remove(_ name: String) throws {
+        guard let directory else { return }
+        let path = directory + "/" + name
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+    }
+}

@@ -1,0 +1,32 @@
+extension EventStreamTransport {
+    /// Opens event streams with `client`: a GET with `Accept: text/event-stream` and no total deadline (the
+    /// stream is long-lived; the idle watchdog guards it). Error bodies are read up to `maxErrorBodyBytes`.
+    public static func http(_ client: HTTPClient, connectTimeout: Duration = .seconds(10), maxErrorBodyBytes: Int = 64 * 1024)
+        -> EventStreamTransport
+    {
+        EventStreamTransport { request in
+            var headers = HTTPHeaders()
+            for field in request.headers { headers.add(name: field.name, value: field.value) }
+            if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "text/event-stream") }
+            let response = try await client.execute(
+                HTTPRequest(method: .get, url: request.url, headers: headers, connectTimeout: connectTimeout))
+            guard (200..<300).contains(response.status) else {
+                let body = (try? await response.body.collect(upTo: maxErrorBodyBytes)) ?? []
+                return EventStreamConnection(
+                    status: response.status, body: body, chunks: AsyncThrowingStream { $0.finish() }, cancel: {})
+            }
+            let (chunks, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+            // Dropping the HTTP body's iterator (this task ending) aborts the transfer.
+            let reader = Task {
+                do {
+                    for try await chunk in response.body { continuation.yield(chunk) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in reader.cancel() }
+            return EventStreamConnection(status: response.status, chunks: chunks, cancel: { reader.cancel() })
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ResolveKitCore
+
+/// Renders measurements as a table for people or as one JSON object per line.
+enum Report {
+    static func jsonLine(_ measurement: Measurement) -> String {
+        var object: JSONObject = [
+            "workload": .string(measurement.workload),
+            "contender": .string(measurement.contender),
+            "value": .number(rounded(measurement.value)),
+            "unit": .string(measurement.unit),
+        ]
+        if let chunk = measurement.chunk { object["chunk"] = .number(Double(chunk)) }
+        for (name, value) in measurement.percentiles { object[name] = .number(rounded(value)) }
+        return JSONValue.object(object).serialized(options: .sortedKeys)
+    }
+
+    static func table(_ measurements: [Measurement]) -> String {
+        let header = ["workload", "contender", "chunk", "value", "unit", "vs first"]
+        var rows: [[String]] = []
+        var baseline: [String: Double] = [:]
+        for measurement in measurements {
+            let key = "\(measurement.workload)/\(measurement.chunk ?? 0)"
+            let first = baseline[key] ?? measurement.value
+            baseline[key] = first
+            rows.append([
+                measurement.workload, measurement.contender, measurement.chunk.map(String.init) ?? "-",
+                String(rounded(measurement.value)), measurement.unit,
+                measurement.unit == "MB/s" ? String(rounded(measurement.value / first * 100)) + " %" : "-",
+            ])
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { cell, width in
+                cell + String(repeating: " ", count: width - cell.count)
+            }.joined(separator: "  ")
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
+            .joined(separator: "\n")
+    }
+
+    /// One decimal place is enough for people and stable for diffs.
+    static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+}

@@ -1,0 +1,40 @@
+/// One benchmark: it builds its own input, measures every contender, and returns one row per figure.
+///
+/// Add a workload by writing a type in its own file and listing it in ``Workloads/all``.
+protocol Workload: Sendable {
+    /// The name used on the command line and in the `workload` JSON field, e.g. `sse-parse`.
+    var name: String { get }
+    /// One line for `--help`.
+    var summary: String { get }
+    /// Runs the workload. `log` receives progress lines meant for people (stderr).
+    func run(log: (String) -> Void) throws(BenchFailure) -> [Measurement]
+}
+
+/// Every workload `rk-bench` knows, in the order they run by default.
+enum Workloads {
+    static let all: [any Workload] = [SSEParseWorkload()]
+
+    static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
+}
+
+/// One measured figure.
+struct Measurement: Sendable {
+    /// The workload's name.
+    var workload: String
+    /// Who was measured, e.g. `resolvekit`, `naive`, `memchr`.
+    var contender: String
+    /// The input chunk size in bytes, when the workload varies it.
+    var chunk: Int?
+    /// The figure: throughput, or the mean latency for latency rows.
+    var value: Double
+    /// `MB/s` for throughput, `us` for latency.
+    var unit: String
+    /// Latency percentiles for latency rows (`p50`, `p99`, in `unit`).
+    var percentiles: [String: Double] = [:]
+}
+
+/// A workload whose contenders disagreed or whose input was wrong: the figures cannot be trusted.
+struct BenchFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,31 @@
+import Glibc
+
+/// Exit codes: 0 success, 1 a workload failed its own checks, 64 usage error.
+func writeError(_ text: String) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+let known = Workloads.all.map(\.name)
+switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), known: known) {
+case .failure(let failure):
+    writeError("error: \(failure.message)")
+    exit(64)
+case .success(.help):
+    print(BenchOptions.usage)
+    for workload in Workloads.all { print("  \(workload.name)  \(workload.summary)") }
+case .success(.run(let options)):
+    var measurements: [Measurement] = []
+    for name in options.workloads {
+        guard let workload = Workloads.named(name) else { continue }
+        do {
+            let rows = try workload.run(log: writeError)
+            measurements += rows
+            if options.json { rows.forEach { print(Report.jsonLine($0)) } }
+        } catch {
+            writeError("error: \(name): \(error)")
+            exit(1)
+        }
+    }
+    if !options.json { print(Report.table(measurements)) }
+}

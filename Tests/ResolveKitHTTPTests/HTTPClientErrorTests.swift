@@ -1,0 +1,118 @@
+import ResolveKitHTTP
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPClientErrorTests {
+    @Test func aTotalDeadlineEndsAStreamThatOutlivesIt() async throws {
+        try await LoopbackHTTPServer.withServer(handler: holdOpenHandler) { server in
+            try await HTTPClient.withClient { client in
+                let clock = ContinuousClock()
+                let start = clock.now
+                let response = try await client.execute(HTTPRequest(url: server.baseURL, timeout: .milliseconds(200)))
+                let error = await #expect(throws: HTTPError.self) { for try await _ in response.body {} }
+                let elapsed = clock.now - start
+                #expect(error?.code == .timedOut)
+                #expect(error?.curlCode == 28)
+                #expect(elapsed >= .milliseconds(190) && elapsed < .seconds(3))
+                #expect(await pollUntil { server.closedConnectionCount == 1 })
+            }
+        }
+    }
+
+    @Test func aTotalDeadlineAlsoCoversWaitingForTheHead() async throws {
+        let gate = Gate()
+        try await LoopbackHTTPServer.withServer(handler: { _ in
+            await gate.wait()
+            return LoopbackResponse(status: 200)
+        }) { server in
+            try await HTTPClient.withClient { client in
+                let error = await #expect(throws: HTTPError.self) {
+                    try await client.execute(HTTPRequest(url: server.baseURL, timeout: .milliseconds(200)))
+                }
+                #expect(error?.code == .timedOut)
+                gate.open()
+            }
+        }
+    }
+
+    @Test func aClosedPortIsAConnectFailure() async throws {
+        let server = try LoopbackHTTPServer.start(handler: { _ in LoopbackResponse(status: 200) })
+        let url = server.baseURL
+        await server.stop()
+        try await HTTPClient.withClient { client in
+            let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: url)) }
+            #expect(error?.code == .connectFailed)
+            #expect(error?.curlCode == 7)
+            #expect(error?.curlMessage?.isEmpty == false)
+        }
+    }
+
+    @Test(arguments: ["not a url", "ftp://127.0.0.1/file"])
+    func unusableURLsAreInvalidRequests(url: String) async throws {
+        try await HTTPClient.withClient { client in
+            let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: url)) }
+            #expect(error?.code == .invalidRequest)
+        }
+    }
+
+    @Test(arguments: [404, 409, 500, 503])
+    func nonSuccessStatusesAreResultsUntilRequiredToSucceed(status: Int) async throws {
+        let body = Array(#"{"detail":"nope"}"#.utf8)
+        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: status, body: .bytes(body)) })
+        {
+            server in
+            try await HTTPClient.withClient { client in
+                let response = try await client.send(HTTPRequest(url: server.baseURL))
+                #expect(response.status == status)
+                let error = #expect(throws: HTTPError.self) { try response.requireSuccess() }
+                #expect(error?.code == .httpStatus)
+                #expect(error?.status == status)
+                #expect(error?.body == body)
+                #expect(error?.description.contains("nope") == true)
+
+                let streamed = try await client.execute(HTTPRequest(url: server.baseURL))
+                let checked = await #expect(throws: HTTPError.self) { try await streamed.checkStatus() }
+                #expect(checked?.status == status)
+                #expect(checked?.body == body)
+            }
+        }
+    }
+
+    @Test func collectFailsPastItsLimitAndAbortsTheTransfer() async throws {
+        let payload = patternBytes(count: 1000)
+        try await LoopbackHTTPServer.withServer(handler: { _ in LoopbackResponse(status: 200, body: .bytes(payload)) })
+        {
+            server in
+            try await HTTPClient.withClient { client in
+                let exact = try await client.execute(HTTPRequest(url: server.baseURL))
+                #expect(try await exact.body.collect(upTo: 1000) == payload)
+                let tooSmall = try await client.execute(HTTPRequest(url: server.baseURL))
+                let error = await #expect(throws: HTTPError.self) { try await tooSmall.body.collect(upTo: 999) }
+                #expect(error?.code == .bodyTooLarge)
+            }
+        }
+    }
+
+    @Test func aConnectionDroppedMidBodyIsAConnectionLoss() async throws {
+        let handler: LoopbackHandler = { _ in
+            LoopbackResponse(
+                status: 200,
+                body: .stream { writer in
+                    try await writer.write(Array("partial".utf8))
+                    await writer.abortConnection()
+                })
+        }
+        try await LoopbackHTTPServer.withServer(handler: handler) { server in
+            try await HTTPClient.withClient { client in
+                let response = try await client.execute(HTTPRequest(url: server.baseURL))
+                var received: [UInt8] = []
+                let error = await #expect(throws: HTTPError.self) {
+                    for try await chunk in response.body { received += chunk }
+                }
+                #expect(received == Array("partial".utf8))
+                #expect(error?.code == .connectionLost)
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+@testable import ResolveKit
+import Testing
+
+struct ApprovalTests {
+    func request(_ names: [String]) -> ToolApprovalRequest {
+        let calls = names.enumerated().map { index, name in
+            ToolApprovalRequest.Call(
+                call: PendingToolCall(
+                    callID: "c\(index)", turnID: "t", functionName: name, arguments: [:], humanDescription: "",
+                    requiresApproval: true, timeoutSeconds: 30, receivedAt: .zero),
+                timeRemaining: .seconds(30))
+        }
+        return ToolApprovalRequest(batchID: 1, calls: calls, sessionID: "s")
+    }
+
+    @Test func builtInApproversApproveOrDeclineEverything() async {
+        #expect(await AutoApprover().decide(request(["a"])) == .approveAll)
+        #expect(await DenyAllApprover().decide(request(["a"])).decision(for: "c0") == .decline(reason: "User denied action"))
+        #expect(ToolBatchDecision.perCall([:]).decision(for: "missing") == .decline(reason: nil))
+    }
+
+    @Test func policyAllowsDeniesAndAsksTheFallbackOnlyAboutAskCalls() async throws {
+        let asked = AskedNames()
+        let policy = try PolicyApprover(
+            jsonBytes: Array(#"{"default": "ask", "functions": {"get_time": "allow", "rm": "deny"}}"#.utf8),
+            fallback: ClosureApprover { request in
+                await asked.record(request.calls.map(\.call.functionName))
+                return .approveAll
+            })
+        let decision = await policy.decide(request(["get_time", "rm", "read_log"]))
+        #expect(decision.decision(for: "c0") == .approve)
+        #expect(decision.decision(for: "c1") == .decline(reason: "Denied by policy"))
+        #expect(decision.decision(for: "c2") == .approve)
+        #expect(await asked.names == [["read_log"]])
+    }
+
+    @Test func policyWithoutFallbackDeclinesAskCalls() async {
+        let policy = PolicyApprover(rules: [:], defaultRule: .ask)
+        #expect(await policy.decide(request(["x"])).decision(for: "c0")
+            == .decline(reason: "No one was available to approve this call"))
+    }
+
+    @Test(arguments: [
+        (#"[]"#, "the policy must be a JSON object"),
+        (#"{"default": "maybe"}"#, #"default must be "allow", "deny" or "ask""#),
+        (#"{"functions": {"x": true}}"#, #"functions.x must be "allow", "deny" or "ask""#),
+        (#"{"functions": []}"#, "functions must be an object of function name to rule"),
+    ])
+    func policyFilesWithMistakesSayWhichMember(text: String, message: String) {
+        #expect { try PolicyApprover(jsonBytes: Array(text.utf8)) } throws: {
+            ($0 as? PolicyFileError)?.message == message
+        }
+    }
+
+    @Test func policyFilesAreReadFromDisk() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString).json")
+        try Data(#"{"default": "allow"}"#.utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        #expect(try PolicyApprover(contentsOf: path).rule(for: "anything") == .allow)
+    }
+}
+
+actor AskedNames {
+    var names: [[String]] = []
+    func record(_ batch: [String]) { names.append(batch) }
+}

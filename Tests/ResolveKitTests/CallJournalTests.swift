@@ -1,0 +1,84 @@
+import Foundation
+@testable import ResolveKit
+import Testing
+
+struct CallJournalTests {
+    let key = CallJournal.Key(sessionID: "s", callID: "c1")
+
+    @Test func admitsACallOnceAndReportsDuplicatesWithTheirStatus() {
+        var journal = CallJournal()
+        #expect(journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f") == .admitted)
+        #expect(journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f") == .duplicate(.received))
+        #expect(journal.admit(sessionID: "other", callID: "c1", turnID: "t", functionName: "f") == .admitted)
+        journal.markRunning(key)
+        #expect(journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f") == .duplicate(.running))
+    }
+
+    @Test func keepsResultsUntilSettledAndKeepsTheFirstResult() {
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f")
+        let first = journal.recordResult(key, .success("first"))
+        let second = journal.recordResult(key, .success("second"))
+        #expect(first)
+        #expect(!second)
+        #expect(journal.undelivered == [
+            ToolResultSubmission(turnID: "t", callID: "c1", idempotencyKey: "c1", outcome: .success("first")),
+        ])
+        journal.settle(key)
+        #expect(journal.undelivered.isEmpty)
+        let late = journal.recordResult(key, .success("late"))
+        #expect(!late)
+    }
+
+    @Test func answersCallsInterruptedByARestartInsteadOfRunningThemAgain() {
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f")
+        _ = journal.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f")
+        journal.markRunning(CallJournal.Key(sessionID: "s", callID: "c2"))
+        var reloaded = CallJournal(json: journal.json)
+        reloaded.resolveInterruptedCalls()
+        #expect(reloaded.undelivered.map(\.callID) == ["c1", "c2"])
+        #expect(reloaded.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f") != .admitted)
+        guard case .failure(let message) = reloaded.undelivered[1].outcome else { Issue.record("expected failure"); return }
+        #expect(message.contains("may or may not have completed"))
+    }
+
+    @Test func roundTripsThroughJSON() {
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s", callID: "a", turnID: "t", functionName: "f")
+        _ = journal.admit(sessionID: "s", callID: "b", turnID: "t", functionName: "g")
+        journal.recordResult(CallJournal.Key(sessionID: "s", callID: "a"), .success(["n": 1]))
+        journal.recordResult(CallJournal.Key(sessionID: "s", callID: "b"), .failure("boom"))
+        #expect(CallJournal(json: journal.json).undelivered == journal.undelivered)
+    }
+
+    @Test func forgetsTheOldestSettledCallsBeyondItsCapacity() {
+        var journal = CallJournal(capacity: 3)
+        for index in 0..<3 {
+            _ = journal.admit(sessionID: "s", callID: "\(index)", turnID: "t", functionName: "f")
+            journal.settle(CallJournal.Key(sessionID: "s", callID: "\(index)"))
+        }
+        _ = journal.admit(sessionID: "s", callID: "3", turnID: "t", functionName: "f")
+        #expect(journal.entries.count == 3)
+        #expect(journal.status(CallJournal.Key(sessionID: "s", callID: "0")) == nil)
+        #expect(journal.status(CallJournal.Key(sessionID: "s", callID: "3")) == .received)
+    }
+
+    @Test func theStateStorePersistsSessionDeviceAndJournalAcrossInstances() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = RuntimeStateStore(directory: directory)
+        try store.saveDeviceID("device-1")
+        try store.saveSession(.init(sessionID: "s", cursor: "42-0"))
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
+        try store.saveJournal(journal)
+
+        let reopened = RuntimeStateStore(directory: directory)
+        #expect(reopened.loadDeviceID() == "device-1")
+        #expect(reopened.loadSession() == .init(sessionID: "s", cursor: "42-0"))
+        #expect(reopened.loadJournal() == journal)
+        try reopened.saveSession(nil)
+        #expect(RuntimeStateStore(directory: directory).loadSession() == nil)
+    }
+}
