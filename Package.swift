@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore"]),
-        .executableTarget(name: "rk-devserver", dependencies: ["ResolveKitTesting"], path: "Samples/rk-devserver"),
+        .executableTarget(
+            name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),

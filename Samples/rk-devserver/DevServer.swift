@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ResolveKitHTTP
 import ResolveKitTesting
 
 /// `rk-devserver`: the reference backend on loopback, for trying clients without an account.
@@ -17,7 +18,13 @@ enum DevServer {
             write(DevServerOptions.usage + "\n")
             exit(0)
         }
-        let backend = ReferenceBackend(configuration: options.configuration)
+        var configuration = options.configuration
+        let environment = ProcessInfo.processInfo.environment
+        let httpClient = environment["RK_DEV_LLM_URL"] == nil ? nil : HTTPClient()
+        if let url = environment["RK_DEV_LLM_URL"], let httpClient {
+            configuration.model = proxiedModel(url: url, environment: environment, client: httpClient)
+        }
+        let backend = ReferenceBackend(configuration: configuration)
         let server: LoopbackHTTPServer
         do {
             server = try LoopbackHTTPServer.start(port: options.port, handler: logging(backend))
@@ -27,12 +34,18 @@ enum DevServer {
         }
         write("rk-devserver listening on \(server.baseURL)\n")
         write("API key: \(options.configuration.apiKeys.sorted().joined(separator: ", "))\n")
+        if let url = environment["RK_DEV_LLM_URL"] {
+            write("Agent: the model at \(url)\n")
+        } else {
+            write("Agent: the built-in script\n")
+        }
         write("Press Ctrl-C to stop.\n")
 
         let received = await firstSignal([SIGINT, SIGTERM])
         write("rk-devserver: signal \(received), stopping\n")
         await backend.stop()
         await server.stop()
+        await httpClient?.shutdown()
         write("rk-devserver: stopped\n")
     }
 
@@ -46,6 +59,19 @@ enum DevServer {
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             write("\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds))ms\n")
             return response
+        }
+    }
+
+    /// An OpenAI-compatible model at `url` (`RK_DEV_LLM_MODEL` names the model, `RK_DEV_LLM_API_KEY` authorises).
+    static func proxiedModel(url: String, environment: [String: String], client: HTTPClient) -> OpenAICompatibleModel {
+        OpenAICompatibleModel(
+            url: url, modelName: environment["RK_DEV_LLM_MODEL"] ?? "default", apiKey: environment["RK_DEV_LLM_API_KEY"]
+        ) { url, headers, body in
+            var request = HTTPRequest(method: .post, url: url, body: body)
+            for header in headers { request.headers.add(name: header.name, value: header.value) }
+            request.timeout = .seconds(120)
+            let response = try await client.send(request)
+            return (response.status, response.body)
         }
     }
 

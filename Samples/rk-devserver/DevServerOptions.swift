@@ -21,12 +21,18 @@ struct DevServerOptions {
           --stream-cap <seconds>     life of one event-stream connection (default 300)
           --event-ids <redis|numeric>  event id style (default redis)
           --max-tool-rounds <n>      tool rounds before escalation (default 10)
+          --tool-results <memory|redis>  answer for results of calls not pending: always 404 (memory,
+                                     default) or 200 while a turn runs (redis, as the hosted backend)
           --fail <spec>              answer an endpoint with a status: "METHOD /path/*:STATUS[:TIMES]"
           --delay <spec>             delay an endpoint: "METHOD /path/*:MILLISECONDS[:TIMES]"
           --drop-after-events <n>    cut every event stream after n events
           --drop-at-byte <n>         cut every event stream after n bytes (mid-frame)
           --duplicate-replay         write every replayed event twice
           -h, --help                 show this help
+
+        ENVIRONMENT:
+          RK_DEV_LLM_URL             an OpenAI-compatible /v1/chat/completions URL; when set, that model answers
+                                     instead of the script (RK_DEV_LLM_MODEL, RK_DEV_LLM_API_KEY optional)
 
         EXAMPLE:
           swift run rk-devserver --port 8080 --api-key rk_dev --stream-cap 60 \\
@@ -49,7 +55,9 @@ struct DevServerOptions {
         func number(_ flag: String, in range: ClosedRange<Int> = 0...Int.max) throws(UsageError) -> Int {
             let text = try value(flag)
             guard let number = Int(text), range.contains(number) else {
-                throw UsageError(message: "\(flag) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                throw UsageError(
+                    message:
+                        "\(flag) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
             }
             return number
         }
@@ -71,14 +79,22 @@ struct DevServerOptions {
                 case "numeric": options.configuration.eventIDStyle = .numeric
                 case let other: throw UsageError(message: "--event-ids expects redis or numeric, got '\(other)'")
                 }
+            case "--tool-results":
+                switch try value(flag) {
+                case "memory": options.configuration.toolResultSemantics = .inMemory
+                case "redis": options.configuration.toolResultSemantics = .redis
+                case let other: throw UsageError(message: "--tool-results expects memory or redis, got '\(other)'")
+                }
             case "--fail":
                 let spec = try endpointSpec(flag, try value(flag))
                 faults.fail(spec.endpoint, status: spec.amount, times: spec.times)
             case "--delay":
                 let spec = try endpointSpec(flag, try value(flag))
                 faults.delay(spec.endpoint, by: .milliseconds(spec.amount), times: spec.times)
-            case "--drop-after-events": faults.dropStream(.afterEvents(try number(flag, in: 1...Int.max)), connections: .max)
-            case "--drop-at-byte": faults.dropStream(.atByteOffset(try number(flag, in: 1...Int.max)), connections: .max)
+            case "--drop-after-events":
+                faults.dropStream(.afterEvents(try number(flag, in: 1...Int.max)), connections: .max)
+            case "--drop-at-byte":
+                faults.dropStream(.atByteOffset(try number(flag, in: 1...Int.max)), connections: .max)
             case "--duplicate-replay": faults.duplicateEventsOnReplay(true)
             default: throw UsageError(message: "unknown option '\(flag)'")
             }
@@ -93,7 +109,8 @@ struct DevServerOptions {
     {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let target = parts[0].split(separator: " ", maxSplits: 1).map(String.init)
-        guard (2...3).contains(parts.count), target.count == 2, target[1].hasPrefix("/"), let amount = Int(parts[1]), amount >= 0,
+        guard (2...3).contains(parts.count), target.count == 2, target[1].hasPrefix("/"), let amount = Int(parts[1]),
+            amount >= 0,
             parts.count == 2 || Int(parts[2]).map({ $0 > 0 }) == true
         else { throw UsageError(message: "\(flag) expects \"METHOD /path:NUMBER[:TIMES]\", got '\(text)'") }
         let method = target[0] == "*" ? nil : target[0].uppercased()

@@ -43,7 +43,8 @@ struct AuthenticationTests {
         let session = await harness.createSession()
         let reply = await harness.send("GET", "/v1/sessions/\(session.id)/events")
         #expect(reply.status == 403)
-        #expect(reply.body == #"{"detail":{"code":"chat_unavailable","message":"Chat is unavailable, try again later"}}"#)
+        #expect(
+            reply.body == #"{"detail":{"code":"chat_unavailable","message":"Chat is unavailable, try again later"}}"#)
     }
 
     @Test("The capability check runs before the session lookup, so an unknown session is 403, not 404")
@@ -72,9 +73,11 @@ struct AuthenticationTests {
         let harness = BackendHarness()
         let session = await harness.createSession()
         harness.wallClock.advance(seconds: 29 * 60)
-        #expect((await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 200)
+        #expect(
+            (await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 200)
         harness.wallClock.advance(seconds: 61)
-        #expect((await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 403)
+        #expect(
+            (await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 403)
     }
 
     @Test("Reusing the session by device id issues a fresh token for the same session")
@@ -86,7 +89,8 @@ struct AuthenticationTests {
         let second = await harness.createSession()
         #expect(second.id == first.id)
         #expect(second.token != first.token)
-        #expect((await harness.send("GET", "/v1/sessions/\(first.id)/messages", capability: second.token)).status == 200)
+        #expect(
+            (await harness.send("GET", "/v1/sessions/\(first.id)/messages", capability: second.token)).status == 200)
     }
 
     @Test("A token of another session is rejected with 403")
@@ -94,7 +98,8 @@ struct AuthenticationTests {
         let harness = BackendHarness()
         let first = await harness.createSession(device: "a")
         let second = await harness.createSession(device: "b")
-        #expect((await harness.send("GET", "/v1/sessions/\(second.id)/messages", capability: first.token)).status == 403)
+        #expect(
+            (await harness.send("GET", "/v1/sessions/\(second.id)/messages", capability: first.token)).status == 403)
     }
 
     @Test("The capability token is JWT-shaped with the claims sid, aid, iv, iat, nbf, exp in order")
@@ -107,7 +112,10 @@ struct AuthenticationTests {
         var payload = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while payload.count % 4 != 0 { payload += "=" }
         let decoded = String(decoding: Data(base64Encoded: payload) ?? Data(), as: UTF8.self)
-        #expect(decoded == #"{"sid":"\#(session.id)","aid":"00000000-0000-4000-8000-0000000a0001","iv":1,"iat":1795312328,"nbf":1795312328,"exp":1795314128}"#)
+        #expect(
+            decoded
+                == #"{"sid":"\#(session.id)","aid":"00000000-0000-4000-8000-0000000a0001","iv":1,"iat":1795312328,"nbf":1795312328,"exp":1795314128}"#
+        )
     }
 
     @Test("Switching the integration off makes every session call 403 and invalidates outstanding tokens")
@@ -117,7 +125,8 @@ struct AuthenticationTests {
         harness.backend.setIntegrationEnabled(false)
         #expect((await harness.send("POST", "/v1/sessions", body: #"{"available_function_names": []}"#)).status == 403)
         harness.backend.setIntegrationEnabled(true)
-        #expect((await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 403)
+        #expect(
+            (await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)).status == 403)
     }
 
     @Test("A path session id that is not a UUID is 422 before the capability check")

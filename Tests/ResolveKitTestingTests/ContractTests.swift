@@ -15,11 +15,9 @@ struct ContractTests {
         _ configuration: ReferenceBackend.Configuration = .init(apiKeys: [key], clock: ManualClock()),
         _ body: (ReferenceBackend, Wire) async throws -> Void
     ) async throws {
-        let backend = ReferenceBackend(configuration: configuration)
-        try await LoopbackHTTPServer.withServer(handler: backend.handler) { server in
+        try await ReferenceBackend.withServer(configuration: configuration) { backend, server in
             try await HTTPClient.withClient { client in
                 try await body(backend, Wire(client: client, baseURL: server.baseURL))
-                await backend.stop()
             }
         }
     }
@@ -46,13 +44,16 @@ struct ContractTests {
         func session() async throws -> (id: String, token: String) {
             _ = try await send(.put, "/v1/functions/bulk", body: BackendHarness.transcriptFunctions)
             let created = try await send(
-                .post, "/v1/sessions", body: #"{"device_id": "d", "available_function_names": ["get_local_time", "set_lights"]}"#)
+                .post, "/v1/sessions",
+                body: #"{"device_id": "d", "available_function_names": ["get_local_time", "set_lights"]}"#)
             return (created.json["id"]?.stringValue ?? "", created.json["chat_capability_token"]?.stringValue ?? "")
         }
     }
 
     /// Reads SSE frames from a streamed body until `count` events arrived.
-    static func readEvents(_ iterator: inout HTTPResponseBody.AsyncIterator, count: Int, buffer: inout String) async throws -> [Frame] {
+    static func readEvents(_ iterator: inout HTTPResponseBody.AsyncIterator, count: Int, buffer: inout String)
+        async throws -> [Frame]
+    {
         var frames: [Frame] = []
         while frames.count < count {
             if let range = buffer.range(of: "\n\n") {
@@ -71,14 +72,16 @@ struct ContractTests {
     func turnOverTheWire() async throws {
         try await Self.withBackend { backend, wire in
             let session = try await wire.session()
-            let stream = try await wire.client.execute(wire.request(.get, "/v1/sessions/\(session.id)/events", token: session.token))
+            let stream = try await wire.client.execute(
+                wire.request(.get, "/v1/sessions/\(session.id)/events", token: session.token))
             #expect(stream.status == 200)
             #expect(stream.headers["content-type"] == "text/event-stream; charset=utf-8")
             #expect(stream.headers["x-accel-buffering"] == "no")
             var iterator = stream.body.makeAsyncIterator()
             var buffer = ""
             let accepted = try await wire.send(
-                .post, "/v1/sessions/\(session.id)/messages", body: #"{"text": "What time is it?", "request_id": "r1"}"#, token: session.token)
+                .post, "/v1/sessions/\(session.id)/messages",
+                body: #"{"text": "What time is it?", "request_id": "r1"}"#, token: session.token)
             #expect(accepted.status == 202)
             let turn = accepted.json["turn_id"]?.stringValue ?? ""
             let request = try #require(try await Self.readEvents(&iterator, count: 1, buffer: &buffer).first)
@@ -86,7 +89,8 @@ struct ContractTests {
             let callID = request.payload["call_id"]?.stringValue ?? ""
             let result = try await wire.send(
                 .post, "/v1/sessions/\(session.id)/tool-results",
-                body: #"{"turn_id": "\#(turn)", "idempotency_key": "\#(callID)", "call_id": "\#(callID)", "status": "success", "result": "noon"}"#,
+                body:
+                    #"{"turn_id": "\#(turn)", "idempotency_key": "\#(callID)", "call_id": "\#(callID)", "status": "success", "result": "noon"}"#,
                 token: session.token)
             #expect(result.text == #"{"status":"ok","deduplicated":false}"#)
             let rest = try await Self.readEvents(&iterator, count: 2, buffer: &buffer)
@@ -110,8 +114,12 @@ struct ContractTests {
             #expect(forbidden.json["detail"]?["code"] == "chat_unavailable")
             let invalid = try await wire.send(.post, "/v1/sessions", body: #"{"nope": 1}"#)
             #expect(invalid.status == 422)
-            _ = try await wire.send(.post, "/v1/sessions/\(session.id)/messages", body: #"{"text": "time", "request_id": "a"}"#, token: session.token)
-            let busy = try await wire.send(.post, "/v1/sessions/\(session.id)/messages", body: #"{"text": "x", "request_id": "b"}"#, token: session.token)
+            _ = try await wire.send(
+                .post, "/v1/sessions/\(session.id)/messages", body: #"{"text": "time", "request_id": "a"}"#,
+                token: session.token)
+            let busy = try await wire.send(
+                .post, "/v1/sessions/\(session.id)/messages", body: #"{"text": "x", "request_id": "b"}"#,
+                token: session.token)
             #expect(busy.status == 409)
         }
     }
@@ -124,7 +132,8 @@ struct ContractTests {
             for text in ["one", "two"] { backend.sendHumanMessage(text, toSession: session.id) }
             let firstFrame = backend.events(inSession: session.id)[0]
             faults.dropStream(.atByteOffset(13 + firstFrame.frame.utf8.count + 10))
-            let cut = try await wire.client.execute(wire.request(.get, "/v1/sessions/\(session.id)/events", token: session.token))
+            let cut = try await wire.client.execute(
+                wire.request(.get, "/v1/sessions/\(session.id)/events", token: session.token))
             var iterator = cut.body.makeAsyncIterator()
             var buffer = ""
             await #expect(throws: HTTPError.self) {
@@ -144,7 +153,8 @@ struct ContractTests {
         let configuration = ReferenceBackend.Configuration(apiKeys: [Self.key], streamConnectionCap: .seconds(1))
         try await Self.withBackend(configuration) { _, wire in
             let session = try await wire.session()
-            let stream = try await wire.client.execute(wire.request(.get, "/v1/sessions/\(session.id)/events", token: session.token))
+            let stream = try await wire.client.execute(
+                wire.request(.get, "/v1/sessions/\(session.id)/events", token: session.token))
             let body = try await stream.body.collect(upTo: 1024)
             #expect(String(decoding: body, as: UTF8.self) == ": connected\n\n")
         }

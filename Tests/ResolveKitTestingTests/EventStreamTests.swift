@@ -21,7 +21,9 @@ struct EventStreamTests {
 
         """#
 
-    @Test("The stream sends the transcript's headers, `: connected`, and a tool_call_request and turn_complete byte for byte")
+    @Test(
+        "The stream sends the transcript's headers, `: connected`, and a tool_call_request and turn_complete byte for byte"
+    )
     func transcriptFrames() async throws {
         let harness = BackendHarness()
         await harness.registerTranscriptFunctions()
@@ -40,15 +42,21 @@ struct EventStreamTests {
         let toolCall = try #require(await chunks.nextText())
         let callID = try #require(Frame(toolCall)?.payload["call_id"]?.stringValue)
         #expect(callID.count == 29 && callID.hasPrefix("call_"))
-        #expect(toolCall == Self.toolCallFrame.replacingOccurrences(of: "TURN", with: turn).replacingOccurrences(of: "CALL", with: callID))
+        #expect(
+            toolCall
+                == Self.toolCallFrame.replacingOccurrences(of: "TURN", with: turn).replacingOccurrences(
+                    of: "CALL", with: callID))
 
         harness.wallClock.set(Date(timeIntervalSince1970: 1_795_312_329.949685))
-        #expect((await harness.answer(callID, turn: turn, in: session, result: #""10:42 AM (Europe/Vilnius)""#)).status == 200)
+        #expect(
+            (await harness.answer(callID, turn: turn, in: session, result: #""10:42 AM (Europe/Vilnius)""#)).status
+                == 200)
         #expect(await chunks.nextText() == Self.turnCompleteFrame.replacingOccurrences(of: "TURN", with: turn))
         let feedback = try #require(await chunks.nextText())
         #expect(
             feedback
-                == #"id: 1795312329949-1\#nevent: feedback_requested\#ndata: {"event_id": "1795312329949-1", "turn_id": "\#(turn)", "request_id": "req-A1", "timestamp": "2026-11-22T01:52:09.949685+00:00", "type": "feedback_requested", "payload": {"immediate": false}}\#n\#n"#)
+                == #"id: 1795312329949-1\#nevent: feedback_requested\#ndata: {"event_id": "1795312329949-1", "turn_id": "\#(turn)", "request_id": "req-A1", "timestamp": "2026-11-22T01:52:09.949685+00:00", "type": "feedback_requested", "payload": {"immediate": false}}\#n\#n"#
+        )
         writer.disconnect()
         await harness.backend.stop()
         await pump.value
@@ -150,7 +158,9 @@ struct EventStreamTests {
         harness.backend.takeOverSession(session.id, reason: "User asked for a human agent")
         harness.backend.resolveSession(session.id)
         let frames = harness.backend.events(inSession: session.id).map(\.frame)
-        #expect(frames[0].hasSuffix(#""type": "session_escalated", "payload": {"reason": "User asked for a human agent"}}"# + "\n\n"))
+        #expect(
+            frames[0].hasSuffix(
+                #""type": "session_escalated", "payload": {"reason": "User asked for a human agent"}}"# + "\n\n"))
         #expect(frames[1].hasSuffix(#""type": "feedback_requested", "payload": {"immediate": true}}"# + "\n\n"))
         #expect(harness.backend.status(ofSession: session.id) == .closed)
     }

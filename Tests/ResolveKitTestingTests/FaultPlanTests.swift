@@ -17,8 +17,12 @@ struct FaultPlanTests {
         #expect(endpoint.matches(method: method, path: path) == matches)
     }
 
-    @Test("An injected failure answers the real body the given number of times, then the endpoint recovers",
-          arguments: [(503, "Internal Server Error"), (409, #"{"detail":"A turn is already in progress"}"#), (410, #"{"detail":"Session expired"}"#)])
+    @Test(
+        "An injected failure answers the real body the given number of times, then the endpoint recovers",
+        arguments: [
+            (503, "Internal Server Error"), (409, #"{"detail":"A turn is already in progress"}"#),
+            (410, #"{"detail":"Session expired"}"#),
+        ])
     func injectedFailure(status: Int, body: String) async {
         let faults = FaultPlan()
         let harness = BackendHarness(faults: faults)

@@ -17,9 +17,10 @@ struct ToolResultTests {
 
     @Test("The first result is accepted, the same key again is deduplicated, and a different key is ignored with 200")
     func decisionTable() async throws {
-        let harness = BackendHarness(script: AgentScript(rules: [
-            .init(.always, rounds: [.toolCalls([.init("get_local_time")]), .text("{result}")])
-        ]))
+        let harness = BackendHarness(
+            script: AgentScript(rules: [
+                .init(.always, rounds: [.toolCalls([.init("get_local_time")]), .text("{result}")])
+            ]))
         let (session, turn, callID) = try await Self.pendingCall(harness)
         let first = await harness.answer(callID, turn: turn, in: session, result: #""first""#, key: "k1")
         #expect(first.body == #"{"status":"ok","deduplicated":false}"#)
@@ -33,14 +34,18 @@ struct ToolResultTests {
     @Test("A second result with another key while the call is still pending is answered 200 and ignored; first wins")
     func firstWins() async throws {
         let script = AgentScript(rules: [
-            .init(.always, rounds: [.toolCalls([.init("set_lights"), .init("get_local_time")]), .text("{result1}/{result2}")])
+            .init(
+                .always,
+                rounds: [.toolCalls([.init("set_lights"), .init("get_local_time")]), .text("{result1}/{result2}")])
         ])
         let harness = BackendHarness(script: script)
         await harness.registerTranscriptFunctions()
         let session = await harness.createSession()
         let turn = await harness.say("go", in: session)
         await harness.clock.waitForSleepers(count: 1)
-        let ids = harness.backend.events(inSession: session.id).compactMap { Frame($0.frame)?.payload["call_id"]?.stringValue }
+        let ids = harness.backend.events(inSession: session.id).compactMap {
+            Frame($0.frame)?.payload["call_id"]?.stringValue
+        }
         #expect((await harness.answer(ids[1], turn: turn, in: session, result: #""A""#, key: "a")).status == 200)
         let ignored = await harness.answer(ids[1], turn: turn, in: session, result: #""B""#, key: "b")
         #expect(ignored.body == #"{"status":"ok","deduplicated":false}"#)
@@ -54,13 +59,33 @@ struct ToolResultTests {
     func unknownCall() async throws {
         let harness = BackendHarness()
         let (session, turn, _) = try await Self.pendingCall(harness)
-        let unknown = await harness.answer("call_does_not_exist", turn: turn, in: session, result: #""x""#, key: "bogus-1")
+        let unknown = await harness.answer(
+            "call_does_not_exist", turn: turn, in: session, result: #""x""#, key: "bogus-1")
         #expect(unknown.status == 404)
         #expect(unknown.body == #"{"detail":"No pending tool call with this ID"}"#)
-        let again = await harness.answer("call_does_not_exist", turn: turn, in: session, result: #""x""#, key: "bogus-1")
+        let again = await harness.answer(
+            "call_does_not_exist", turn: turn, in: session, result: #""x""#, key: "bogus-1")
         #expect(again.json["deduplicated"] == true)
         #expect(harness.backend.counters.toolResults["call_does_not_exist"] == .init(duplicates: 1, notPending: 1))
         await harness.backend.stop()
+    }
+
+    @Test(
+        "With Redis semantics an unknown call id is 200 while a turn runs and 404 once no turn runs, as in the transcript"
+    )
+    func redisSemantics() async throws {
+        let harness = BackendHarness(toolResultSemantics: .redis)
+        let (session, turn, callID) = try await Self.pendingCall(harness)
+        let bogus = await harness.answer(
+            "call_does_not_exist", turn: turn, in: session, result: #""x""#, key: "bogus-1")
+        #expect(bogus.body == #"{"status":"ok","deduplicated":false}"#)
+        await harness.answer(callID, turn: turn, in: session, result: #""t""#)
+        await harness.backend.waitForIdleTurns()
+        let stale = await harness.answer(
+            "call_stale", turn: "00000000-0000-0000-0000-000000000000", in: session, result: #""x""#)
+        #expect(stale.status == 404)
+        let messages = await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)
+        #expect(messages.json.arrayValue?.map { $0["sequence_number"]?.intValue ?? 0 } == [1, 2, 5])
     }
 
     @Test("A result for a finished turn is 404 and the dedupe memory is cleared when the turn ends")
@@ -77,7 +102,8 @@ struct ToolResultTests {
     func errorResults() async throws {
         let harness = BackendHarness()
         let (session, turn, callID) = try await Self.pendingCall(harness)
-        let body = #"{"turn_id": "\#(turn)", "idempotency_key": "deny", "call_id": "\#(callID)", "status": "error", "error": "User declined the action"}"#
+        let body =
+            #"{"turn_id": "\#(turn)", "idempotency_key": "deny", "call_id": "\#(callID)", "status": "error", "error": "User declined the action"}"#
         #expect((await harness.post(session, "tool-results", body)).status == 200)
         await harness.backend.waitForIdleTurns()
         #expect(

@@ -38,11 +38,15 @@ struct TurnTests {
 
         let secondID = try #require(second.payload["call_id"]?.stringValue)
         let firstID = try #require(first.payload["call_id"]?.stringValue)
-        #expect((await harness.answer(secondID, turn: turn, in: session, result: #"{"ok": true, "room": "kitchen"}"#)).status == 200)
+        #expect(
+            (await harness.answer(secondID, turn: turn, in: session, result: #"{"ok": true, "room": "kitchen"}"#))
+                .status == 200)
         #expect((await harness.answer(firstID, turn: turn, in: session, result: #""10:42""#)).status == 200)
         let complete = try #require(Frame(await chunks.nextText() ?? ""))
         #expect(complete.type == "turn_complete")
-        #expect(complete.payload["full_text"] == #"First get_local_time gave 10:42; then set_lights gave {"ok": true, "room": "kitchen"}."#)
+        #expect(
+            complete.payload["full_text"]
+                == #"First get_local_time gave 10:42; then set_lights gave {"ok": true, "room": "kitchen"}."#)
         #expect(Frame(await chunks.nextText() ?? "")?.type == "feedback_requested")
         await harness.backend.waitForIdleTurns()
         let counters = harness.backend.counters
@@ -54,7 +58,8 @@ struct TurnTests {
         await pump.value
     }
 
-    @Test("An unanswered call times out after its registered timeout, the model gets the timeout error, no event is sent")
+    @Test(
+        "An unanswered call times out after its registered timeout, the model gets the timeout error, no event is sent")
     func timeout() async throws {
         let harness = BackendHarness()
         await harness.registerTranscriptFunctions()
@@ -68,7 +73,9 @@ struct TurnTests {
         let events = harness.backend.events(inSession: session.id)
         #expect(events.map(\.type) == ["tool_call_request", "turn_complete", "feedback_requested"])
         let complete = try #require(Frame(events[1].frame))
-        #expect(complete.payload["full_text"] == #"Done. The get_local_time returned "{"error": "Function 'get_local_time' timed out after 30s"}"."#)
+        #expect(
+            complete.payload["full_text"]
+                == #"Done. The get_local_time returned "{"error": "Function 'get_local_time' timed out after 30s"}"."#)
         #expect(harness.backend.counters.toolCallsTimedOut == 1)
         let callID = try #require(Frame(events[0].frame)?.payload["call_id"]?.stringValue)
         let late = await harness.answer(callID, turn: turn, in: session, result: "1")
@@ -90,7 +97,9 @@ struct TurnTests {
         await harness.backend.stop()
     }
 
-    @Test("Asking for a human escalates the session: session_escalated, then 410 on messages and events, history still readable")
+    @Test(
+        "Asking for a human escalates the session: session_escalated, then 410 on messages and events, history still readable"
+    )
     func escalation() async {
         let harness = BackendHarness()
         let session = await harness.createSession()
@@ -101,7 +110,8 @@ struct TurnTests {
         let message = await harness.post(session, "messages", #"{"text": "hello?", "request_id": "req-D6"}"#)
         #expect(message.status == 410)
         #expect(message.body == #"{"detail":"Session expired"}"#)
-        #expect((await harness.send("GET", "/v1/sessions/\(session.id)/events", capability: session.token)).status == 410)
+        #expect(
+            (await harness.send("GET", "/v1/sessions/\(session.id)/events", capability: session.token)).status == 410)
         let history = await harness.send("GET", "/v1/sessions/\(session.id)/messages", capability: session.token)
         #expect(history.json.arrayValue?.map { $0["role"]?.stringValue ?? "" } == ["assistant", "user"])
     }
@@ -129,7 +139,10 @@ struct TurnTests {
         await harness.say("simulate llm error please", in: session)
         await harness.backend.waitForIdleTurns()
         let frame = try #require(harness.backend.events(inSession: session.id).first?.frame)
-        #expect(frame.hasSuffix(#""payload": {"code": "llm_error", "message": "Assistant is temporarily unavailable. Please try again.", "recoverable": true}}"# + "\n\n"))
+        #expect(
+            frame.hasSuffix(
+                #""payload": {"code": "llm_error", "message": "Assistant is temporarily unavailable. Please try again.", "recoverable": true}}"#
+                    + "\n\n"))
     }
 
     @Test("A rejection completes with usage null and asks for no feedback")
@@ -139,7 +152,9 @@ struct TurnTests {
         await harness.say("Tell me an off-topic joke", in: session)
         await harness.backend.waitForIdleTurns()
         let frame = try #require(harness.backend.events(inSession: session.id).first?.frame)
-        #expect(frame.hasSuffix(#""payload": {"full_text": "Sorry, I can only help with this app.", "usage": null}}"# + "\n\n"))
+        #expect(
+            frame.hasSuffix(
+                #""payload": {"full_text": "Sorry, I can only help with this app.", "usage": null}}"# + "\n\n"))
     }
 
     @Test("An empty reply ends the turn with no event and releases the lock")
@@ -162,7 +177,8 @@ struct TurnTests {
         let session = await harness.createSession()
         let turn = await harness.say("time", in: session)
         await harness.clock.waitForSleepers(count: 1)
-        let callID = try #require(Frame(harness.backend.events(inSession: session.id)[0].frame)?.payload["call_id"]?.stringValue)
+        let callID = try #require(
+            Frame(harness.backend.events(inSession: session.id)[0].frame)?.payload["call_id"]?.stringValue)
         await harness.answer(callID, turn: turn, in: session, result: "1")
         await harness.backend.waitForIdleTurns()
         let last = try #require(harness.backend.events(inSession: session.id).last?.frame)
@@ -173,7 +189,9 @@ struct TurnTests {
     @Test("A call to an ineligible function gets a server-side error and no event")
     func ineligibleFunction() async {
         let script = AgentScript(rules: [
-            .init(.always, rounds: [.toolCalls([.init("set_lights")]), .text("{result}")], requiresEligibleFunctions: false)
+            .init(
+                .always, rounds: [.toolCalls([.init("set_lights")]), .text("{result}")],
+                requiresEligibleFunctions: false)
         ])
         let harness = BackendHarness(script: script)
         await harness.registerTranscriptFunctions()
@@ -187,12 +205,16 @@ struct TurnTests {
 
     @Test("Text deltas arrive before the final text with the accumulated draft")
     func deltas() async {
-        let harness = BackendHarness(script: AgentScript(rules: [], fallback: [.text("Hello world", deltas: ["Hello", " world"])]))
+        let harness = BackendHarness(
+            script: AgentScript(rules: [], fallback: [.text("Hello world", deltas: ["Hello", " world"])]))
         let session = await harness.createSession()
         await harness.say("hi", in: session)
         await harness.backend.waitForIdleTurns()
         let events = harness.backend.events(inSession: session.id)
-        #expect(events.map(\.type) == ["assistant_text_delta", "assistant_text_delta", "turn_complete", "feedback_requested"])
+        #expect(
+            events.map(\.type) == [
+                "assistant_text_delta", "assistant_text_delta", "turn_complete", "feedback_requested",
+            ])
         #expect(Frame(events[1].frame)?.payload == ["delta": " world", "accumulated": "Hello world"])
     }
 
@@ -203,6 +225,26 @@ struct TurnTests {
         await harness.say("What time is it?", in: session)
         await harness.backend.waitForIdleTurns()
         let events = harness.backend.events(inSession: session.id)
-        #expect(Frame(events.first?.frame ?? "")?.payload["full_text"] == #"This is the reference backend answering: "What time is it?"."#)
+        #expect(
+            Frame(events.first?.frame ?? "")?.payload["full_text"]
+                == #"This is the reference backend answering: "What time is it?"."#)
+    }
+
+    @Test("Stopping the backend cancels a turn waiting for a tool result and finishes open streams cleanly")
+    func stopCancelsTurns() async {
+        let harness = BackendHarness()
+        await harness.registerTranscriptFunctions()
+        let session = await harness.createSession()
+        let (writer, pump) = await harness.openStream(session)
+        await harness.say("What time is it?", in: session)
+        await harness.clock.waitForSleepers(count: 2)
+        await harness.backend.stop()
+        await pump.value
+        #expect(!writer.wasAborted)
+        let counters = harness.backend.counters
+        #expect(counters.turnsEnded == 1)
+        #expect(counters.toolCallsTimedOut == 0)
+        #expect(counters.openStreams == 0)
+        #expect(harness.backend.events(inSession: session.id).map(\.type) == ["tool_call_request"])
     }
 }

@@ -124,7 +124,10 @@ public final class FaultPlan: Sendable {
 
     func takeFailure(method: String, path: String) -> Int? {
         state.withLock { state in
-            guard let index = state.failures.firstIndex(where: { $0.remaining > 0 && $0.endpoint.matches(method: method, path: path) })
+            guard
+                let index = state.failures.firstIndex(where: {
+                    $0.remaining > 0 && $0.endpoint.matches(method: method, path: path)
+                })
             else { return nil }
             state.failures[index].remaining -= 1
             let status = state.failures[index].status
@@ -137,7 +140,10 @@ public final class FaultPlan: Sendable {
     /// the lock, so a ``releaseStalls()`` that removed the stall first can never be missed).
     func takeHold(method: String, path: String) -> Hold? {
         state.withLock { state in
-            guard let index = state.delays.firstIndex(where: { $0.remaining > 0 && $0.endpoint.matches(method: method, path: path) })
+            guard
+                let index = state.delays.firstIndex(where: {
+                    $0.remaining > 0 && $0.endpoint.matches(method: method, path: path)
+                })
             else { return nil }
             state.delays[index].remaining -= 1
             let duration = state.delays[index].duration

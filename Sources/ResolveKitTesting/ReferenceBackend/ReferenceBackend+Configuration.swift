@@ -10,6 +10,15 @@ extension ReferenceBackend {
         case numeric
     }
 
+    /// Which rows of the tool-result decision table (PROTOCOL.md §7.4) apply to a call that is not pending.
+    public enum ToolResultSemantics: Sendable, Hashable {
+        /// Always 404 `No pending tool call with this ID` (the backend without Redis); the default.
+        case inMemory
+        /// 200 `deduplicated:false` (result ignored) while any turn of the session runs, else 404, as the
+        /// Redis-backed backend of the transcript answers.
+        case redis
+    }
+
     /// Everything a ``ReferenceBackend`` is set up with.
     public struct Configuration: Sendable {
         /// The raw API keys accepted as `Authorization: Bearer <key>`.
@@ -28,6 +37,8 @@ extension ReferenceBackend {
         public var streamConnectionCap: Duration
         /// How event ids look (default ``EventIDStyle/redis``).
         public var eventIDStyle: EventIDStyle
+        /// How results for calls that are not pending are answered (default ``ToolResultSemantics/inMemory``).
+        public var toolResultSemantics: ToolResultSemantics
         /// Tool-calling rounds per turn before the session is escalated (default 10).
         public var maxToolRounds: Int
         /// The scripted agent that answers user messages.
@@ -51,6 +62,7 @@ extension ReferenceBackend {
         ///   - keepAliveInterval: idle time before a keep-alive comment.
         ///   - streamConnectionCap: the life of one event-stream connection.
         ///   - eventIDStyle: the event id format.
+        ///   - toolResultSemantics: the answer for results of calls that are not pending.
         ///   - maxToolRounds: tool rounds before escalation.
         ///   - script: the agent script (default ``AgentScript/default``).
         ///   - model: a model used instead of the script (default none).
@@ -66,6 +78,7 @@ extension ReferenceBackend {
             keepAliveInterval: Duration = .seconds(15),
             streamConnectionCap: Duration = .seconds(300),
             eventIDStyle: EventIDStyle = .redis,
+            toolResultSemantics: ToolResultSemantics = .inMemory,
             maxToolRounds: Int = 10,
             script: AgentScript = .default,
             model: (any AgentModel)? = nil,
@@ -81,6 +94,7 @@ extension ReferenceBackend {
             self.keepAliveInterval = keepAliveInterval
             self.streamConnectionCap = streamConnectionCap
             self.eventIDStyle = eventIDStyle
+            self.toolResultSemantics = toolResultSemantics
             self.maxToolRounds = maxToolRounds
             self.script = script
             self.model = model

@@ -18,7 +18,8 @@ extension ReferenceBackend {
     public func events(inSession sessionID: String) -> [RecordedEvent] {
         state.withLock { state in
             (state.sessions[sessionID.lowercased()]?.events ?? []).map {
-                RecordedEvent(id: $0.id, type: $0.type, turnID: $0.turnID, frame: String(decoding: $0.frame, as: UTF8.self))
+                RecordedEvent(
+                    id: $0.id, type: $0.type, turnID: $0.turnID, frame: String(decoding: $0.frame, as: UTF8.self))
             }
         }
     }
@@ -45,7 +46,9 @@ extension ReferenceBackend {
     public func sendHumanMessage(_ text: String, toSession sessionID: String) -> Bool {
         let date = now
         let messageID = Identifiers.uuid()
-        return dashboardEvent(sessionID, "human_message", .object([("message_id", .string(messageID)), ("text", .string(text))])) {
+        return dashboardEvent(
+            sessionID, "human_message", .object([("message_id", .string(messageID)), ("text", .string(text))])
+        ) {
             $0.appendMessage(role: "human_agent", content: text, at: date)
         }
     }
@@ -59,7 +62,9 @@ extension ReferenceBackend {
     /// The dashboard's "take over": the session becomes `escalated` and `session_escalated{reason}` is emitted.
     @discardableResult
     public func takeOverSession(_ sessionID: String, reason: String = "An agent took over the conversation") -> Bool {
-        dashboardEvent(sessionID, "session_escalated", .object([("reason", .string(reason))])) { $0.status = .escalated }
+        dashboardEvent(sessionID, "session_escalated", .object([("reason", .string(reason))])) {
+            $0.status = .escalated
+        }
     }
 
     /// Appends an arbitrary event (payload members in name order) with a fresh turn and request id.

@@ -81,7 +81,8 @@ public final class ReferenceBackend: Sendable {
         let method = request.method.uppercased()
         switch segments.count {
         case 1 where segments[0] == "health":
-            return method == "GET" ? BackendReply.json(200, .object([("status", .string("ok"))])) : Self.methodNotAllowed
+            return method == "GET"
+                ? BackendReply.json(200, .object([("status", .string("ok"))])) : Self.methodNotAllowed
         case 3 where segments[0] == "v1" && segments[1] == "sdk":
             return sdkEndpoint(segments[2], method: method, request: request) ?? Self.notFound
         case 2 where segments == ["v1", "functions"]:
@@ -101,7 +102,9 @@ public final class ReferenceBackend: Sendable {
         }
     }
 
-    private func sessionEndpoint(_ name: String, id: String, method: String, request: LoopbackRequest) async -> LoopbackResponse {
+    private func sessionEndpoint(_ name: String, id: String, method: String, request: LoopbackRequest) async
+        -> LoopbackResponse
+    {
         switch (name, method) {
         case ("context", "PATCH"): return patchContext(request, id: id)
         case ("localization", "GET"): return localization(request, id: id)

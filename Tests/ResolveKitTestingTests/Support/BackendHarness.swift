@@ -30,8 +30,10 @@ struct BackendHarness {
     let wallClock: WallClock
 
     init(
-        script: AgentScript = .default, eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
-        maxToolRounds: Int = 10, capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
+        script: AgentScript = .default, model: (any AgentModel)? = nil,
+        eventIDStyle: ReferenceBackend.EventIDStyle = .redis, faults: FaultPlan = FaultPlan(),
+        toolResultSemantics: ReferenceBackend.ToolResultSemantics = .inMemory, maxToolRounds: Int = 10,
+        capabilityTokenTTL: Duration? = nil, streamCap: Duration = .seconds(300)
     ) {
         let clock = ManualClock()
         let wallClock = WallClock()
@@ -39,13 +41,16 @@ struct BackendHarness {
         self.wallClock = wallClock
         backend = ReferenceBackend(
             configuration: .init(
-                apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, streamConnectionCap: streamCap, eventIDStyle: eventIDStyle, maxToolRounds: maxToolRounds,
-                script: script, faults: faults, clock: clock, now: { wallClock.now }))
+                apiKeys: [Self.apiKey], capabilityTokenTTL: capabilityTokenTTL, streamConnectionCap: streamCap,
+                eventIDStyle: eventIDStyle,
+                toolResultSemantics: toolResultSemantics, maxToolRounds: maxToolRounds,
+                script: script, model: model, faults: faults, clock: clock, now: { wallClock.now }))
     }
 
     @discardableResult
     func send(
-        _ method: String, _ target: String, body: String? = nil, bearer: String? = Self.apiKey, capability: String? = nil,
+        _ method: String, _ target: String, body: String? = nil, bearer: String? = Self.apiKey,
+        capability: String? = nil,
         headers extra: [(name: String, value: String)] = []
     ) async -> Reply {
         var headers: [(name: String, value: String)] = []
@@ -57,7 +62,8 @@ struct BackendHarness {
             LoopbackRequest(method: method, target: target, headers: headers, body: Array((body ?? "").utf8)))
         switch response.body {
         case .bytes(let bytes):
-            return Reply(status: response.status, headers: response.headers, body: String(decoding: bytes, as: UTF8.self))
+            return Reply(
+                status: response.status, headers: response.headers, body: String(decoding: bytes, as: UTF8.self))
         case .stream(let produce):
             return Reply(status: response.status, headers: response.headers, body: "", stream: produce)
         }
@@ -74,8 +80,11 @@ struct BackendHarness {
         let names = functions.map { "\"\($0)\"" }.joined(separator: ", ")
         let reply = await send(
             "POST", "/v1/sessions",
-            body: #"{"device_id": "\#(device)", "client": {"platform": "linux"}, "available_function_names": [\#(names)]\#(extra)}"#)
-        return Session(id: reply.json["id"]?.stringValue ?? "", token: reply.json["chat_capability_token"]?.stringValue ?? "")
+            body:
+                #"{"device_id": "\#(device)", "client": {"platform": "linux"}, "available_function_names": [\#(names)]\#(extra)}"#
+        )
+        return Session(
+            id: reply.json["id"]?.stringValue ?? "", token: reply.json["chat_capability_token"]?.stringValue ?? "")
     }
 
     /// Posts a user message; returns the turn id.
@@ -87,10 +96,12 @@ struct BackendHarness {
 
     /// Posts a successful tool result whose idempotency key is the call id.
     @discardableResult
-    func answer(_ callID: String, turn: String, in session: Session, result: String, key: String? = nil) async -> Reply {
+    func answer(_ callID: String, turn: String, in session: Session, result: String, key: String? = nil) async -> Reply
+    {
         await post(
             session, "tool-results",
-            #"{"turn_id": "\#(turn)", "idempotency_key": "\#(key ?? callID)", "call_id": "\#(callID)", "status": "success", "result": \#(result)}"#)
+            #"{"turn_id": "\#(turn)", "idempotency_key": "\#(key ?? callID)", "call_id": "\#(callID)", "status": "success", "result": \#(result)}"#
+        )
     }
 
     func post(_ session: Session, _ endpoint: String, _ body: String) async -> Reply {

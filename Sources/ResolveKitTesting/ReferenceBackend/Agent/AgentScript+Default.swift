@@ -25,7 +25,9 @@ extension AgentScript {
             Rule(
                 .keywords(["simulate provider auth error"]),
                 rounds: [.error(code: "chat_unavailable", message: "Chat is unavailable, try again later")]),
-            Rule(.keywords(["talk to a human", "human agent"]), rounds: [.escalate(reason: "User asked for a human agent")]),
+            Rule(
+                .keywords(["talk to a human", "human agent"]),
+                rounds: [.escalate(reason: "User asked for a human agent")]),
             Rule(.keywords(["off-topic"]), rounds: [.rejection("Sorry, I can only help with this app.")]),
             callRule(["time", "clock", "date"], function: "get_local_time"),
             callRule(["disk", "storage", "free space"], function: "get_disk_usage"),

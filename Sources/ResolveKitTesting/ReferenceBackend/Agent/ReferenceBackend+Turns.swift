@@ -26,7 +26,11 @@ extension ReferenceBackend {
             let tools = eligible.map {
                 AgentContext.Tool(name: $0.name, description: $0.description, parametersSchema: $0.parametersSchema)
             }
-            return (eligible, AgentContext(userText: turn.text, history: history, llmContext: session.llmContext, tools: tools, rounds: []))
+            return (
+                eligible,
+                AgentContext(
+                    userText: turn.text, history: history, llmContext: session.llmContext, tools: tools, rounds: [])
+            )
         }
         guard let (eligible, initialContext) = start else {
             finishTurn(turn)
@@ -45,13 +49,17 @@ extension ReferenceBackend {
             case .empty:
                 break
             case .error(let code, let message):
-                emit(turn, "error", .object([("code", .string(code)), ("message", .string(message)), ("recoverable", .bool(true))]))
+                emit(
+                    turn, "error",
+                    .object([("code", .string(code)), ("message", .string(message)), ("recoverable", .bool(true))]))
             case .escalate(let reason):
                 escalate(turn, reason: reason)
             case .rejection(let text):
                 complete(turn, text: text, usage: nil, deltas: [])
             case .text(let template, let deltas):
-                let text = Self.render(template, results: results, userText: turn.text)
+                // Only script templates have placeholders; a real model's text is final as it is.
+                let text =
+                    configuration.model == nil ? Self.render(template, results: results, userText: turn.text) : template
                 let usage = (prompt: 600 + 30 * (toolRounds + 1), completion: max(1, text.split(separator: " ").count))
                 complete(turn, text: text, usage: usage, deltas: deltas)
             case .toolCalls(let calls):
@@ -79,7 +87,8 @@ extension ReferenceBackend {
                 let function = eligible.first { $0.name == call.functionName }
                 plan.append((call, callID, function))
                 guard let function else { continue }
-                state.sessions[turn.sessionID]?.pendingCalls[callID] = PendingCall(turnID: turn.turnID, functionName: function.name)
+                state.sessions[turn.sessionID]?.pendingCalls[callID] = PendingCall(
+                    turnID: turn.turnID, functionName: function.name)
                 let payload = WireJSON.object([
                     ("call_id", .string(callID)), ("function_name", .string(function.name)),
                     ("arguments", WireJSON(sorted: call.arguments)), ("timeout_seconds", .int(function.timeoutSeconds)),
@@ -95,18 +104,24 @@ extension ReferenceBackend {
         for entry in plan {
             let name = entry.call.functionName
             func step(_ text: String) -> AgentContext.ToolStep {
-                AgentContext.ToolStep(callID: entry.callID, functionName: name, arguments: entry.call.arguments, result: text)
+                AgentContext.ToolStep(
+                    callID: entry.callID, functionName: name, arguments: entry.call.arguments, result: text)
             }
             guard let function = entry.function else {
                 results.append(step(ToolOutcome.failure("Function '\(name)' is not available").modelText))
                 continue
             }
-            let outcome = await withTimeout(.seconds(function.timeoutSeconds), clock: configuration.clock) {
-                await self.waitForResult(sessionID: turn.sessionID, callID: entry.callID)
-            } ?? nil
-            state.withLock { state in
-                state.sessions[turn.sessionID]?.pendingCalls.removeValue(forKey: entry.callID)
+            let waited =
+                await withTimeout(.seconds(function.timeoutSeconds), clock: configuration.clock) {
+                    await self.waitForResult(sessionID: turn.sessionID, callID: entry.callID)
+                } ?? nil
+            // Removing the call and reading a result that raced the timer happen under one lock, so a result the
+            // endpoint accepted is always the one the model gets ("accepted" counts stay exact).
+            let outcome = state.withLock { state in
+                let pending = state.sessions[turn.sessionID]?.pendingCalls.removeValue(forKey: entry.callID)
+                let outcome = waited ?? pending?.result
                 if outcome == nil, !Task.isCancelled { state.counters.toolCallsTimedOut += 1 }
+                return outcome
             }
             let failure = ToolOutcome.failure("Function '\(function.name)' timed out after \(function.timeoutSeconds)s")
             results.append(step((outcome ?? failure).modelText))
@@ -133,14 +148,21 @@ extension ReferenceBackend {
             var accumulated = ""
             for delta in deltas {
                 accumulated += delta
-                appendEvent(turn, "assistant_text_delta", .object([("delta", .string(delta)), ("accumulated", .string(accumulated))]), state: &state)
+                appendEvent(
+                    turn, "assistant_text_delta",
+                    .object([("delta", .string(delta)), ("accumulated", .string(accumulated))]), state: &state)
             }
-            state.sessions[turn.sessionID]?.appendMessage(role: "assistant", content: text, tokenCount: usage?.completion, at: date)
-            let usageJSON: WireJSON = usage.map {
-                .object([("prompt_tokens", .int($0.prompt)), ("completion_tokens", .int($0.completion))])
-            } ?? .null
-            appendEvent(turn, "turn_complete", .object([("full_text", .string(text)), ("usage", usageJSON)]), state: &state)
-            if usage != nil { appendEvent(turn, "feedback_requested", .object([("immediate", .bool(false))]), state: &state) }
+            state.sessions[turn.sessionID]?.appendMessage(
+                role: "assistant", content: text, tokenCount: usage?.completion, at: date)
+            let usageJSON: WireJSON =
+                usage.map {
+                    .object([("prompt_tokens", .int($0.prompt)), ("completion_tokens", .int($0.completion))])
+                } ?? .null
+            appendEvent(
+                turn, "turn_complete", .object([("full_text", .string(text)), ("usage", usageJSON)]), state: &state)
+            if usage != nil {
+                appendEvent(turn, "feedback_requested", .object([("immediate", .bool(false))]), state: &state)
+            }
         }
         changes.notify()
     }

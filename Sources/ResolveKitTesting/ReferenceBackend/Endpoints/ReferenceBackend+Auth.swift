@@ -4,7 +4,9 @@ import Synchronization
 
 extension ReferenceBackend {
     /// The capability header names in lookup order (PROTOCOL.md §2.2).
-    static let capabilityHeaders = ["X-Resolvekit-Chat-Capability", "X-Playbook-Chat-Capability", "x-chat-capability-token"]
+    static let capabilityHeaders = [
+        "X-Resolvekit-Chat-Capability", "X-Playbook-Chat-Capability", "x-chat-capability-token",
+    ]
 
     /// Checks `Authorization: Bearer <api key | client token>`; the 401 response when it fails.
     func authenticate(_ request: LoopbackRequest, apiKeyOnly: Bool = false) -> LoopbackResponse? {
@@ -25,7 +27,9 @@ extension ReferenceBackend {
     /// Checks the capability token for `sessionID`; the 403 `chat_unavailable` response when it fails.
     func authorizeCapability(_ request: LoopbackRequest, sessionID: String) -> LoopbackResponse? {
         let token = Self.capabilityHeaders.lazy.compactMap { name -> String? in
-            guard let value = request.header(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            guard let value = request.header(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+                return nil
+            }
             return value
         }.first
         guard let token else { return BackendReply.chatUnavailable }
@@ -53,7 +57,9 @@ extension ReferenceBackend {
 
     /// The steps every session-scoped endpoint shares, in the real order: Bearer (401) → path and body
     /// validation (422) → capability (403). Returns the canonical session id or the error response.
-    func sessionPreamble(_ request: LoopbackRequest, id: String, bodyIssues: [ValidationIssue] = []) -> Result<String, Failure> {
+    func sessionPreamble(_ request: LoopbackRequest, id: String, bodyIssues: [ValidationIssue] = []) -> Result<
+        String, Failure
+    > {
         if let denied = authenticate(request) { return .failure(Failure(denied)) }
         let canonical = Identifiers.canonicalUUID(id)
         let issues = (canonical == nil ? [ValidationIssue.invalidUUID(id)] : []) + bodyIssues

@@ -28,7 +28,9 @@ extension ReferenceBackend {
             })
     }
 
-    private func pumpEvents(sessionID: String, cursor: StreamCursor, drop: FaultPlan.StreamDrop?, writer: any LoopbackBodyWriter)
+    private func pumpEvents(
+        sessionID: String, cursor: StreamCursor, drop: FaultPlan.StreamDrop?, writer: any LoopbackBodyWriter
+    )
         async
     {
         state.withLock { $0.counters.openStreams += 1 }

@@ -24,13 +24,18 @@ extension ReferenceBackend {
         checker.forbidExtra(["functions"])
         var submitted: [RegisteredFunction] = []
         if checker.object["functions"] == nil {
-            checker.issues.append(.missing([.string("body"), .string("functions")], input: WireJSON(sorted: .object(checker.object))))
+            checker.issues.append(
+                .missing([.string("body"), .string("functions")], input: WireJSON(sorted: .object(checker.object))))
         } else if let entries = checker.object["functions"]?.arrayValue {
             if entries.count > 512 {
                 checker.issue(
-                    "functions", "too_long", "List should have at most 512 items after validation, not \(entries.count)",
+                    "functions", "too_long",
+                    "List should have at most 512 items after validation, not \(entries.count)",
                     .array(entries),
-                    .object([("field_type", .string("List")), ("max_length", .int(512)), ("actual_length", .int(entries.count))]))
+                    .object([
+                        ("field_type", .string("List")), ("max_length", .int(512)),
+                        ("actual_length", .int(entries.count)),
+                    ]))
             } else {
                 for (index, entry) in entries.enumerated() {
                     let location: [WireJSON] = [.string("body"), .string("functions"), .int(index)]
@@ -48,7 +53,8 @@ extension ReferenceBackend {
         if !checker.issues.isEmpty { return BackendReply.validation(checker.issues) }
         guard Set(submitted.map(\.name)).count == submitted.count else { return BackendReply.internalError() }
         let stored = state.withLock { state in
-            for index in state.functions.indices where !submitted.contains(where: { $0.name == state.functions[index].name }) {
+            for index in state.functions.indices
+            where !submitted.contains(where: { $0.name == state.functions[index].name }) {
                 state.functions[index].isActive = false
             }
             return submitted.map { function in
@@ -76,14 +82,16 @@ extension ReferenceBackend {
         let source = item.string("source") ?? "app_inline"
         if source != "app_inline", source != "playbook_pack" {
             let pattern = "^(app_inline|playbook_pack)$"
-            item.issue("source", "string_pattern_mismatch", "String should match pattern '\(pattern)'", .string(source),
-                       .object([("pattern", .string(pattern))]))
+            item.issue(
+                "source", "string_pattern_mismatch", "String should match pattern '\(pattern)'", .string(source),
+                .object([("pattern", .string(pattern))]))
         }
         let packName = item.string("pack_name")
         let requiresApproval = item.bool("requires_approval") ?? true
         guard let name, item.issues.isEmpty else { return nil }
         return RegisteredFunction(
-            id: Identifiers.uuid(), name: name, description: description, parametersSchema: .object(schema), isActive: true,
+            id: Identifiers.uuid(), name: name, description: description, parametersSchema: .object(schema),
+            isActive: true,
             timeoutSeconds: timeout, availability: .object(availability), source: source, packName: packName,
             requiresApproval: requiresApproval, createdAt: now)
     }

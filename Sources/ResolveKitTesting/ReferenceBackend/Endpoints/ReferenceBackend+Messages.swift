@@ -10,7 +10,9 @@ extension ReferenceBackend {
         case .success(let canonical): sessionID = canonical
         case .failure(let failure): return failure.response
         }
-        guard let messages = state.withLock({ $0.sessions[sessionID]?.messages }) else { return BackendReply.sessionNotFound }
+        guard let messages = state.withLock({ $0.sessions[sessionID]?.messages }) else {
+            return BackendReply.sessionNotFound
+        }
         return BackendReply.json(200, .array(messages.map { $0.wire(sessionID: sessionID) }))
     }
 
@@ -25,7 +27,9 @@ extension ReferenceBackend {
         case .success(var checker):
             text = checker.string("text", required: true, minLength: 1, maxLength: 32768)
             if let text, text.utf8.count > 32768, checker.issues.isEmpty {
-                checker.issue("text", "value_error", "Value error, text must be at most 32768 bytes", .string(text), ValidationIssue.valueErrorContext)
+                checker.issue(
+                    "text", "value_error", "Value error, text must be at most 32768 bytes", .string(text),
+                    ValidationIssue.valueErrorContext)
             }
             requestID = checker.string("request_id", required: true, minLength: 1, maxLength: 255)
             locale = checker.string("locale")
@@ -43,7 +47,9 @@ extension ReferenceBackend {
         let outcome: Outcome = state.withLock { state in
             guard var session = state.sessions[sessionID] else { return .missing }
             guard !session.isExpired(now: date, ttl: ttl) else { return .expired }
-            if let locale, !locale.isEmpty { session.locale = ChatLocalization.resolve([locale], fallback: session.locale) }
+            if let locale, !locale.isEmpty {
+                session.locale = ChatLocalization.resolve([locale], fallback: session.locale)
+            }
             defer { state.sessions[sessionID] = session }
             if let turnID = session.turnsByRequestID[requestID] { return .accepted(turnID) }
             guard session.activeTurnID == nil, !state.stopped else { return .busy }
@@ -61,7 +67,10 @@ extension ReferenceBackend {
         case .busy: return BackendReply.detail(409, "A turn is already in progress")
         case .accepted(let turnID):
             return BackendReply.json(
-                202, .object([("turn_id", .string(turnID)), ("request_id", .string(requestID)), ("status", .string("accepted"))]))
+                202,
+                .object([
+                    ("turn_id", .string(turnID)), ("request_id", .string(requestID)), ("status", .string("accepted")),
+                ]))
         }
     }
 
@@ -75,7 +84,8 @@ extension ReferenceBackend {
         case .success(var checker):
             checker.forbidExtra(["rating", "comment"])
             if checker.object["rating"] == nil || checker.object["rating"]?.isNull == true {
-                checker.issues.append(.missing([.string("body"), .string("rating")], input: WireJSON(sorted: .object(checker.object))))
+                checker.issues.append(
+                    .missing([.string("body"), .string("rating")], input: WireJSON(sorted: .object(checker.object))))
             }
             rating = checker.int("rating", range: 1...5)
             comment = checker.string("comment", maxLength: 2000)
@@ -107,7 +117,8 @@ extension ReferenceBackend {
         }
     }
 
-    /// `POST /v1/sessions/{id}/tool-results`: the in-memory decision table of PROTOCOL.md §7.4.
+    /// `POST /v1/sessions/{id}/tool-results`: the decision table of PROTOCOL.md §7.4 (in-memory rows by default;
+    /// with ``ToolResultSemantics/redis`` a result for a call that is not pending is 200 while a turn runs).
     func postToolResult(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var issues: [ValidationIssue] = []
         var fields: (turn: String, key: String, call: String, outcome: ToolOutcome)?
@@ -122,7 +133,8 @@ extension ReferenceBackend {
             issues = checker.issues
             if let turn, let key, let call, let status {
                 let outcome: ToolOutcome =
-                    status == "success" ? .success(checker.object["result"] ?? .null) : .failure(error ?? "Unknown error")
+                    status == "success"
+                    ? .success(checker.object["result"] ?? .null) : .failure(error ?? "Unknown error")
                 fields = (turn, key, call, outcome)
             }
         }
@@ -133,6 +145,7 @@ extension ReferenceBackend {
         }
         guard let fields, issues.isEmpty else { return BackendReply.validation(issues) }
         enum Outcome { case duplicate, delivered, notPending }
+        let redisSemantics = configuration.toolResultSemantics == .redis
         let outcome: Outcome = state.withLock { state in
             guard var session = state.sessions[sessionID] else {
                 state.count(fields.call) { $0.notPending += 1 }
@@ -146,6 +159,11 @@ extension ReferenceBackend {
             }
             session.dedupeKeys.insert(dedupeKey)
             guard var pending = session.pendingCalls[fields.call] else {
+                if redisSemantics, session.activeTurnID != nil {
+                    // Redis mode stores the result for a waiter that may live in another worker, and says 200.
+                    state.count(fields.call) { $0.ignored += 1 }
+                    return .delivered
+                }
                 state.count(fields.call) { $0.notPending += 1 }
                 return .notPending
             }
@@ -159,7 +177,8 @@ extension ReferenceBackend {
             return .delivered
         }
         switch outcome {
-        case .duplicate: return BackendReply.json(200, .object([("status", .string("ok")), ("deduplicated", .bool(true))]))
+        case .duplicate:
+            return BackendReply.json(200, .object([("status", .string("ok")), ("deduplicated", .bool(true))]))
         case .notPending: return BackendReply.detail(404, "No pending tool call with this ID")
         case .delivered:
             changes.notify()

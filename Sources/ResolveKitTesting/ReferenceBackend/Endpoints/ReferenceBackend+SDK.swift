@@ -12,7 +12,10 @@ extension ReferenceBackend {
                 200,
                 .object([
                     ("minimum_sdk_version", .string("1.0.0")), ("supported_sdk_major_versions", .array([.int(1)])),
-                    ("client_requirements", .array(["client.platform", "client.os_version", "client.app_version"].map(WireJSON.string))),
+                    (
+                        "client_requirements",
+                        .array(["client.platform", "client.os_version", "client.app_version"].map(WireJSON.string))
+                    ),
                     ("server_time", .string(PythonTime.isoformat(now))),
                 ]))
         case "chat-theme":
@@ -36,7 +39,8 @@ extension ReferenceBackend {
         let token = state.withLock { state in
             let token = TokenFactory.clientToken(
                 appID: configuration.appID, issuedAt: issuedAt, expiresAt: expiresAt, version: state.integrationVersion)
-            state.clientTokens[token] = ClientTokenClaims(integrationVersion: state.integrationVersion, expiresAt: expiresAt)
+            state.clientTokens[token] = ClientTokenClaims(
+                integrationVersion: state.integrationVersion, expiresAt: expiresAt)
             return token
         }
         let expiry = issued.addingTimeInterval(configuration.clientTokenTTL.seconds)

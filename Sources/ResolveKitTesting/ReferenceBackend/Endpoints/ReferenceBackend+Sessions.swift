@@ -8,7 +8,8 @@ extension ReferenceBackend {
         "reuse_active_session",
     ]
     static let clientLimits = [
-        "platform": 32, "os_name": 32, "os_version": 64, "app_version": 64, "app_build": 64, "sdk_name": 64, "sdk_version": 64,
+        "platform": 32, "os_name": 32, "os_version": 64, "app_version": 64, "app_build": 64, "sdk_name": 64,
+        "sdk_version": 64,
     ]
 
     /// `POST /v1/sessions`: create a session or reuse the device's active one (PROTOCOL.md §4.5).
@@ -52,7 +53,8 @@ extension ReferenceBackend {
                     id: Identifiers.uuid(), deviceID: deviceID, clientContext: client ?? .object([:]),
                     llmContext: .object(llmContext ?? [:]), availableFunctionNames: names, locale: resolvedLocale,
                     status: .active, lastActivityAt: date, createdAt: date)
-                session.appendMessage(role: "assistant", content: ChatLocalization.texts(for: resolvedLocale).initialMessage, at: date)
+                session.appendMessage(
+                    role: "assistant", content: ChatLocalization.texts(for: resolvedLocale).initialMessage, at: date)
             }
             session.deviceID = deviceID
             let token = issueCapabilityToken(sessionID: session.id, state: &state)
@@ -64,11 +66,14 @@ extension ReferenceBackend {
         return BackendReply.json(
             201,
             .object([
-                ("id", .string(session.id)), ("app_id", .string(configuration.appID)), ("device_id", .optional(session.deviceID)),
-                ("client_context", WireJSON(stored: session.clientContext)), ("llm_context", WireJSON(stored: session.llmContext)),
+                ("id", .string(session.id)), ("app_id", .string(configuration.appID)),
+                ("device_id", .optional(session.deviceID)),
+                ("client_context", WireJSON(stored: session.clientContext)),
+                ("llm_context", WireJSON(stored: session.llmContext)),
                 ("available_function_names", .array(session.availableFunctionNames.map(WireJSON.string))),
                 ("locale", .string(session.locale)), ("chat_title", .string(texts.chatTitle)),
-                ("message_placeholder", .string(texts.messagePlaceholder)), ("initial_message", .string(texts.initialMessage)),
+                ("message_placeholder", .string(texts.messagePlaceholder)),
+                ("initial_message", .string(texts.initialMessage)),
                 ("status", .string(session.status.rawValue)),
                 ("last_activity_at", .string(PythonTime.pydantic(session.lastActivityAt))),
                 ("created_at", .string(PythonTime.pydantic(session.createdAt))),
@@ -88,7 +93,9 @@ extension ReferenceBackend {
         checker.forbidExtra(["client", "llm_context", "available_function_names", "locale"])
         let client = readClient(&checker)
         let llmContext = readLLMContext(&checker)
-        let names = bodyIssues.isEmpty ? checker.stringList("available_function_names", required: true, maxItems: 512, itemLength: 1...255) : nil
+        let names =
+            bodyIssues.isEmpty
+            ? checker.stringList("available_function_names", required: true, maxItems: 512, itemLength: 1...255) : nil
         let locale = checker.string("locale", maxLength: 32)
         let sessionID: String
         switch sessionPreamble(request, id: id, bodyIssues: bodyIssues + checker.issues) {
@@ -113,9 +120,11 @@ extension ReferenceBackend {
             200,
             .object([
                 ("id", .string(session.id)), ("app_id", .string(configuration.appID)),
-                ("client_context", WireJSON(stored: session.clientContext)), ("llm_context", WireJSON(stored: session.llmContext)),
+                ("client_context", WireJSON(stored: session.clientContext)),
+                ("llm_context", WireJSON(stored: session.llmContext)),
                 ("available_function_names", .array(session.availableFunctionNames.map(WireJSON.string))),
-                ("locale", .string(session.locale)), ("last_activity_at", .string(PythonTime.pydantic(session.lastActivityAt))),
+                ("locale", .string(session.locale)),
+                ("last_activity_at", .string(PythonTime.pydantic(session.lastActivityAt))),
             ]))
     }
 
@@ -139,15 +148,19 @@ extension ReferenceBackend {
             200,
             .object([
                 ("locale", .string(resolved)), ("chat_title", .string(texts.chatTitle)),
-                ("message_placeholder", .string(texts.messagePlaceholder)), ("initial_message", .string(texts.initialMessage)),
+                ("message_placeholder", .string(texts.messagePlaceholder)),
+                ("initial_message", .string(texts.initialMessage)),
             ]))
     }
 
     /// The `client` object: known keys only, string values within their limits, null members dropped.
     private func readClient(_ checker: inout FieldChecker) -> JSONValue? {
         guard let members = checker.object["client"], !members.isNull else { return nil }
-        guard case .success(var nested) = FieldChecker.body(members, location: [.string("body"), .string("client")]) else {
-            checker.issue("client", "model_attributes_type", "Input should be a valid dictionary or object to extract fields from", members)
+        guard case .success(var nested) = FieldChecker.body(members, location: [.string("body"), .string("client")])
+        else {
+            checker.issue(
+                "client", "model_attributes_type",
+                "Input should be a valid dictionary or object to extract fields from", members)
             return nil
         }
         nested.forbidExtra(Set(Self.clientLimits.keys))
@@ -163,12 +176,17 @@ extension ReferenceBackend {
     private func readLLMContext(_ checker: inout FieldChecker) -> JSONObject? {
         guard let context = checker.dictionary("llm_context") else { return nil }
         let problem: String? =
-            if context.count > 50 { "llm_context supports at most 50 top-level keys" }
-            else if context.keys.contains(where: { $0.count > 64 }) { "llm_context keys must be at most 64 characters" }
-            else if JSONValue.object(context).serializedBytes().count > 8192 { "llm_context must be at most 8192 bytes when serialized" }
-            else { nil }
+            if context.count > 50 {
+                "llm_context supports at most 50 top-level keys"
+            } else if context.keys.contains(where: { $0.count > 64 }) {
+                "llm_context keys must be at most 64 characters"
+            } else if JSONValue.object(context).serializedBytes().count > 8192 {
+                "llm_context must be at most 8192 bytes when serialized"
+            } else { nil }
         if let problem {
-            checker.issue("llm_context", "value_error", "Value error, \(problem)", .object(context), ValidationIssue.valueErrorContext)
+            checker.issue(
+                "llm_context", "value_error", "Value error, \(problem)", .object(context),
+                ValidationIssue.valueErrorContext)
             return nil
         }
         return context

@@ -40,7 +40,8 @@ struct StoredMessage: Sendable {
         .object([
             ("id", .string(id)), ("session_id", .string(sessionID)), ("sequence_number", .int(sequenceNumber)),
             ("role", .string(role)), ("content", .optional(content)), ("tool_calls", .null), ("tool_call_id", .null),
-            ("token_count", tokenCount.map(WireJSON.int) ?? .null), ("created_at", .string(PythonTime.pydantic(createdAt))),
+            ("token_count", tokenCount.map(WireJSON.int) ?? .null),
+            ("created_at", .string(PythonTime.pydantic(createdAt))),
         ])
     }
 }

@@ -26,12 +26,18 @@ enum StreamCursor: Sendable, Equatable {
         }
         switch style {
         case .numeric:
-            if let number = Int(text) { self = .after(EventPosition(major: number, minor: 0)) } else { self = .afterText(text) }
+            if let number = Int(text) {
+                self = .after(EventPosition(major: number, minor: 0))
+            } else {
+                self = .afterText(text)
+            }
         case .redis:
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
             if parts.count == 1, let millis = Int(parts[0]), millis >= 0 {
                 self = .after(EventPosition(major: millis, minor: Int.max))
-            } else if parts.count == 2, let millis = Int(parts[0]), let sequence = Int(parts[1]), millis >= 0, sequence >= 0 {
+            } else if parts.count == 2, let millis = Int(parts[0]), let sequence = Int(parts[1]), millis >= 0,
+                sequence >= 0
+            {
                 self = .after(EventPosition(major: millis, minor: sequence))
             } else {
                 self = .unreadable

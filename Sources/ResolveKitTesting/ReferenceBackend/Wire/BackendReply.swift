@@ -2,7 +2,8 @@
 enum BackendReply {
     static let jsonHeaders = [(name: "content-type", value: "application/json")]
 
-    static func json(_ status: Int, _ body: WireJSON, headers: [(name: String, value: String)] = []) -> LoopbackResponse {
+    static func json(_ status: Int, _ body: WireJSON, headers: [(name: String, value: String)] = []) -> LoopbackResponse
+    {
         LoopbackResponse(status: status, headers: jsonHeaders + headers, body: .bytes(body.bytes(.compact)))
     }
 
@@ -16,7 +17,13 @@ enum BackendReply {
         json(
             403,
             .object([
-                ("detail", .object([("code", .string("chat_unavailable")), ("message", .string("Chat is unavailable, try again later"))]))
+                (
+                    "detail",
+                    .object([
+                        ("code", .string("chat_unavailable")),
+                        ("message", .string("Chat is unavailable, try again later")),
+                    ])
+                )
             ]))
     }
 

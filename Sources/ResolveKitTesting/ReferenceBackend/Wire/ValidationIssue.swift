@@ -24,8 +24,13 @@ struct ValidationIssue: Error, Sendable {
     }
 
     static func invalidUUID(_ text: String) -> ValidationIssue {
-        let offending = text.unicodeScalars.enumerated().first { !$0.element.properties.isASCIIHexDigit && $0.element != "-" }
-        let detail = offending.map { "invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `\($0.element)` at \($0.offset + 1)" }
+        let offending = text.unicodeScalars.enumerated().first {
+            !$0.element.properties.isASCIIHexDigit && $0.element != "-"
+        }
+        let detail =
+            offending.map {
+                "invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `\($0.element)` at \($0.offset + 1)"
+            }
             ?? "invalid group length in group 4: expected 12, found \(text.count)"
         return ValidationIssue(
             type: "uuid_parsing", location: [.string("path"), .string("session_id")],
@@ -52,21 +57,28 @@ struct FieldChecker {
     }
 
     /// Checks that the body is an object; returns a checker for it or the issue.
-    static func body(_ value: JSONValue?, location: [WireJSON] = [.string("body")]) -> Result<FieldChecker, ValidationIssue> {
+    static func body(_ value: JSONValue?, location: [WireJSON] = [.string("body")]) -> Result<
+        FieldChecker, ValidationIssue
+    > {
         guard let value else { return .failure(.missing(location, input: .null)) }
         guard let object = value.objectValue else {
             return .failure(
                 ValidationIssue(
                     type: "model_attributes_type", location: location,
-                    message: "Input should be a valid dictionary or object to extract fields from", input: WireJSON(sorted: value)))
+                    message: "Input should be a valid dictionary or object to extract fields from",
+                    input: WireJSON(sorted: value)))
         }
         return .success(FieldChecker(object, at: location))
     }
 
     private func at(_ key: String) -> [WireJSON] { location + [.string(key)] }
 
-    mutating func issue(_ key: String, _ type: String, _ message: String, _ input: JSONValue, _ context: WireJSON? = nil) {
-        issues.append(ValidationIssue(type: type, location: at(key), message: message, input: WireJSON(sorted: input), context: context))
+    mutating func issue(
+        _ key: String, _ type: String, _ message: String, _ input: JSONValue, _ context: WireJSON? = nil
+    ) {
+        issues.append(
+            ValidationIssue(
+                type: type, location: at(key), message: message, input: WireJSON(sorted: input), context: context))
     }
 
     mutating func forbidExtra(_ allowed: Set<String>) {
@@ -97,11 +109,15 @@ struct FieldChecker {
     mutating func checkLength(_ key: String, _ text: String, minLength: Int, maxLength: Int?) {
         let length = text.unicodeScalars.count
         if length < minLength {
-            issue(key, "string_too_short", "String should have at least \(minLength) character\(minLength == 1 ? "" : "s")", .string(text),
-                  .object([("min_length", .int(minLength))]))
+            issue(
+                key, "string_too_short",
+                "String should have at least \(minLength) character\(minLength == 1 ? "" : "s")", .string(text),
+                .object([("min_length", .int(minLength))]))
         } else if let maxLength, length > maxLength {
-            issue(key, "string_too_long", "String should have at most \(maxLength) character\(maxLength == 1 ? "" : "s")", .string(text),
-                  .object([("max_length", .int(maxLength))]))
+            issue(
+                key, "string_too_long", "String should have at most \(maxLength) character\(maxLength == 1 ? "" : "s")",
+                .string(text),
+                .object([("max_length", .int(maxLength))]))
         }
     }
 
@@ -116,11 +132,13 @@ struct FieldChecker {
             return nil
         }
         if integer < range.lowerBound {
-            issue(key, "greater_than_equal", "Input should be greater than or equal to \(range.lowerBound)", value,
-                  .object([("ge", .int(range.lowerBound))]))
+            issue(
+                key, "greater_than_equal", "Input should be greater than or equal to \(range.lowerBound)", value,
+                .object([("ge", .int(range.lowerBound))]))
         } else if integer > range.upperBound {
-            issue(key, "less_than_equal", "Input should be less than or equal to \(range.upperBound)", value,
-                  .object([("le", .int(range.upperBound))]))
+            issue(
+                key, "less_than_equal", "Input should be less than or equal to \(range.upperBound)", value,
+                .object([("le", .int(range.upperBound))]))
         }
         return integer
     }
@@ -143,27 +161,38 @@ struct FieldChecker {
         return members
     }
 
-    mutating func stringList(_ key: String, required: Bool = false, maxItems: Int, itemLength: ClosedRange<Int>? = nil) -> [String]? {
+    mutating func stringList(_ key: String, required: Bool = false, maxItems: Int, itemLength: ClosedRange<Int>? = nil)
+        -> [String]?
+    {
         guard let value = present(key, required: required) else { return nil }
         guard let elements = value.arrayValue else {
             issue(key, "list_type", "Input should be a valid list", value)
             return nil
         }
         if elements.count > maxItems {
-            issue(key, "too_long", "List should have at most \(maxItems) items after validation, not \(elements.count)", value,
-                  .object([("field_type", .string("List")), ("max_length", .int(maxItems)), ("actual_length", .int(elements.count))]))
+            issue(
+                key, "too_long", "List should have at most \(maxItems) items after validation, not \(elements.count)",
+                value,
+                .object([
+                    ("field_type", .string("List")), ("max_length", .int(maxItems)),
+                    ("actual_length", .int(elements.count)),
+                ]))
             return nil
         }
         var names: [String] = []
         for (index, element) in elements.enumerated() {
             let itemLocation = at(key) + [.int(index)]
             guard let text = element.stringValue else {
-                issues.append(ValidationIssue(type: "string_type", location: itemLocation, message: "Input should be a valid string", input: WireJSON(sorted: element)))
+                issues.append(
+                    ValidationIssue(
+                        type: "string_type", location: itemLocation, message: "Input should be a valid string",
+                        input: WireJSON(sorted: element)))
                 continue
             }
             if let itemLength {
                 var nested = FieldChecker([:], at: at(key))
-                nested.checkLength(String(index), text, minLength: itemLength.lowerBound, maxLength: itemLength.upperBound)
+                nested.checkLength(
+                    String(index), text, minLength: itemLength.lowerBound, maxLength: itemLength.upperBound)
                 issues += nested.issues.map { issue in
                     var issue = issue
                     issue.location = itemLocation

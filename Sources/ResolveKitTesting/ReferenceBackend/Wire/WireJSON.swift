@@ -30,7 +30,8 @@ enum WireJSON: Sendable, Equatable {
     init(stored value: JSONValue) {
         self.init(value) { keys in
             keys.sorted { lhs, rhs in
-                lhs.utf8.count != rhs.utf8.count ? lhs.utf8.count < rhs.utf8.count : Array(lhs.utf8).lexicographicallyPrecedes(Array(rhs.utf8))
+                lhs.utf8.count != rhs.utf8.count
+                    ? lhs.utf8.count < rhs.utf8.count : Array(lhs.utf8).lexicographicallyPrecedes(Array(rhs.utf8))
             }
         }
     }
