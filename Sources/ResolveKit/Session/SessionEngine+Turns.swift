@@ -33,6 +33,7 @@ extension SessionEngine {
             do {
                 return .accepted(turnID: try await backend.submitMessage(session, body).turnID)
             } catch let error {
+                output.log("Sending the message failed (attempt \(attempt)): \(error)", level: .warning)
                 if error.isChatUnavailable, !refreshed {
                     refreshed = true
                     if await refreshToken() { continue }

@@ -54,6 +54,8 @@ actor SessionEngine {
     var lastTurnActivity: Duration = .zero
     var hasOpenedStream = false
     var reuseNextSession = true
+    /// Told to the user once the next session is open (its transcript starts empty).
+    var pendingNotice: String?
 
     init(configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput) {
         self.configuration = configuration
@@ -85,13 +87,17 @@ actor SessionEngine {
                 try await registerFunctions()
                 output.setState(.connecting)
                 try await openSession(reuse: reuseNextSession)
+                if let notice = pendingNotice {
+                    output.system(notice)
+                    pendingNotice = nil
+                }
                 failures = 0
                 reuseNextSession = true
                 switch await runSession() {
                 case .cancelled: output.setState(.idle); return
                 case .newSessionRequested: reuseNextSession = false
                 case .sessionGone(let reason):
-                    output.system(reason)
+                    pendingNotice = reason
                     reuseNextSession = false
                 case .sessionMissing: output.log("The session no longer exists; creating one", level: .warning)
                 case .blocked(let reason): block(reason); return

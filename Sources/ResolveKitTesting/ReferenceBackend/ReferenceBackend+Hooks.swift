@@ -114,4 +114,11 @@ extension ReferenceBackend {
         if found { changes.notify() }
         return found
     }
+
+    /// Cuts every open event stream now without the terminating chunk, as a network fault or a crashed backend
+    /// does; clients must resume with their cursor.
+    public func dropOpenStreams() {
+        state.withLock { $0.streamDropGeneration += 1 }
+        changes.notify()
+    }
 }

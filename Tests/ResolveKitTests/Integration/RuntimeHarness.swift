@@ -1,6 +1,8 @@
 import Foundation
 import ResolveKit
+import Observation
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 /// A reference backend on a loopback port and runtimes pointed at it, torn down on every exit path.
@@ -66,11 +68,19 @@ struct RuntimeHarness: Sendable {
 }
 
 extension ResolveKitRuntime {
-    /// Waits, without timers, until `condition` holds: it is checked now and after every runtime event.
-    func wait(until condition: @Sendable (ResolveKitRuntime) -> Bool) async {
-        let events = self.events
-        if condition(self) { return }
-        for await _ in events where condition(self) { return }
+    /// Waits, without timers, until `condition` holds: it is re-checked whenever an observed property it read
+    /// changes (Observation).
+    func wait(until condition: @escaping @Sendable (ResolveKitRuntime) -> Bool) async {
+        while !condition(self) {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumed = Mutex(false)
+                let resumeOnce: @Sendable () -> Void = {
+                    if resumed.withLock({ flag in defer { flag = true }; return !flag }) { continuation.resume() }
+                }
+                let satisfied = withObservationTracking { condition(self) } onChange: { resumeOnce() }
+                if satisfied { resumeOnce() }
+            }
+        }
     }
 
     /// Sends `text` and waits until its turn has ended.

@@ -36,6 +36,7 @@ extension ReferenceBackend {
         state.withLock { $0.counters.openStreams += 1 }
         defer { state.withLock { $0.counters.openStreams -= 1 } }
         var output = StreamOutput(writer: writer, drop: drop)
+        let dropGeneration = state.withLock { $0.streamDropGeneration }
         let remaining = Self.countdown(configuration.clock, from: configuration.streamConnectionCap)
         guard await output.send(Array(": connected\n\n".utf8), isEvent: false) else { return }
         var cursor = cursor
@@ -46,6 +47,10 @@ extension ReferenceBackend {
                 ((state.sessions[sessionID]?.events ?? []).filter(cursor.admits), state.stopped)
             }
             if stopped { return }
+            if state.withLock({ $0.streamDropGeneration }) != dropGeneration {
+                await writer.abortConnection()
+                return
+            }
             let copies = replaying && configuration.faults.duplicatesReplay ? 2 : 1
             replaying = false
             for event in events {

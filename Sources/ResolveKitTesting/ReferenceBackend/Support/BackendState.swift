@@ -28,6 +28,8 @@ struct BackendState: Sendable {
     var turnTasks: [String: Task<Void, Never>] = [:]
     var counters = ReferenceBackend.Counters()
     var stopped = false
+    /// Bumped by `dropOpenStreams()`: streams opened before the bump cut themselves.
+    var streamDropGeneration = 0
 
     init(style: ReferenceBackend.EventIDStyle) {
         eventIDs = EventIDGenerator(style: style)
