@@ -1,0 +1,73 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct RuntimeDurabilityTests {
+    @Test func aResultPendingAtAProcessRestartIsDeliveredExactlyOnceByTheNextProcess() async throws {
+        try await RuntimeHarness.run { harness in
+            let deviceID = "device-restart-\(UUID().uuidString)"
+            let clock = ManualClock()
+            let faults = harness.backend.configuration.faults
+            faults.fail(.init("POST", "/v1/sessions/*/tool-results"), status: 503, times: 1000)
+            let first = ResolveKitRuntime(
+                configuration: harness.configuration(clock: ResolveKitClock(clock), deviceID: deviceID, persistent: true))
+            try await first.start()
+            _ = await first.sendMessage("what time is it")
+            await first.wait { $0.item("get_time")?.status == .completed }
+            await first.wait { $0.executionLog.contains { $0.hasPrefix("Posting the result") } }
+            let callID = try #require(first.item("get_time")?.id)
+            let sessionID = first.sessionID
+            await first.stop()
+
+            faults.reset()
+            try await harness.withRuntime(harness.configuration(deviceID: deviceID, persistent: true)) { second in
+                #expect(second.sessionID == sessionID)
+                await second.wait { !$0.isTurnInProgress && $0.messages.last?.role == .assistant }
+                await second.wait { _ in harness.backend.counters.toolResults[callID]?.accepted == 1 }
+                #expect(ExecutionLedger.shared.count(callID) == 1)
+                #expect(harness.backend.counters.toolResults[callID]?.duplicates == 0)
+                #expect(second.messages.last?.text == #"Done. The get_time returned "10:42"."#)
+            }
+        }
+    }
+
+    @Test func aReusedSessionWithoutAStoredCursorDoesNotRunOldCallsAgain() async throws {
+        try await RuntimeHarness.run { harness in
+            let deviceID = "device-replay-\(UUID().uuidString)"
+            try await harness.withRuntime(harness.configuration(deviceID: deviceID)) { runtime in
+                try await runtime.converse("what time is it")
+            }
+            // A fresh process with no state: same device, so the session is reused and the stream replays it all.
+            try await harness.withRuntime(harness.configuration(deviceID: deviceID)) { runtime in
+                #expect(runtime.messages.map(\.role) == [.assistant, .user, .assistant])
+                try await runtime.converse("lights on")
+                #expect(runtime.toolCallBatches.flatMap(\.items).map(\.functionName) == ["set_lights"])
+                #expect(runtime.messages.filter { $0.role == .assistant }.count == 3)
+            }
+        }
+    }
+
+    @Test func twentyRuntimesShareOneProcessAndOneHTTPClient() async throws {
+        try await RuntimeHarness.run { harness in
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        var answer: String?
+                        try await harness.withRuntime(harness.configuration(deviceID: "device-many-\(index)")) { runtime in
+                            try await runtime.converse("what time is it, runtime \(index)?")
+                            answer = runtime.messages.last?.text
+                        }
+                        return answer
+                    }
+                }
+                var answers: [String?] = []
+                for try await answer in group { answers.append(answer) }
+                #expect(answers.count == 20)
+                #expect(answers.allSatisfy { $0 == #"Done. The get_time returned "10:42"."# })
+            }
+            #expect(harness.backend.counters.turnsStarted == 20)
+        }
+    }
+}
