@@ -7,12 +7,37 @@ let package = Package(
     products: [
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .executable(name: "rk-codegen", targets: ["rk-codegen"]),
+        .plugin(name: "ResolveKitPlugin", targets: ["ResolveKitPlugin"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "ResolveKitCore"),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
+        .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen"]),
+        .plugin(
+            name: "ResolveKitPlugin",
+            capability: .buildTool(),
+            dependencies: ["rk-codegen"],
+            path: "Sources/ResolveKitPlugin"
+        ),
+        .target(
+            name: "ResolveKitCodegenFixtures",
+            dependencies: ["ResolveKitCore"],
+            path: "Tests/ResolveKitCodegenFixtures",
+            plugins: ["ResolveKitPlugin"]
+        ),
+        .testTarget(
+            name: "ResolveKitCodegenTests",
+            dependencies: ["ResolveKitCodegen", "rk-codegen"],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(
+            name: "ResolveKitCodegenFixtureTests",
+            dependencies: ["ResolveKitCodegenFixtures", "ResolveKitCore"]
+        ),
     ]
 )
 

@@ -1,0 +1,45 @@
+public import ResolveKitCore
+
+/// How urgent an event is.
+public enum Priority: Int, Codable, Sendable {
+    case low = 1, normal, high
+}
+
+/// Where something happens.
+public struct Place: Codable, Sendable {
+    /// The place's name.
+    public var name: String
+    /// The floor, if known.
+    /// - Minimum: -5
+    public var floor: Int?
+}
+
+/// A calendar event.
+public struct Event: Codable, Sendable {
+    /// What the event is called.
+    /// - MinLength: 1
+    public var title: String
+    public var place: Place
+    public var priority: Priority
+    public var attendees: [String]?
+    /// Computed, so not part of the schema.
+    public var kind: String { "event" }
+}
+
+/// The events created so far, for the tests to observe a `Void` function.
+public enum EventLog {
+    nonisolated(unsafe) public static var titles: [String] = []
+}
+
+/// Puts an event in the calendar.
+/// - Parameters:
+///   - event: The event to create.
+///   - notify: Whom to tell.
+// @ResolveKit(name: "create_event", requiresApproval: true, timeout: 300)
+public struct CreateEvent: ResolveKitFunction {
+    public init() {}
+
+    public func perform(event: Event, notify: [Priority] = [.high], context: ResolveKitFunctionContext) async throws {
+        EventLog.titles.append("\(event.title)@\(event.place.name)#\(notify.map(\.rawValue))/\(context.sessionID)")
+    }
+}
