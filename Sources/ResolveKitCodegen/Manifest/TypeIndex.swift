@@ -25,6 +25,7 @@ struct TypeIndex: Sendable {
     /// Indexes the declarations of `files`.
     init(files: [SourceFileModel]) {
         for file in files {
+            for alias in file.typeAliases { insert(.alias(alias, scope: []), as: alias.name) }
             for declaration in file.declarations {
                 add(declaration, scope: [], parent: nil, defaultAccess: .internal)
             }

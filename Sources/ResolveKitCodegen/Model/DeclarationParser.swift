@@ -36,7 +36,9 @@ struct DeclarationParser {
                     "@ResolveKit must be directly above a struct declaration (doc comment lines may surround it)",
                     at: parser.location(token)))
         }
-        return SourceFileModel(path: path, declarations: topLevel.nested, diagnostics: parser.diagnostics)
+        return SourceFileModel(
+            path: path, declarations: topLevel.nested, typeAliases: topLevel.typeAliases,
+            diagnostics: parser.diagnostics)
     }
 
     init(tokens: [Token], file: String, source: [UInt8]) {

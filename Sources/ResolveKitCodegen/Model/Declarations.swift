@@ -131,6 +131,8 @@ struct TypeAliasDeclaration: Sendable, Hashable {
 struct SourceFileModel: Sendable, Hashable {
     var path: String
     var declarations: [TypeDeclaration]
+    /// File-scope `typealias`es.
+    var typeAliases: [TypeAliasDeclaration] = []
     /// Lexical problems and misplaced annotations.
     var diagnostics: [Diagnostic]
 }
