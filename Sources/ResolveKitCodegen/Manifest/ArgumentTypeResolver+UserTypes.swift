@@ -111,8 +111,8 @@ extension ArgumentTypeResolver {
                         at: property.location))
                 continue
             }
-            let (base, isOptional) = type.unwrappingOptional
-            guard var member = resolve(base, at: memberUse) else { continue }
+            guard let (resolved, isOptional) = resolveMember(type, at: memberUse) else { continue }
+            var member = resolved
             let documentation = property.documentation?.documentation
             if let summary = documentation?.summary { member.schema.description = summary }
             diagnostics += SchemaTags.apply(documentation?.tags ?? [], to: &member.schema)
@@ -120,6 +120,18 @@ extension ArgumentTypeResolver {
             if !isOptional { schema.required.append(key) }
         }
         return ArgumentType(schema: schema, swiftType: name, shape: .object)
+    }
+}
+
+extension ArgumentTypeResolver {
+    /// Resolves a parameter or property type: `T?` is `T`, not required; `T??` is an error.
+    mutating func resolveMember(_ type: TypeSyntax, at use: Use) -> (ArgumentType, isOptional: Bool)? {
+        let (base, isOptional) = type.unwrappingOptional
+        if isOptional, base.unwrappingOptional.1 {
+            _ = fail("unsupported type '\(type)': nested optionals cannot be tool arguments", at: type.location)
+            return nil
+        }
+        return resolve(base, at: use).map { ($0, isOptional) }
     }
 }
 

@@ -20,8 +20,8 @@ extension ManifestBuilder {
                 key: parameter.name, label: parameter.label, swiftType: "ResolveKitFunctionContext", reading: .context)
             return (manifest, nil, false, false)
         }
-        let (base, isOptional) = parameter.type.unwrappingOptional
-        guard var type = resolver.resolve(base, at: use) else { return nil }
+        guard let (resolved, isOptional) = resolver.resolveMember(parameter.type, at: use) else { return nil }
+        var type = resolved
         let parameterDocumentation = documentation.parameters[parameter.name]
             ?? parameter.label.flatMap { documentation.parameters[$0] }
         if let text = parameterDocumentation?.text, !text.isEmpty { type.schema.description = text }

@@ -58,7 +58,7 @@ struct Annotation: Sendable, Hashable {
         self.diagnostics = []
         var index = 2
         guard tokens.count > 2, tokens[2].isPunctuation("(") else {
-            let at = tokens.count > 2 ? location(tokens[2]) : location(tokens[1])
+            let at = tokens.count > 2 ? location(tokens[2]) : location(tokens[0])
             diagnostics.append(.error("expected '(' after @ResolveKit", at: at))
             return
         }

@@ -85,7 +85,7 @@ extension DeclarationParser {
         while let token = current, token.isPunctuation("@") {
             advance()
             advance()
-            if let next = current, next.isPunctuation("("), !next.precededByNewline { skipBalanced() }
+            skipAttributeArguments()
             isUnsupported = true
         }
         var type: TypeSyntax

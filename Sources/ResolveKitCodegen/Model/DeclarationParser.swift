@@ -96,6 +96,14 @@ struct DeclarationParser {
         }
     }
 
+    /// Skips `(…)` directly after an attribute name (no space between, as Swift requires).
+    mutating func skipAttributeArguments() {
+        guard position > 0, let next = current, next.isPunctuation("("),
+            next.start == tokens[code[position - 1]].end
+        else { return }
+        skipBalanced()
+    }
+
     // MARK: Members
 
     mutating func parseMembers(into container: inout TypeDeclaration, isTopLevel: Bool) {
@@ -117,7 +125,7 @@ struct DeclarationParser {
             if token.isPunctuation("@") {
                 advance()
                 if current?.kind == .identifier { advance() }
-                if let next = current, next.isPunctuation("("), !next.precededByNewline { skipBalanced() }
+                skipAttributeArguments()
                 continue
             }
             guard token.kind == .identifier, Self.modifiers.contains(token.text) else { break }
