@@ -75,9 +75,8 @@ extension DocComment {
 extension StringProtocol {
     /// The text without leading and trailing characters from `set`.
     func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        let start = firstIndex { !characters.contains($0) } ?? endIndex
-        let end = lastIndex { !characters.contains($0) }.map { index(after: $0) } ?? start
+        let start = firstIndex { !set.contains($0) } ?? endIndex
+        let end = lastIndex { !set.contains($0) }.map { index(after: $0) } ?? start
         return String(self[start..<Swift.max(start, end)])
     }
 }

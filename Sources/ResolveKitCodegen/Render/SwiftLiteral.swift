@@ -4,6 +4,9 @@ import ResolveKitCore
 enum SwiftLiteral {
     /// A double-quoted Swift string literal for `text`.
     static func string(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
