@@ -5,6 +5,7 @@ import Testing
 @testable import ResolveKitCodegenFixtures
 
 /// Calls the fixture functions through the registry rk-codegen generated during the build (via the plugin).
+@Suite(.timeLimit(.minutes(1)))
 struct GeneratedFunctionTests {
     static let context = ResolveKitFunctionContext(sessionID: "session-1", requestID: "request-1")
 
@@ -29,7 +30,8 @@ struct GeneratedFunctionTests {
     @Test func theRegistryListsEveryAnnotatedFunctionSortedByName() {
         #expect(
             ResolveKitAutoRegistry.functions.map { $0.resolveKitName } == [
-                "convert-length", "create_event", "echo_scalars", "set_lights", "sum_collections",
+                "book_rooms", "convert-length", "create_event", "echo_scalars", "find_place", "noop", "set_lights",
+                "sum_collections",
             ])
     }
 
@@ -166,5 +168,33 @@ struct GeneratedFunctionTests {
         #expect(event?.properties["place"]?.properties["floor"]?.minimum == -5)
         #expect(event?.properties["title"]?.minLength == 1)
         #expect(event?.properties["kind"] == nil)
+    }
+
+    @Test func aliasesCodingKeysSetsOfEnumsAndPerformInAnExtensionWork() async throws {
+        let result = try await call(
+            "book_rooms",
+            [
+                "booking": ["guest_name": "Ann", "nights": 2, "note": "late"], "places": ["a": ["name": "A"]],
+                "priorities": [1, 3], "modes": ["cool"], "limit": "7",
+            ])
+        #expect(
+            result == ["Ann": 2, "places": 1, "priorities": 2, "modes": 1, "budget": 99, "limit": 7, "note": 4])
+        let schema = try JSONSchema(jsonObject: BookRooms.resolveKitParametersSchema)
+        #expect(schema.properties["booking"]?.required == ["guest_name", "nights"])
+        #expect(schema.properties["priorities"]?.uniqueItems == true)
+        #expect(schema.properties["limit"]?.maximum == 9_007_199_254_740_992)
+        #expect(schema.properties["budget"]?.defaultValue == 99.5)
+        let error = try await failure("book_rooms", ["booking": ["guest": "Ann", "nights": 300]])
+        #expect(
+            error.message
+                == "Invalid arguments: argument 'booking': expected Booking, got object {\"guest\":\"Ann\",\"nights\":300} "
+                + "(missing 'guest_name')")
+    }
+
+    @Test func optionalAndVoidResultsEncodeAsNull() async throws {
+        #expect(try await call("find_place", ["key": "home"]) == ["name": "Home", "floor": 1])
+        #expect(try await call("find_place", ["key": "nowhere"]) == .null)
+        #expect(try await call("noop", ["ignored": true]) == .null)
+        #expect(Noop.resolveKitParametersSchema == ["type": "object", "properties": [:], "required": []])
     }
 }

@@ -40,7 +40,10 @@ extension DeclarationParser {
         let start = position
         while let token = current {
             if token.kind == .punctuation, [",", ";", ")", "]", "}"].contains(token.text) { return }
-            if position > start, token.precededByNewline, token.kind != .punctuation, token.kind != .string { return }
+            if position > start, token.precededByNewline {
+                if token.kind != .punctuation && token.kind != .string { return }
+                if token.isPunctuation("@") || token.kind == .directive { return }
+            }
             skipBalanced()
         }
     }
