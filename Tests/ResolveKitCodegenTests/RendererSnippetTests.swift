@@ -134,3 +134,18 @@ struct RendererSnippetTests {
                 """)
     }
 }
+
+extension RendererSnippetTests {
+    static let importCases: [(String, CodegenOptions.RegistryAccess, String)] = [
+        ("struct", .internal, "\nimport ResolveKitCore\n"),
+        ("package struct", .internal, "\npackage import ResolveKitCore\n"),
+        ("public struct", .internal, "\npublic import ResolveKitCore\n"),
+        ("struct", .public, "\npublic import ResolveKitCore\n"),
+    ]
+
+    @Test("ResolveKitCore is imported with the widest access the generated code needs", arguments: importCases)
+    func importAccess(declaration: String, access: CodegenOptions.RegistryAccess, expected: String) {
+        let source = "/// F.\n// @ResolveKit(name: \"f\")\n\(declaration) F: ResolveKitFunction { func perform() async throws {} }"
+        #expect(Self.render(source, access: access).contains(expected))
+    }
+}
