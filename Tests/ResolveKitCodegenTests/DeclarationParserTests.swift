@@ -121,6 +121,18 @@ struct DeclarationParserTests {
         #expect(model.declarations.first?.nested.map(\.name) == ["Inner"])
     }
 
+    @Test func defaultValuesAreCopiedOntoOneLineWithoutComments() throws {
+        let model = Self.parse(
+            """
+            struct S {
+                func perform(a: [Int] = [1, // one
+                                         2 /* two */ ], b: E = .`default`, c: Int = -1) async throws {}
+            }
+            """)
+        let parameters = try #require(model.declarations.first?.functions.first?.parameters)
+        #expect(parameters.map { $0.defaultValue?.text } == ["[1, 2 ]", ".`default`", "-1"])
+    }
+
     @Test func blockDocCommentsAreSplitIntoLinesWithoutStars() {
         let model = Self.parse("/**\n * First.\n *\n * - Parameter x: Second.\n */\nstruct S {}")
         let documentation = model.declarations.first?.documentation?.documentation

@@ -152,12 +152,25 @@ extension DeclarationParser {
             let start = position
             while let next = current, !next.isPunctuation(","), !next.isPunctuation(")") { skipBalanced() }
             let valueTokens = (start..<position).map { tokens[code[$0]] }
-            if let firstValue = valueTokens.first, let lastValue = valueTokens.last {
-                parameter.defaultValue = DefaultValueSyntax(
-                    tokens: valueTokens, text: text(from: firstValue, to: lastValue))
+            if !valueTokens.isEmpty {
+                parameter.defaultValue = DefaultValueSyntax(tokens: valueTokens, text: Self.joined(valueTokens))
             }
         }
         return parameter
+    }
+
+    /// The tokens' text as written, with comments dropped and every gap (spaces, line breaks, comments) reduced
+    /// to one space, so that an expression can be copied onto one line of generated code.
+    static func joined(_ tokens: [Token]) -> String {
+        var text = ""
+        var previousEnd: Int?
+        for token in tokens {
+            if let previousEnd, token.start != previousEnd { text += " " }
+            text += token.kind == .identifier && token.end - token.start != token.text.utf8.count
+                ? "`\(token.text)`" : token.text
+            previousEnd = token.end
+        }
+        return text
     }
 
     /// Parses `typealias Name = Type`.
