@@ -41,7 +41,8 @@ struct CommandLineOptions: Equatable {
                 }
                 options.access = access
             case "--check": options.check = true
-            case "--": options.inputs += remaining
+            case "--":
+                options.inputs += remaining
                 remaining = []
             default:
                 guard !argument.hasPrefix("-") else { throw UsageError("unknown option '\(argument)'") }

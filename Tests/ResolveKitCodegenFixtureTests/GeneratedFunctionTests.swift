@@ -80,7 +80,8 @@ struct GeneratedFunctionTests {
         let result = try await call(
             "echo_scalars",
             [
-                "text": "hi", "flag": "true", "int": "-12", "small": 127, "unsigned": 65535, "wide": 9_007_199_254_740_992,
+                "text": "hi", "flag": "true", "int": "-12", "small": 127, "unsigned": 65535,
+                "wide": 9_007_199_254_740_992,
                 "natural": "42", "double": 2.5, "float": "0.5", "decimal": "19.99", "date": "2026-11-22T10:00:00Z",
                 "url": "https://example.com/a?b=1", "id": .string(id),
             ])
@@ -132,7 +133,9 @@ struct GeneratedFunctionTests {
             "title": "Standup", "place": ["name": "Room 1", "floor": 2], "priority": 3, "attendees": ["ann"],
         ]
         #expect(try await call("create_event", ["event": .object(event), "notify": [1, "2"]]) == .null)
-        #expect(try await call("create_event", ["event": ["title": "Retro", "place": ["name": "Hall"], "priority": 1]]) == .null)
+        #expect(
+            try await call("create_event", ["event": ["title": "Retro", "place": ["name": "Hall"], "priority": 1]])
+                == .null)
         #expect(EventLog.titles.suffix(2) == ["Standup@Room 1#[1, 2]/session-1", "Retro@Hall#[3]/session-1"])
         let error = try await failure("create_event", ["event": ["title": "X", "priority": 1]])
         #expect(

@@ -1,5 +1,6 @@
 public import ResolveKitCore
 
+// @ResolveKit(name: "set_lights", timeout: 30, requiresApproval: true)
 /// Turn the lights in a room on or off.
 ///
 /// Rooms are matched by name.
@@ -10,7 +11,6 @@ public import ResolveKitCore
 ///     - Minimum: 0
 ///     - Maximum: 100
 ///   - mode: The colour temperature.
-// @ResolveKit(name: "set_lights", timeout: 30, requiresApproval: true)
 public struct SetLights: ResolveKitFunction {
     /// A colour temperature.
     public enum Mode: String, Codable, Sendable {
@@ -18,8 +18,10 @@ public struct SetLights: ResolveKitFunction {
         case cold = "cool"
     }
 
+    /// Creates the function.
     public init() {}
 
+    /// Switches the lights and says what it did.
     public func perform(room: String, on: Bool, level: Int? = nil, mode: Mode = .warm) async throws -> String {
         "\(room): \(on ? "on" : "off") at \(level.map(String.init) ?? "default") (\(mode.rawValue))"
     }

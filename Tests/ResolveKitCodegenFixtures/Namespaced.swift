@@ -20,7 +20,9 @@ extension Tools {
         @available(*, deprecated, message: "only here to test attribute skipping")
         static let factor = 3.28084
 
-        func perform(_ value: Double, to unit: Unit = .feet, reader: String = "", default: Bool = false) async throws -> Double {
+        func perform(_ value: Double, to unit: Unit = .feet, reader: String = "", default: Bool = false) async throws
+            -> Double
+        {
             let converted = unit == .feet ? value * 3.28084 : value
             return `default` ? 0 : (reader.isEmpty ? converted : -converted)
         }

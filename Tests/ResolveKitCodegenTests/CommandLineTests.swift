@@ -36,7 +36,8 @@ struct CommandLineTests {
         let root = FileManager.default.temporaryDirectory.appending(path: "rk-codegen-\(UUID().uuidString)")
         for (path, text) in files {
             let url = root.appending(path: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return root
@@ -73,7 +74,10 @@ struct CommandLineTests {
         (["a.swift"], "rk-codegen: error: --output <file> is required"),
         (["a.swift", "--output"], "rk-codegen: error: option --output needs a value"),
         (["a.swift", "-o", "b.swift", "--verbose"], "rk-codegen: error: unknown option '--verbose'"),
-        (["a.swift", "-o", "b.swift", "--access=open"], "rk-codegen: error: --access must be 'public' or 'internal', not 'open'"),
+        (
+            ["a.swift", "-o", "b.swift", "--access=open"],
+            "rk-codegen: error: --access must be 'public' or 'internal', not 'open'"
+        ),
     ]
 
     @Test("usage errors exit with 2 and say what is wrong", arguments: usageErrors)
@@ -84,7 +88,9 @@ struct CommandLineTests {
     }
 
     @Test func sourceErrorsExitWith1AndPrintPositionsWithoutWriting() throws {
-        let root = try Self.directory(["Bad.swift": "/// Doc.\n// @ResolveKit(name: \"kb_search\", timeout: 0)\nstruct B: ResolveKitFunction {}\n"])
+        let root = try Self.directory([
+            "Bad.swift": "/// Doc.\n// @ResolveKit(name: \"kb_search\", timeout: 0)\nstruct B: ResolveKitFunction {}\n"
+        ])
         let output = root.appending(path: "Out.swift")
         let run = try Self.run(["Bad.swift", "--output", output.path], in: root)
         #expect(run.code == 1)
@@ -108,7 +114,8 @@ struct CommandLineTests {
         let root = try Self.directory(["Sources/A/Lights.swift": Self.lights, "Sources/A/Sub/Notes.txt": "not swift"])
         let output = root.appending(path: "Sources/A/Generated/ResolveKitAutoRegistry.swift")
         let manifest = root.appending(path: "tools.json")
-        let first = try Self.run(["Sources", "-o", output.path, "--manifest", manifest.path, "--module-name", "A"], in: root)
+        let first = try Self.run(
+            ["Sources", "-o", output.path, "--manifest", manifest.path, "--module-name", "A"], in: root)
         #expect(first.code == 0)
         #expect(first.stderr.isEmpty)
         let generated = try String(contentsOf: output, encoding: .utf8)

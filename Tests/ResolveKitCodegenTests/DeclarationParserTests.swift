@@ -71,7 +71,8 @@ struct DeclarationParserTests {
             }
             """)
         let properties = model.declarations.first?.properties ?? []
-        #expect(properties.map(\.name) == ["name", "fixed", "other", "computed", "observed", "shared", "late", "closure"])
+        #expect(
+            properties.map(\.name) == ["name", "fixed", "other", "computed", "observed", "shared", "late", "closure"])
         #expect(properties.map(\.isComputed) == [false, false, false, true, false, false, false, false])
         #expect(properties.map(\.hasInitializer) == [false, true, true, false, true, true, true, true])
         #expect(properties[0].documentation?.lines.map(\.text) == ["The name."])

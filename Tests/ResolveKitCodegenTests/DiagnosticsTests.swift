@@ -16,27 +16,54 @@ struct DiagnosticsTests {
     }
 
     static let annotationCases: [(String, String)] = [
-        (#"// @ResolveKit(name: "bad name")"#, "D.swift:2:22: error: function name 'bad name' must match [A-Za-z0-9_-]{1,64}"),
+        (
+            #"// @ResolveKit(name: "bad name")"#,
+            "D.swift:2:22: error: function name 'bad name' must match [A-Za-z0-9_-]{1,64}"
+        ),
         (#"// @ResolveKit(name: "")"#, "D.swift:2:22: error: function name '' must match [A-Za-z0-9_-]{1,64}"),
         (
             "// @ResolveKit(name: \"\(String(repeating: "a", count: 65))\")",
             "D.swift:2:22: error: function name '\(String(repeating: "a", count: 65))' must match [A-Za-z0-9_-]{1,64}"
         ),
-        (#"// @ResolveKit(name: "kb_search")"#, "D.swift:2:22: error: function name 'kb_search' is reserved by the backend"),
-        (#"// @ResolveKit(name: "escalate_to_human")"#, "D.swift:2:22: error: function name 'escalate_to_human' is reserved by the backend"),
-        (#"// @ResolveKit(name: "f", timeout: 0)"#, "D.swift:2:36: error: timeout must be between 1 and 300 seconds, not 0"),
-        (#"// @ResolveKit(name: "f", timeout: 301)"#, "D.swift:2:36: error: timeout must be between 1 and 300 seconds, not 301"),
-        (#"// @ResolveKit(name: "f", timeout: -1)"#, "D.swift:2:36: error: timeout must be between 1 and 300 seconds, not -1"),
-        (#"// @ResolveKit(name: "f", timeout: seconds)"#, "D.swift:2:36: error: annotation argument 'timeout' must be an integer literal"),
+        (
+            #"// @ResolveKit(name: "kb_search")"#,
+            "D.swift:2:22: error: function name 'kb_search' is reserved by the backend"
+        ),
+        (
+            #"// @ResolveKit(name: "escalate_to_human")"#,
+            "D.swift:2:22: error: function name 'escalate_to_human' is reserved by the backend"
+        ),
+        (
+            #"// @ResolveKit(name: "f", timeout: 0)"#,
+            "D.swift:2:36: error: timeout must be between 1 and 300 seconds, not 0"
+        ),
+        (
+            #"// @ResolveKit(name: "f", timeout: 301)"#,
+            "D.swift:2:36: error: timeout must be between 1 and 300 seconds, not 301"
+        ),
+        (
+            #"// @ResolveKit(name: "f", timeout: -1)"#,
+            "D.swift:2:36: error: timeout must be between 1 and 300 seconds, not -1"
+        ),
+        (
+            #"// @ResolveKit(name: "f", timeout: seconds)"#,
+            "D.swift:2:36: error: annotation argument 'timeout' must be an integer literal"
+        ),
         (#"// @ResolveKit(name: Names.f)"#, "D.swift:2:22: error: annotation argument 'name' must be a string literal"),
         (#"// @ResolveKit(name: "f\(x)")"#, "D.swift:2:22: error: annotation argument 'name' must be a string literal"),
-        (#"// @ResolveKit(name: "f", requiresApproval: 1)"#, "D.swift:2:45: error: annotation argument 'requiresApproval' must be true or false"),
+        (
+            #"// @ResolveKit(name: "f", requiresApproval: 1)"#,
+            "D.swift:2:45: error: annotation argument 'requiresApproval' must be true or false"
+        ),
         (
             #"// @ResolveKit(name: "f", readOnly: true)"#,
             "D.swift:2:27: error: unknown annotation argument 'readOnly'; expected name, description, timeout or requiresApproval"
         ),
         (#"// @ResolveKit(name: "f", name: "g")"#, "D.swift:2:27: error: duplicate annotation argument 'name'"),
-        (#"// @ResolveKit(timeout: 5)"#, #"D.swift:2:4: error: @ResolveKit needs a name, as in @ResolveKit(name: "set_lights")"#),
+        (
+            #"// @ResolveKit(timeout: 5)"#,
+            #"D.swift:2:4: error: @ResolveKit needs a name, as in @ResolveKit(name: "set_lights")"#
+        ),
         (#"// @ResolveKit"#, "D.swift:2:4: error: expected '(' after @ResolveKit"),
         (#"// @ResolveKit("f")"#, #"D.swift:2:16: error: expected a labelled argument such as 'name: "…"'"#),
         (#"// @ResolveKit(name: "f""#, "D.swift:2:22: error: expected ')' to close @ResolveKit("),
@@ -60,7 +87,10 @@ struct DiagnosticsTests {
             "D.swift:5:10: error: struct 'DoThing' has more than one perform(...) method"
         ),
         ("mutating func perform() async throws {}", "D.swift:4:19: error: perform(...) must not be mutating"),
-        ("func perform(a: Int...) async throws {}", "D.swift:4:18: error: variadic parameter 'a' is not supported; use an array"),
+        (
+            "func perform(a: Int...) async throws {}",
+            "D.swift:4:18: error: variadic parameter 'a' is not supported; use an array"
+        ),
         ("func perform(a: inout Int) async throws {}", "D.swift:4:18: error: inout parameter 'a' is not supported"),
         (
             "func perform(a: NSObject) async throws {}",
@@ -90,7 +120,10 @@ struct DiagnosticsTests {
             "func perform(a: Result<Int, Error>) async throws {}",
             "D.swift:4:21: error: unsupported type 'Result<Int, Error>': only Array, Set, Dictionary and Optional generic types are supported"
         ),
-        ("func perform(a: Int??) async throws {}", "D.swift:4:21: error: unsupported type 'Int??': nested optionals cannot be tool arguments"),
+        (
+            "func perform(a: Int??) async throws {}",
+            "D.swift:4:21: error: unsupported type 'Int??': nested optionals cannot be tool arguments"
+        ),
         (
             "func perform(a: Box) async throws {}\n    final class Box {}",
             "D.swift:4:21: error: unsupported type 'Box': a class cannot be a tool argument; use a Codable struct"
@@ -132,7 +165,10 @@ struct DiagnosticsTests {
             "/// Doc.\n// @ResolveKit(name: \"f\")\nfinal class C: ResolveKitFunction {}",
             "D.swift:2:4: error: @ResolveKit can only annotate a struct, not a class"
         ),
-        ("// @ResolveKit(name: \"f\")\nenum E {}", "D.swift:1:4: error: @ResolveKit can only annotate a struct, not an enum"),
+        (
+            "// @ResolveKit(name: \"f\")\nenum E {}",
+            "D.swift:1:4: error: @ResolveKit can only annotate a struct, not an enum"
+        ),
         (
             "// @ResolveKit(name: \"f\")\nextension S {}",
             "D.swift:1:4: error: @ResolveKit cannot annotate an extension; put it above the struct declaration"
@@ -191,7 +227,8 @@ struct DiagnosticsTests {
 
     @Test func duplicateNamesAcrossFilesPointAtTheLaterOneAndNameTheFirst() {
         let first = Self.annotated(#"// @ResolveKit(name: "same")"#)
-        let second = "\n" + Self.annotated(#"// @ResolveKit(name: "same")"#).replacingOccurrences(of: "DoThing", with: "Other")
+        let second =
+            "\n" + Self.annotated(#"// @ResolveKit(name: "same")"#).replacingOccurrences(of: "DoThing", with: "Other")
         #expect(
             Snippet.diagnostics(["A.swift": first, "B.swift": second]) == [
                 "B.swift:3:22: error: duplicate function name 'same'; it is also declared at A.swift:2:22"

@@ -38,7 +38,9 @@ struct GoldenTests {
             return
         }
         let expected = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        if let diff = LineDiff.unified(old: expected, new: actual, oldName: file.lastPathComponent, newName: "generated") {
+        if let diff = LineDiff.unified(
+            old: expected, new: actual, oldName: file.lastPathComponent, newName: "generated")
+        {
             Issue.record("\(file.lastPathComponent) differs (RK_UPDATE_GOLDENS=1 rewrites it):\n\(diff)")
         }
     }
@@ -46,10 +48,12 @@ struct GoldenTests {
     @Test("generated Swift and manifest match the golden files", arguments: cases)
     func golden(_ golden: Case) throws {
         let output = CodegenPipeline.run(
-            try Self.inputs(of: golden), options: CodegenOptions(moduleName: golden.name, registryAccess: golden.access))
+            try Self.inputs(of: golden), options: CodegenOptions(moduleName: golden.name, registryAccess: golden.access)
+        )
         #expect(output.diagnostics == [])
         try Self.compare(try #require(output.source), with: Self.goldens.appending(path: "\(golden.name).swift.golden"))
-        try Self.compare(try #require(output.manifestJSON), with: Self.goldens.appending(path: "\(golden.name).json.golden"))
+        try Self.compare(
+            try #require(output.manifestJSON), with: Self.goldens.appending(path: "\(golden.name).json.golden"))
     }
 
     @Test("output does not depend on the order of the inputs", arguments: cases)

@@ -145,7 +145,8 @@ extension RendererSnippetTests {
 
     @Test("ResolveKitCore is imported with the widest access the generated code needs", arguments: importCases)
     func importAccess(declaration: String, access: CodegenOptions.RegistryAccess, expected: String) {
-        let source = "/// F.\n// @ResolveKit(name: \"f\")\n\(declaration) F: ResolveKitFunction { func perform() async throws {} }"
+        let source =
+            "/// F.\n// @ResolveKit(name: \"f\")\n\(declaration) F: ResolveKitFunction { func perform() async throws {} }"
         #expect(Self.render(source, access: access).contains(expected))
     }
 }

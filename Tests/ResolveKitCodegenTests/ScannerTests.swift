@@ -19,22 +19,35 @@ struct ScannerTests {
         (##"#"raw " \(x) }"# z"##, [##"string:#"raw " \(x) }"#"##, "identifier:z"]),
         (###"##"a "# b"## c"###, [###"string:##"a "# b"##"###, "identifier:c"]),
         ("`default`: Int", ["identifier:default", "punctuation::", "identifier:Int"]),
-        ("[String: Set<Int>>]", [
-            "punctuation:[", "identifier:String", "punctuation::", "identifier:Set", "punctuation:<", "identifier:Int",
-            "punctuation:>", "punctuation:>", "punctuation:]",
-        ]),
-        ("f() -> Int? ...", [
-            "identifier:f", "punctuation:(", "punctuation:)", "punctuation:->", "identifier:Int", "punctuation:?",
-            "punctuation:...",
-        ]),
-        ("@available(*, deprecated) #if DEBUG", [
-            "punctuation:@", "identifier:available", "punctuation:(", "punctuation:*", "punctuation:,",
-            "identifier:deprecated", "punctuation:)", "directive:#if", "identifier:DEBUG",
-        ]),
-        ("x = 0x1F + 1.5e-3 - 1_000", [
-            "identifier:x", "punctuation:=", "number:0x1F", "punctuation:+", "number:1.5e-3", "punctuation:-",
-            "number:1_000",
-        ]),
+        (
+            "[String: Set<Int>>]",
+            [
+                "punctuation:[", "identifier:String", "punctuation::", "identifier:Set", "punctuation:<",
+                "identifier:Int",
+                "punctuation:>", "punctuation:>", "punctuation:]",
+            ]
+        ),
+        (
+            "f() -> Int? ...",
+            [
+                "identifier:f", "punctuation:(", "punctuation:)", "punctuation:->", "identifier:Int", "punctuation:?",
+                "punctuation:...",
+            ]
+        ),
+        (
+            "@available(*, deprecated) #if DEBUG",
+            [
+                "punctuation:@", "identifier:available", "punctuation:(", "punctuation:*", "punctuation:,",
+                "identifier:deprecated", "punctuation:)", "directive:#if", "identifier:DEBUG",
+            ]
+        ),
+        (
+            "x = 0x1F + 1.5e-3 - 1_000",
+            [
+                "identifier:x", "punctuation:=", "number:0x1F", "punctuation:+", "number:1.5e-3", "punctuation:-",
+                "number:1_000",
+            ]
+        ),
         ("#/a\"b/# q", ["punctuation:#/a\"b/#", "identifier:q"]),
     ]
 
@@ -72,8 +85,14 @@ struct ScannerTests {
     }
 
     @Test func unterminatedLiteralsAndCommentsAreReportedWhereTheyStart() {
-        #expect(SwiftScanner.scan("let a = \"abc\nlet b").problems == [ScanProblem(message: "unterminated string literal", line: 1, column: 9)])
-        #expect(SwiftScanner.scan("x /* a /* b */").problems == [ScanProblem(message: "unterminated block comment", line: 1, column: 3)])
+        #expect(
+            SwiftScanner.scan("let a = \"abc\nlet b").problems == [
+                ScanProblem(message: "unterminated string literal", line: 1, column: 9)
+            ])
+        #expect(
+            SwiftScanner.scan("x /* a /* b */").problems == [
+                ScanProblem(message: "unterminated block comment", line: 1, column: 3)
+            ])
     }
 
     @Test func scanningCanStartAtAnOffsetInALargerFile() {

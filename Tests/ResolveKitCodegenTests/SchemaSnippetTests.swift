@@ -37,7 +37,10 @@ struct SchemaSnippetTests {
         ("x: [[Bool]]", #"{"items":{"items":{"type":"boolean"},"type":"array"},"type":"array"} required"#),
         ("x: Array<Double>?", #"{"items":{"type":"number"},"type":"array"}"#),
         ("x: Set<String>", #"{"items":{"type":"string"},"type":"array","uniqueItems":true} required"#),
-        ("x: [Int8?]", #"{"items":{"maximum":127,"minimum":-128,"nullable":true,"type":"integer"},"type":"array"} required"#),
+        (
+            "x: [Int8?]",
+            #"{"items":{"maximum":127,"minimum":-128,"nullable":true,"type":"integer"},"type":"array"} required"#
+        ),
         (
             "x: [String: Bool]",
             #"{"additionalProperties":{"type":"boolean"},"properties":{},"required":[],"type":"object"} required"#
@@ -63,7 +66,10 @@ struct SchemaSnippetTests {
         ("x: Bool = false", #"{"default":false,"type":"boolean"}"#),
         ("x: String? = nil", #"{"type":"string"}"#),
         ("x: String? = \"y\"", #"{"default":"y","type":"string"}"#),
-        ("x: [Int8] = [1, -2]", #"{"default":[1,-2],"items":{"maximum":127,"minimum":-128,"type":"integer"},"type":"array"}"#),
+        (
+            "x: [Int8] = [1, -2]",
+            #"{"default":[1,-2],"items":{"maximum":127,"minimum":-128,"type":"integer"},"type":"array"}"#
+        ),
         ("x: [String] = []", #"{"default":[],"items":{"type":"string"},"type":"array"}"#),
         (
             #"x: [String: Bool] = ["a": true]"#,
@@ -80,11 +86,23 @@ struct SchemaSnippetTests {
     }
 
     static let userTypes: [(String, String, String)] = [
-        ("x: Mode", "enum Mode: String { case fast, slow = \"SLOW\" }", #"{"enum":["fast","SLOW"],"type":"string"} required"#),
-        ("x: Mode = .slow", "enum Mode: String { case fast\n case slow = \"SLOW\" }", #"{"default":"SLOW","enum":["fast","SLOW"],"type":"string"}"#),
-        ("x: [Level] = [.high, Level.low]", "enum Level: Int { case low = -1, mid, high = 10, top }", #"{"default":[10,-1],"items":{"enum":[-1,0,10,11],"type":"integer"},"type":"array"}"#),
+        (
+            "x: Mode", "enum Mode: String { case fast, slow = \"SLOW\" }",
+            #"{"enum":["fast","SLOW"],"type":"string"} required"#
+        ),
+        (
+            "x: Mode = .slow", "enum Mode: String { case fast\n case slow = \"SLOW\" }",
+            #"{"default":"SLOW","enum":["fast","SLOW"],"type":"string"}"#
+        ),
+        (
+            "x: [Level] = [.high, Level.low]", "enum Level: Int { case low = -1, mid, high = 10, top }",
+            #"{"default":[10,-1],"items":{"enum":[-1,0,10,11],"type":"integer"},"type":"array"}"#
+        ),
         ("x: Outer.Inner", "enum Outer { enum Inner: UInt8 { case a } }", #"{"enum":[0],"type":"integer"} required"#),
-        ("x: Alias", "typealias Alias = [Mode]\nenum Mode: String { case a }", #"{"items":{"enum":["a"],"type":"string"},"type":"array"} required"#),
+        (
+            "x: Alias", "typealias Alias = [Mode]\nenum Mode: String { case a }",
+            #"{"items":{"enum":["a"],"type":"string"},"type":"array"} required"#
+        ),
         (
             "x: Point?",
             """
@@ -119,7 +137,10 @@ struct SchemaSnippetTests {
                 + #""re_named":{"maximum":127,"minimum":-128,"type":"integer"}},"required":["inner","re_named"],"#
                 + #""type":"object"} required"#
         ),
-        ("x: Later", "extension Later: Codable {}\nstruct Later { var a: String }", #"{"properties":{"a":{"type":"string"}},"required":["a"],"type":"object"} required"#),
+        (
+            "x: Later", "extension Later: Codable {}\nstruct Later { var a: String }",
+            #"{"properties":{"a":{"type":"string"}},"required":["a"],"type":"object"} required"#
+        ),
     ]
 
     @Test("enums and Codable structs declared in the sources are resolved", arguments: userTypes)

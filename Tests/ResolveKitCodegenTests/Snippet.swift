@@ -35,7 +35,8 @@ enum Snippet {
     static func parameterSchema(_ parameters: String, extra: String = "") -> String {
         let (manifest, diagnostics) = manifest(["Snippet.swift": function(parameters, extra: extra)])
         guard diagnostics.isEmpty, let function = manifest.functions.first else {
-            return diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" }.joined(separator: "\n")
+            return diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" }.joined(
+                separator: "\n")
         }
         let property = function.schema.properties["x"].map { JSONValue.object($0.jsonObject) } ?? .null
         return property.serialized(options: .sortedKeys) + (function.schema.required.contains("x") ? " required" : "")

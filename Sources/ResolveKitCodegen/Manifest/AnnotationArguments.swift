@@ -28,7 +28,8 @@ struct AnnotationArguments: Sendable, Hashable {
                 continue
             }
             guard seen.insert(argument.label).inserted else {
-                diagnostics.append(.error("duplicate annotation argument '\(argument.label)'", at: argument.labelLocation))
+                diagnostics.append(
+                    .error("duplicate annotation argument '\(argument.label)'", at: argument.labelLocation))
                 continue
             }
             read(argument)

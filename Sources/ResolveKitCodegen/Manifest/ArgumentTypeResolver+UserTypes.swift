@@ -16,9 +16,11 @@ extension ArgumentTypeResolver {
             result = structure(entry, written: written, location: location, at: use)
             kind = .decodable
         case .class:
-            return fail("unsupported type '\(written)': a class cannot be a tool argument; use a Codable struct", at: location)
+            return fail(
+                "unsupported type '\(written)': a class cannot be a tool argument; use a Codable struct", at: location)
         case .actor:
-            return fail("unsupported type '\(written)': an actor cannot be a tool argument; use a Codable struct", at: location)
+            return fail(
+                "unsupported type '\(written)': an actor cannot be a tool argument; use a Codable struct", at: location)
         case .protocol, .extension:
             return fail("unsupported type '\(written)': a protocol cannot be a tool argument", at: location)
         }
@@ -102,7 +104,9 @@ extension ArgumentTypeResolver {
         var schema = JSONSchema(type: .object, description: declaration.documentation?.documentation.summary)
         let memberUse = Use(scope: entry.scope + [declaration.name], stack: use.stack + [name], direct: false)
         for property in declaration.properties
-        where !property.isStatic && !property.isComputed && !property.isLazy && !(property.isLet && property.hasInitializer) {
+        where !property.isStatic && !property.isComputed && !property.isLazy
+            && !(property.isLet && property.hasInitializer)
+        {
             guard let key = codingKeys.map({ $0[property.name] }) ?? property.name else { continue }
             guard let type = property.type else {
                 diagnostics.append(

@@ -8,11 +8,13 @@ enum DefaultValueEvaluator {
         value(of: tokens[...], shape: type.shape, schema: type.schema)
     }
 
-    private static func value(of tokens: ArraySlice<Token>, shape: ArgumentType.Shape, schema: JSONSchema) -> JSONValue? {
+    private static func value(of tokens: ArraySlice<Token>, shape: ArgumentType.Shape, schema: JSONSchema) -> JSONValue?
+    {
         guard let first = tokens.first, let last = tokens.last else { return nil }
         switch shape {
         case .optional(let inner):
-            return tokens.count == 1 && first.isIdentifier("nil") ? nil : value(of: tokens, shape: inner, schema: schema)
+            return tokens.count == 1 && first.isIdentifier("nil")
+                ? nil : value(of: tokens, shape: inner, schema: schema)
         case .enumeration(let cases):
             let beforeLast = tokens[tokens.endIndex - 2 < tokens.startIndex ? tokens.startIndex : tokens.endIndex - 2]
             guard tokens.count >= 2, last.kind == .identifier, beforeLast.isPunctuation(".") else { return nil }

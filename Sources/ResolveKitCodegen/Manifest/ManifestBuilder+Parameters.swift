@@ -22,7 +22,8 @@ extension ManifestBuilder {
         }
         guard let (resolved, isOptional) = resolver.resolveMember(parameter.type, at: use) else { return nil }
         var type = resolved
-        let parameterDocumentation = documentation.parameters[parameter.name]
+        let parameterDocumentation =
+            documentation.parameters[parameter.name]
             ?? parameter.label.flatMap { documentation.parameters[$0] }
         if let text = parameterDocumentation?.text, !text.isEmpty { type.schema.description = text }
         diagnostics += SchemaTags.apply(parameterDocumentation?.tags ?? [], to: &type.schema)

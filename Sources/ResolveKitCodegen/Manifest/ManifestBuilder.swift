@@ -31,7 +31,8 @@ struct ManifestBuilder {
     }
 
     private mutating func visit(_ declaration: TypeDeclaration, scope: [String]) {
-        let memberScope = declaration.kind == .extension
+        let memberScope =
+            declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
         if let annotation = declaration.annotation {
             function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
@@ -85,9 +86,11 @@ struct ManifestBuilder {
         var schema = JSONSchema(type: .object)
         var parameters: [FunctionManifest.Parameter] = []
         var needsFoundation = false
-        let use = ArgumentTypeResolver.Use(scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
+        let use = ArgumentTypeResolver.Use(
+            scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
         for parameter in perform.parameters {
-            guard let (manifest, property, isRequired, foundation) = self.parameter(parameter, documentation, use) else {
+            guard let (manifest, property, isRequired, foundation) = self.parameter(parameter, documentation, use)
+            else {
                 isValid = false
                 continue
             }

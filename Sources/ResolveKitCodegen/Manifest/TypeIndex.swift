@@ -32,7 +32,9 @@ struct TypeIndex: Sendable {
         }
     }
 
-    private mutating func add(_ declaration: TypeDeclaration, scope: [String], parent: String?, defaultAccess: AccessLevel) {
+    private mutating func add(
+        _ declaration: TypeDeclaration, scope: [String], parent: String?, defaultAccess: AccessLevel
+    ) {
         var memberScope: [String]
         var memberDefault = AccessLevel.internal
         if declaration.kind == .extension {

@@ -64,8 +64,10 @@ struct Annotation: Sendable, Hashable {
         }
         index = 3
         while index < tokens.count, !tokens[index].isPunctuation(")") {
-            guard tokens[index].kind == .identifier, index + 1 < tokens.count, tokens[index + 1].isPunctuation(":") else {
-                diagnostics.append(.error("expected a labelled argument such as 'name: \"…\"'", at: location(tokens[index])))
+            guard tokens[index].kind == .identifier, index + 1 < tokens.count, tokens[index + 1].isPunctuation(":")
+            else {
+                diagnostics.append(
+                    .error("expected a labelled argument such as 'name: \"…\"'", at: location(tokens[index])))
                 return
             }
             let label = tokens[index]

@@ -13,7 +13,8 @@ extension DeclarationParser {
             name = token.text
             advance()
         }
-        var declaration = TypeDeclaration(kind: kind, name: name, location: location(nameToken), access: modifiers.access)
+        var declaration = TypeDeclaration(
+            kind: kind, name: name, location: location(nameToken), access: modifiers.access)
         if let token = current, token.isPunctuation("<") { declaration.genericParameters = parseGenericParameters() }
         if let token = current, token.isPunctuation(":") {
             advance()
@@ -137,7 +138,9 @@ extension DeclarationParser {
         guard let colon = current, colon.isPunctuation(":") else { return nil }
         advance()
         var specifier: String?
-        if let token = current, ["inout", "borrowing", "consuming", "__owned", "__shared", "sending"].contains(token.text) {
+        if let token = current,
+            ["inout", "borrowing", "consuming", "__owned", "__shared", "sending"].contains(token.text)
+        {
             specifier = token.text
             advance()
         }
@@ -166,7 +169,8 @@ extension DeclarationParser {
         var previousEnd: Int?
         for token in tokens {
             if let previousEnd, token.start != previousEnd { text += " " }
-            text += token.kind == .identifier && token.end - token.start != token.text.utf8.count
+            text +=
+                token.kind == .identifier && token.end - token.start != token.text.utf8.count
                 ? "`\(token.text)`" : token.text
             previousEnd = token.end
         }

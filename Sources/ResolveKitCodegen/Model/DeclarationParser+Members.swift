@@ -1,6 +1,7 @@
 extension DeclarationParser {
     /// Parses `let|var a: T = value, b: U { … }`, one ``PropertyDeclaration`` per binding.
-    mutating func parseProperties(modifiers: DeclarationModifiers, documentation: DocComment?) -> [PropertyDeclaration] {
+    mutating func parseProperties(modifiers: DeclarationModifiers, documentation: DocComment?) -> [PropertyDeclaration]
+    {
         let isLet = current?.text == "let"
         advance()
         var properties: [PropertyDeclaration] = []
@@ -24,7 +25,8 @@ extension DeclarationParser {
             }
             if let token = current, token.isPunctuation("{") {
                 let first = peek(1)
-                property.isComputed = !(first?.isIdentifier("willSet") ?? false) && !(first?.isIdentifier("didSet") ?? false)
+                property.isComputed =
+                    !(first?.isIdentifier("willSet") ?? false) && !(first?.isIdentifier("didSet") ?? false)
                 skipBalanced()
             }
             properties.append(property)

@@ -23,7 +23,8 @@ struct DocComment: Sendable, Hashable {
                     text = text.dropFirst()
                     column += 1
                 }
-                lines.append(Line(text: String(text), location: SourceLocation(file: file, line: comment.line, column: column)))
+                lines.append(
+                    Line(text: String(text), location: SourceLocation(file: file, line: comment.line, column: column)))
             case .docBlockComment:
                 let body = comment.text.dropFirst(3).dropLast(2)
                 for (offset, rawLine) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -52,7 +52,8 @@ indirect enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     var isVoid: Bool {
         switch self {
         case .tuple(let elements, _): elements.isEmpty
-        case .named(let components, _): components.map(\.name) == ["Void"] || components.map(\.name) == ["Swift", "Void"]
+        case .named(let components, _):
+            components.map(\.name) == ["Void"] || components.map(\.name) == ["Swift", "Void"]
         default: false
         }
     }

@@ -34,7 +34,9 @@ public enum CodegenPipeline {
 
     /// Runs every stage over `inputs`.
     public static func run(_ inputs: [Input], options: CodegenOptions = CodegenOptions()) -> Output {
-        let files = inputs.sorted { $0.path < $1.path }.map { DeclarationParser.parse(source: $0.contents, path: $0.path) }
+        let files = inputs.sorted { $0.path < $1.path }.map {
+            DeclarationParser.parse(source: $0.contents, path: $0.path)
+        }
         let (manifest, diagnostics) = ManifestBuilder.build(files)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             return Output(source: nil, manifestJSON: nil, diagnostics: diagnostics, functionCount: 0)

@@ -93,7 +93,8 @@ struct SwiftScanner {
         let start = index
         let (line, column) = (self.line, self.column)
         while let next = peek(), next != .newline { index += 1 }
-        let isDoc = bytes.count > start + 2 && bytes[start + 2] == .slash && (start + 3 >= index || bytes[start + 3] != .slash)
+        let isDoc =
+            bytes.count > start + 2 && bytes[start + 2] == .slash && (start + 3 >= index || bytes[start + 3] != .slash)
         append(isDoc ? .docLineComment : .lineComment, start: start, line: line, column: column)
     }
 

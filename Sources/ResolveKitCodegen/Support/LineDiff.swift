@@ -46,7 +46,6 @@ public enum LineDiff {
         return output.joined(separator: "\n") + "\n"
     }
 
-
     /// A shortest edit script by longest common subsequence, after trimming the common prefix and suffix.
     private static func edits(_ old: [String], _ new: [String]) -> [Edit] {
         var prefix = 0
