@@ -104,6 +104,14 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    @Test func warningsArePrintedButTheOutputIsStillWritten() throws {
+        let root = try Self.directory(["Lights.swift": Self.lights + "let pattern = /\"/\n"])
+        let run = try Self.run(["Lights.swift", "-o", "Out.swift"], in: root)
+        #expect(run.code == 0)
+        #expect(run.stderr == "Lights.swift:7:16: warning: unterminated string literal\n")
+        #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
+    }
+
     @Test func aMissingInputExitsWith4() throws {
         let run = try Self.run(["/nonexistent/rk", "--output", "/tmp/x.swift"])
         #expect(run.code == 4)
