@@ -5,13 +5,17 @@ import PackageDescription
 let package = Package(
     name: "resolvekit-linux",
     products: [
-        .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKit", targets: ["ResolveKit"]),
-        .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
+        .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
+        .executable(name: "rk-codegen", targets: ["rk-codegen"]),
+        .plugin(name: "ResolveKitPlugin", targets: ["ResolveKitPlugin"]),
     ],
     dependencies: [],
     targets: [
+        // Libraries, lowest layer first.
         .target(name: "ResolveKitCore"),
         .systemLibrary(
             name: "CCurl",
@@ -22,15 +26,51 @@ let package = Package(
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
-        .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore"]),
+        .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
+        .target(
+            name: "ResolveKitSystemFunctions",
+            dependencies: ["ResolveKitCore"],
+            path: "Functions",
+            plugins: ["ResolveKitPlugin"]
+        ),
+
+        // Tools and the build plugin.
+        .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen"]),
+        .plugin(
+            name: "ResolveKitPlugin",
+            capability: .buildTool(),
+            dependencies: ["rk-codegen"],
+            path: "Sources/ResolveKitPlugin"
+        ),
+        .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen"]),
+
+        // Samples.
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
+
+        // Tests.
+        .target(
+            name: "ResolveKitCodegenFixtures",
+            dependencies: ["ResolveKitCore"],
+            path: "Tests/ResolveKitCodegenFixtures",
+            plugins: ["ResolveKitPlugin"]
+        ),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
-        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
-        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitCodegenTests",
+            dependencies: ["ResolveKitCodegen", "rk-codegen"],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(name: "ResolveKitCodegenFixtureTests", dependencies: ["ResolveKitCodegenFixtures", "ResolveKitCore"]),
+        .testTarget(
+            name: "ResolveKitSystemFunctionsTests",
+            dependencies: ["ResolveKitSystemFunctions", "ResolveKitCore"]
+        ),
+        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
     ]
 )
 

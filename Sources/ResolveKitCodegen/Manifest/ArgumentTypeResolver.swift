@@ -1,0 +1,141 @@
+import ResolveKitCore
+
+/// Maps parameter types to ``ArgumentType``s, resolving user enums and structs declared in the scanned sources,
+/// and reports every type that cannot be a tool argument at its exact position.
+struct ArgumentTypeResolver {
+    /// Where a type is used.
+    struct Use: Sendable {
+        /// The scope names are resolved in (the enclosing types' path).
+        var scope: [String]
+        /// Generic parameter names visible at the use.
+        var generics: Set<String> = []
+        /// Structs being expanded, to catch a type that contains itself.
+        var stack: [String] = []
+        /// Whether generated code reads the type through `ResolveKitArgument` (not as a member of a struct).
+        var direct = true
+    }
+
+    let index: TypeIndex
+    var diagnostics: [Diagnostic] = []
+    /// The conformances generated code must add, by type name.
+    var conformances: [String: ArgumentConformance] = [:]
+
+    init(index: TypeIndex) {
+        self.index = index
+    }
+
+    /// Resolves `type` at `use`; `nil` after reporting why it cannot be an argument.
+    mutating func resolve(_ type: TypeSyntax, at use: Use) -> ArgumentType? {
+        switch type {
+        case .optional(let wrapped, let location):
+            if case .optional = wrapped {
+                return fail("unsupported type '\(type)': nested optionals cannot be tool arguments", at: location)
+            }
+            guard var inner = resolve(wrapped, at: use) else { return nil }
+            inner.schema.nullable = true
+            return ArgumentType(
+                schema: inner.schema, swiftType: inner.swiftType + "?", shape: .optional(inner.shape),
+                needsFoundation: inner.needsFoundation)
+        case .array(let element, _):
+            return resolve(element, at: use).map(Self.array)
+        case .dictionary(let key, let value, let location):
+            return dictionary(key: key, value: value, whole: type, location: location, at: use)
+        case .tuple(_, let location):
+            return fail(
+                "unsupported type '\(type)': a tuple cannot be a tool argument; use a Codable struct", at: location)
+        case .unsupported(let text, let location):
+            return fail(
+                "unsupported type '\(text)': closures, existentials and metatypes cannot be tool arguments",
+                at: location)
+        case .named(let components, let location):
+            return named(components, whole: type, location: location, at: use)
+        }
+    }
+
+    private mutating func named(
+        _ components: [TypeSyntax.Component], whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        var components = components
+        if components.count > 1, ["Swift", "Foundation"].contains(components[0].name),
+            index.lookup([components[0].name], from: use.scope) == nil
+        {
+            components.removeFirst()
+        }
+        if components.count == 1, !components[0].arguments.isEmpty {
+            return generic(components[0], whole: whole, location: location, at: use)
+        }
+        let names = components.map(\.name)
+        if components.allSatisfy(\.arguments.isEmpty), let symbol = index.lookup(names, from: use.scope) {
+            switch symbol {
+            case .alias(let alias, let aliasScope):
+                var aliasUse = use
+                aliasUse.scope = aliasScope
+                aliasUse.generics = []
+                return resolve(alias.target, at: aliasUse)
+            case .type(let entry):
+                return userType(entry, written: whole, location: location, at: use)
+            }
+        }
+        if names.count == 1, let (schema, foundation) = StandardTypes.schema(for: names[0]) {
+            return ArgumentType(schema: schema, swiftType: names[0], shape: .scalar, needsFoundation: foundation)
+        }
+        if names.count == 1, use.generics.contains(names[0]) {
+            return fail("unsupported type '\(whole)': a generic parameter cannot be a tool argument", at: location)
+        }
+        return fail(
+            "unsupported type '\(whole)': it is neither a supported standard type nor declared in the scanned sources",
+            at: location)
+    }
+
+    mutating func fail(_ message: String, at location: SourceLocation) -> ArgumentType? {
+        diagnostics.append(.error(message, at: location))
+        return nil
+    }
+
+    static func array(_ element: ArgumentType) -> ArgumentType {
+        ArgumentType(
+            schema: .array(of: element.schema), swiftType: "[\(element.swiftType)]", shape: .array(element.shape),
+            needsFoundation: element.needsFoundation)
+    }
+
+    private mutating func dictionary(
+        key: TypeSyntax, value: TypeSyntax, whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        guard case .named(let keyComponents, _) = key, keyComponents.map(\.name).last == "String",
+            keyComponents.allSatisfy(\.arguments.isEmpty)
+        else {
+            return fail("unsupported type '\(whole)': dictionary keys must be String", at: location)
+        }
+        guard let value = resolve(value, at: use) else { return nil }
+        var schema = JSONSchema(type: .object)
+        schema.additionalProperties = .schema(value.schema)
+        return ArgumentType(
+            schema: schema, swiftType: "[String: \(value.swiftType)]", shape: .dictionary(value.shape),
+            needsFoundation: value.needsFoundation)
+    }
+
+    private mutating func generic(
+        _ component: TypeSyntax.Component, whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        let arguments = component.arguments
+        switch (component.name, arguments.count) {
+        case ("Array", 1):
+            return resolve(arguments[0], at: use).map(Self.array)
+        case ("Optional", 1):
+            return resolve(.optional(arguments[0], location), at: use)
+        case ("Set", 1):
+            guard let element = resolve(arguments[0], at: use) else { return nil }
+            var schema = JSONSchema.array(of: element.schema)
+            schema.uniqueItems = true
+            return ArgumentType(
+                schema: schema, swiftType: "Set<\(element.swiftType)>", shape: .array(element.shape),
+                needsFoundation: element.needsFoundation)
+        case ("Dictionary", 2):
+            return dictionary(key: arguments[0], value: arguments[1], whole: whole, location: location, at: use)
+        default:
+            return fail(
+                "unsupported type '\(whole)': only Array, Set, Dictionary and Optional generic types are supported",
+                at: location)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import ResolveKitCore
+
+/// Turns the declaration model of every scanned file into the function manifest, reporting each problem the
+/// backend or the compiler would reject with its position.
+struct ManifestBuilder {
+    let index: TypeIndex
+    var resolver: ArgumentTypeResolver
+    var diagnostics: [Diagnostic] = []
+    var functions: [FunctionManifest] = []
+
+    /// Builds the manifest of `files`; the diagnostics are sorted by position.
+    static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
+        var builder = ManifestBuilder(index: TypeIndex(files: files))
+        for file in files {
+            builder.diagnostics += file.diagnostics
+            for declaration in file.declarations { builder.visit(declaration, scope: []) }
+        }
+        builder.checkDuplicateNames()
+        let manifest = CodegenManifest(
+            functions: builder.functions.sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) },
+            conformances: builder.resolver.conformances.values.sorted { $0.typeName < $1.typeName })
+        let diagnostics = (builder.diagnostics + builder.resolver.diagnostics).sorted {
+            ($0.location, $0.message) < ($1.location, $1.message)
+        }
+        return (manifest, diagnostics)
+    }
+
+    init(index: TypeIndex) {
+        self.index = index
+        self.resolver = ArgumentTypeResolver(index: index)
+    }
+
+    private mutating func visit(_ declaration: TypeDeclaration, scope: [String]) {
+        let memberScope =
+            declaration.kind == .extension
+            ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
+        if let annotation = declaration.annotation {
+            function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
+        }
+        for nested in declaration.nested { visit(nested, scope: memberScope) }
+    }
+
+    private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {
+        guard declaration.kind == .struct else {
+            let message =
+                declaration.kind == .extension
+                ? "@ResolveKit cannot annotate an extension; put it above the struct declaration"
+                : "@ResolveKit can only annotate a struct, not \(declaration.kind.article) \(declaration.kind.rawValue)"
+            diagnostics.append(.error(message, at: annotation.location))
+            return
+        }
+        let arguments = AnnotationArguments(annotation)
+        diagnostics += arguments.diagnostics
+        let name = declaration.name
+        let access = index.effectiveAccess(of: qualifiedName)
+        var isValid = arguments.diagnostics.isEmpty
+        func fail(_ message: String, at location: SourceLocation) {
+            diagnostics.append(.error(message, at: location))
+            isValid = false
+        }
+        if !declaration.genericParameters.isEmpty {
+            fail("function struct '\(name)' cannot be generic", at: declaration.location)
+        }
+        if !index.conforms(qualifiedName, to: ["ResolveKitFunction"]) {
+            fail("struct '\(name)' must conform to ResolveKitFunction", at: declaration.location)
+        }
+        if access < .internal {
+            fail(
+                "struct '\(name)' is \(access.keyword); the generated file cannot extend it, so make it internal or wider",
+                at: declaration.location)
+        }
+        let performs = (declaration.functions + (index.extensionFunctions[qualifiedName] ?? []))
+            .filter { $0.name == "perform" && !$0.isStatic }
+        guard let perform = performs.first else {
+            return fail("struct '\(name)' has no perform(...) method", at: declaration.location)
+        }
+        if performs.count > 1 {
+            return fail("struct '\(name)' has more than one perform(...) method", at: performs[1].location)
+        }
+        if !perform.isAsync || !perform.isThrowing {
+            fail("perform(...) must be 'async throws'", at: perform.location)
+        }
+        if perform.isMutating { fail("perform(...) must not be mutating", at: perform.location) }
+        let documentation = declaration.documentation?.documentation ?? Documentation()
+        let generics = Set(declaration.genericParameters + perform.genericParameters)
+        var schema = JSONSchema(type: .object)
+        var parameters: [FunctionManifest.Parameter] = []
+        var needsFoundation = false
+        let use = ArgumentTypeResolver.Use(
+            scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
+        for parameter in perform.parameters {
+            guard let (manifest, property, isRequired, foundation) = self.parameter(parameter, documentation, use)
+            else {
+                isValid = false
+                continue
+            }
+            parameters.append(manifest)
+            needsFoundation = needsFoundation || foundation
+            guard let property else { continue }
+            schema.properties[parameter.name] = property
+            if isRequired { schema.required.append(parameter.name) }
+        }
+        let description = arguments.description ?? documentation.summary ?? ""
+        if description.isEmpty {
+            fail(
+                "struct '\(name)' needs a description: add a doc comment summary or description: to @ResolveKit",
+                at: declaration.location)
+        } else if description.count > 1000 {
+            fail(
+                "description is \(description.count) characters; the backend accepts at most 1000",
+                at: arguments.descriptionLocation ?? declaration.location)
+        }
+        guard isValid, let functionName = arguments.name else { return }
+        functions.append(
+            FunctionManifest(
+                name: functionName, description: description, schema: schema,
+                requiresApproval: arguments.requiresApproval, timeoutSeconds: arguments.timeout,
+                typeName: qualifiedName, access: access, parameters: parameters, result: Self.result(of: perform),
+                nameLocation: arguments.nameLocation, needsFoundation: needsFoundation))
+    }
+
+    private static func result(of perform: FunctionDeclaration) -> FunctionManifest.Result {
+        guard let type = perform.returnType, !type.isVoid else { return .void }
+        if case .named(let components, _) = type, components.last?.name == "JSONValue",
+            components.allSatisfy(\.arguments.isEmpty)
+        {
+            return .json
+        }
+        return .encodable
+    }
+
+    private mutating func checkDuplicateNames() {
+        var first: [String: SourceLocation] = [:]
+        for function in functions.sorted(by: { $0.nameLocation < $1.nameLocation }) {
+            if let earlier = first[function.name] {
+                diagnostics.append(
+                    .error(
+                        "duplicate function name '\(function.name)'; it is also declared at \(earlier)",
+                        at: function.nameLocation))
+            } else {
+                first[function.name] = function.nameLocation
+            }
+        }
+    }
+}
+
+extension TypeDeclaration.Kind {
+    /// `a` or `an`, for messages.
+    var article: String { [.enum, .actor, .extension].contains(self) ? "an" : "a" }
+}

@@ -1,0 +1,125 @@
+/// A `// @ResolveKit(name: …, …)` comment: the marker's position and its labelled literal arguments.
+struct Annotation: Sendable, Hashable {
+    /// A literal argument value.
+    enum Value: Sendable, Hashable {
+        case string(String)
+        case integer(Int)
+        case bool(Bool)
+        /// Anything that is not a plain literal, as written.
+        case expression(String)
+    }
+
+    /// One `label: value` argument.
+    struct Argument: Sendable, Hashable {
+        var label: String
+        var labelLocation: SourceLocation
+        var value: Value
+        var valueLocation: SourceLocation
+    }
+
+    /// Where `@ResolveKit` is.
+    var location: SourceLocation
+    var arguments: [Argument]
+    /// Syntax problems in the comment.
+    var diagnostics: [Diagnostic]
+
+    /// The marker text that makes a comment an annotation.
+    static let marker = "@ResolveKit"
+
+    /// Whether a comment token is an annotation (`// @ResolveKit…` or `/// @ResolveKit…`).
+    static func isAnnotation(_ comment: Token) -> Bool { markerOffset(in: comment) != nil }
+
+    private static func markerOffset(in comment: Token) -> Int? {
+        guard comment.kind == .lineComment || comment.kind == .docLineComment else { return nil }
+        let bytes = Array(comment.text.utf8)
+        var offset = 2
+        while offset < bytes.count, bytes[offset] == .slash || bytes[offset] == .space || bytes[offset] == .tab {
+            offset += 1
+        }
+        let marker = Array(marker.utf8)
+        guard bytes.count >= offset + marker.count, Array(bytes[offset..<(offset + marker.count)]) == marker else {
+            return nil
+        }
+        let after = offset + marker.count
+        guard after == bytes.count || !bytes[after].isIdentifierBody else { return nil }
+        return offset
+    }
+
+    /// Parses an annotation comment; `nil` when the comment is not one.
+    init?(comment: Token, file: String) {
+        guard let offset = Self.markerOffset(in: comment) else { return nil }
+        let text = String(decoding: Array(comment.text.utf8)[offset...], as: UTF8.self)
+        let (tokens, _) = SwiftScanner.scan(text, line: comment.line, column: comment.column + offset)
+        func location(_ token: Token) -> SourceLocation {
+            SourceLocation(file: file, line: token.line, column: token.column)
+        }
+        self.location = location(tokens[0])
+        self.arguments = []
+        self.diagnostics = []
+        var index = 2
+        guard tokens.count > 2, tokens[2].isPunctuation("(") else {
+            let at = tokens.count > 2 ? location(tokens[2]) : location(tokens[0])
+            diagnostics.append(.error("expected '(' after @ResolveKit", at: at))
+            return
+        }
+        index = 3
+        while index < tokens.count, !tokens[index].isPunctuation(")") {
+            guard tokens[index].kind == .identifier, index + 1 < tokens.count, tokens[index + 1].isPunctuation(":")
+            else {
+                diagnostics.append(
+                    .error("expected a labelled argument such as 'name: \"…\"'", at: location(tokens[index])))
+                return
+            }
+            let label = tokens[index]
+            var end = index + 2
+            var depth = 0
+            while end < tokens.count {
+                let token = tokens[end]
+                if depth == 0 && (token.isPunctuation(",") || token.isPunctuation(")")) { break }
+                if ["(", "[", "{"].contains(token.text) && token.kind == .punctuation { depth += 1 }
+                if [")", "]", "}"].contains(token.text) && token.kind == .punctuation { depth -= 1 }
+                end += 1
+            }
+            let valueTokens = Array(tokens[(index + 2)..<end])
+            guard let first = valueTokens.first else {
+                diagnostics.append(.error("argument '\(label.text)' has no value", at: location(label)))
+                return
+            }
+            arguments.append(
+                Argument(
+                    label: label.text, labelLocation: location(label), value: Self.value(of: valueTokens, in: text),
+                    valueLocation: location(first)))
+            index = end
+            if index < tokens.count, tokens[index].isPunctuation(",") { index += 1 }
+        }
+        if index >= tokens.count {
+            diagnostics.append(.error("expected ')' to close @ResolveKit(", at: location(tokens[tokens.count - 1])))
+        }
+    }
+
+    private static func value(of tokens: [Token], in text: String) -> Value {
+        let bytes = Array(text.utf8)
+        let written = String(decoding: bytes[tokens[0].start..<tokens[tokens.count - 1].end], as: UTF8.self)
+        if tokens.count == 1 {
+            let token = tokens[0]
+            switch token.kind {
+            case .string: if let value = token.stringValue { return .string(value) }
+            case .number: if let value = Int(token.text.replacingUnderscores) { return .integer(value) }
+            case .identifier where token.text == "true": return .bool(true)
+            case .identifier where token.text == "false": return .bool(false)
+            default: break
+            }
+        }
+        if tokens.count == 2, tokens[0].isPunctuation("-"), tokens[1].kind == .number,
+            let value = Int("-" + tokens[1].text.replacingUnderscores)
+        {
+            return .integer(value)
+        }
+        return .expression(written)
+    }
+}
+
+extension String {
+    /// The text without `_` digit separators.
+    var replacingUnderscores: String { String(filter { $0 != "_" }) }
+}

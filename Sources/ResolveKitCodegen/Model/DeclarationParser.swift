@@ -1,0 +1,196 @@
+/// Builds the declaration model of one file from its tokens: types with nesting, members, `perform` signatures,
+/// enum cases, stored properties, doc comments and `@ResolveKit` annotations.
+///
+/// It is not a full Swift parser. It recognises declarations by their keywords and skips everything else by
+/// balancing brackets, which the scanner makes reliable (brackets inside strings and comments are never seen).
+struct DeclarationParser {
+    static let modifiers: Set<String> = [
+        "public", "private", "fileprivate", "internal", "package", "open", "final", "static", "class", "override",
+        "mutating", "nonmutating", "lazy", "weak", "unowned", "indirect", "convenience", "required", "dynamic",
+        "nonisolated", "isolated", "consuming", "borrowing", "distributed", "prefix", "postfix", "infix",
+        "optional", "__consuming",
+    ]
+    static let typeKeywords: Set<String> = ["struct", "enum", "class", "actor", "protocol", "extension"]
+
+    let tokens: [Token]
+    let code: [Int]
+    let file: String
+    let source: [UInt8]
+    var position = 0
+    var diagnostics: [Diagnostic] = []
+    var attachedAnnotations: Set<Int> = []
+
+    /// Parses one file.
+    static func parse(source: String, path: String) -> SourceFileModel {
+        let (tokens, problems) = SwiftScanner.scan(source)
+        var parser = DeclarationParser(tokens: tokens, file: path, source: Array(source.utf8))
+        // A warning, not an error: the compiler reports a real one, and a construct the scanner does not know
+        // (a bare `/…/` regex with a quote) must not fail the build.
+        parser.diagnostics = problems.map {
+            .warning($0.message, at: SourceLocation(file: path, line: $0.line, column: $0.column))
+        }
+        var topLevel = TypeDeclaration(kind: .extension, name: "", location: parser.location(tokens.first))
+        parser.parseMembers(into: &topLevel, isTopLevel: true)
+        for (index, token) in tokens.enumerated()
+        where token.isComment && Annotation.isAnnotation(token) && !parser.attachedAnnotations.contains(index) {
+            parser.diagnostics.append(
+                .error(
+                    "@ResolveKit must be directly above a struct declaration (doc comment lines may surround it)",
+                    at: parser.location(token)))
+        }
+        return SourceFileModel(
+            path: path, declarations: topLevel.nested, typeAliases: topLevel.typeAliases,
+            diagnostics: parser.diagnostics)
+    }
+
+    init(tokens: [Token], file: String, source: [UInt8]) {
+        self.tokens = tokens
+        self.code = tokens.indices.filter { !tokens[$0].isComment }
+        self.file = file
+        self.source = source
+    }
+
+    // MARK: Cursor
+
+    var current: Token? { position < code.count ? tokens[code[position]] : nil }
+
+    func peek(_ offset: Int) -> Token? {
+        position + offset < code.count ? tokens[code[position + offset]] : nil
+    }
+
+    mutating func advance() { position += 1 }
+
+    func location(_ token: Token?) -> SourceLocation {
+        guard let token else {
+            let last = tokens.last
+            return SourceLocation(file: file, line: last?.line ?? 1, column: last?.column ?? 1)
+        }
+        return SourceLocation(file: file, line: token.line, column: token.column)
+    }
+
+    func text(from first: Token, to last: Token) -> String {
+        String(decoding: source[first.start..<max(first.start, last.end)], as: UTF8.self)
+    }
+
+    /// The comments on their own lines between the previous code token and the one at `position`.
+    func leadingComments() -> [(index: Int, token: Token)] {
+        guard position < code.count else { return [] }
+        let first = position == 0 ? 0 : code[position - 1] + 1
+        return (first..<code[position]).compactMap { index in
+            let token = tokens[index]
+            return token.precededByNewline || index == 0 ? (index, token) : nil
+        }
+    }
+
+    /// Skips a bracketed group starting at an opening `(`, `[` or `{`, or one token otherwise.
+    mutating func skipBalanced() {
+        guard let opener = current, opener.kind == .punctuation, ["(", "[", "{"].contains(opener.text) else {
+            advance()
+            return
+        }
+        var depth = 0
+        while let token = current {
+            advance()
+            guard token.kind == .punctuation else { continue }
+            if ["(", "[", "{"].contains(token.text) { depth += 1 }
+            if [")", "]", "}"].contains(token.text) { depth -= 1 }
+            if depth == 0 { return }
+        }
+    }
+
+    /// Skips `(…)` directly after an attribute name (no space between, as Swift requires).
+    mutating func skipAttributeArguments() {
+        guard position > 0, let next = current, next.isPunctuation("("),
+            next.start == tokens[code[position - 1]].end
+        else { return }
+        skipBalanced()
+    }
+
+    // MARK: Members
+
+    mutating func parseMembers(into container: inout TypeDeclaration, isTopLevel: Bool) {
+        while let token = current {
+            if token.isPunctuation("}") {
+                advance()
+                if isTopLevel { continue }
+                return
+            }
+            parseDeclaration(into: &container)
+        }
+    }
+
+    mutating func parseDeclaration(into container: inout TypeDeclaration) {
+        let comments = leadingComments()
+        let start = position
+        var modifiers = DeclarationModifiers()
+        while let token = current {
+            if token.isPunctuation("@") {
+                advance()
+                if current?.kind == .identifier { advance() }
+                skipAttributeArguments()
+                continue
+            }
+            guard token.kind == .identifier, Self.modifiers.contains(token.text) else { break }
+            if token.text == "class", let next = peek(1), next.kind == .identifier,
+                !Self.modifiers.contains(next.text), !["func", "var", "let", "subscript", "init"].contains(next.text)
+            {
+                break
+            }
+            advance()
+            if let next = current, next.isPunctuation("(") {
+                skipBalanced()
+                continue
+            }
+            if let level = AccessLevel(keyword: token.text) { modifiers.access = level }
+            if token.text == "static" || token.text == "class" { modifiers.isStatic = true }
+            if token.text == "mutating" { modifiers.isMutating = true }
+            if token.text == "lazy" { modifiers.isLazy = true }
+        }
+        guard let keyword = current else { return }
+        let documentation = DocComment(
+            comments: comments.map(\.token).filter { !Annotation.isAnnotation($0) }, file: file)
+        switch keyword.kind == .identifier ? keyword.text : "" {
+        case let word where Self.typeKeywords.contains(word):
+            var declaration = parseType(modifiers: modifiers)
+            declaration.documentation = documentation
+            if let (index, comment) = comments.last(where: { Annotation.isAnnotation($0.token) }) {
+                attachedAnnotations.insert(index)
+                declaration.annotation = Annotation(comment: comment, file: file)
+            }
+            container.nested.append(declaration)
+        case "func":
+            var function = parseFunction()
+            function.isStatic = modifiers.isStatic
+            function.isMutating = modifiers.isMutating
+            container.functions.append(function)
+        case "var", "let":
+            container.properties += parseProperties(modifiers: modifiers, documentation: documentation)
+        case "case" where container.kind == .enum:
+            container.cases += parseCases()
+        case "typealias":
+            if let alias = parseTypeAlias() { container.typeAliases.append(alias) }
+        case "import":
+            advance()
+            while let next = current, !next.precededByNewline, !next.isPunctuation(";") { advance() }
+        default:
+            if keyword.kind == .directive {
+                advance()
+                if ["#if", "#elseif"].contains(keyword.text) {
+                    while let next = current, !next.precededByNewline { advance() }
+                } else if let next = current, next.isPunctuation("(") {
+                    skipBalanced()
+                }
+            } else if position == start || keyword.kind == .punctuation {
+                skipBalanced()
+            }
+        }
+    }
+}
+
+/// The modifiers in front of a declaration that matter to the generator.
+struct DeclarationModifiers {
+    var access: AccessLevel?
+    var isStatic = false
+    var isMutating = false
+    var isLazy = false
+}

@@ -1,0 +1,76 @@
+import ResolveKitCore
+
+/// Spells values as Swift source: string literals and `JSONValue` expressions.
+enum SwiftLiteral {
+    /// A double-quoted Swift string literal for `text`.
+    static func string(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            return "\"" + text + "\""
+        }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A number as a Swift literal: whole numbers without a fraction.
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) <= JSONValue.maxExactInteger { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// The value as a one-line `JSONValue` expression, or `nil` if it holds a non-empty object or an array with
+    /// containers (those are written over several lines).
+    static func inline(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return ".string(\(string(text)))"
+        case .number(let number): return ".number(\(self.number(number)))"
+        case .bool(let flag): return ".bool(\(flag))"
+        case .null: return ".null"
+        case .object(let members): return members.isEmpty ? ".object([:])" : nil
+        case .array(let elements):
+            let parts = elements.map { element -> String? in
+                switch element {
+                case .array, .object: nil
+                default: inline(element)
+                }
+            }
+            guard !parts.contains(where: { $0 == nil }) else { return nil }
+            return ".array([" + parts.compactMap { $0 }.joined(separator: ", ") + "])"
+        }
+    }
+
+    /// Writes the members of an object, keys sorted, one per line (`"key": value,`).
+    static func writeMembers(_ members: JSONObject, to writer: inout SwiftWriter) {
+        for key in members.keys.sorted() {
+            write(members[key] ?? .null, prefix: string(key) + ": ", to: &writer)
+        }
+    }
+
+    private static func write(_ value: JSONValue, prefix: String, to writer: inout SwiftWriter) {
+        if let inline = inline(value) {
+            writer.line(prefix + inline + ",")
+            return
+        }
+        switch value {
+        case .object(let members):
+            writer.block(prefix + ".object([", footer: "]),") { writeMembers(members, to: &$0) }
+        case .array(let elements):
+            writer.block(prefix + ".array([", footer: "]),") { writer in
+                for element in elements { write(element, prefix: "", to: &writer) }
+            }
+        default:
+            writer.line(prefix + ".null,")
+        }
+    }
+}

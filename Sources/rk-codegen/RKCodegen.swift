@@ -1,0 +1,58 @@
+import Foundation
+import ResolveKitCodegen
+
+/// `rk-codegen`: parse the command line, read the sources, run the pipeline, write or check the outputs.
+@main
+enum RKCodegen {
+    static func main() {
+        let code: Int32
+        do {
+            let options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            if options.help {
+                print(Help.text)
+                code = 0
+            } else {
+                code = try run(options)
+            }
+        } catch let error as UsageError {
+            printError("rk-codegen: error: \(error)\nRun 'rk-codegen --help' for usage.")
+            code = 2
+        } catch {
+            printError("rk-codegen: error: \(error)")
+            code = 4
+        }
+        exit(code)
+    }
+
+    static func run(_ options: CommandLineOptions) throws -> Int32 {
+        let output = URL(fileURLWithPath: options.output ?? "").standardizedFileURL
+        let paths = try SourceFiles.collect(options.inputs, excluding: output.path)
+        let inputs = try paths.map { path in
+            CodegenPipeline.Input(path: path, contents: try SourceFiles.read(path))
+        }
+        let result = CodegenPipeline.run(
+            inputs, options: CodegenOptions(moduleName: options.moduleName, registryAccess: options.access))
+        for diagnostic in result.diagnostics { printError(diagnostic.description) }
+        guard let source = result.source, let manifest = result.manifestJSON else { return 1 }
+        var targets = [(output.path, source)]
+        if let manifestPath = options.manifest { targets.append((manifestPath, manifest)) }
+        if options.check {
+            var isStale = false
+            for (path, text) in targets {
+                let current = (try? SourceFiles.read(path)) ?? ""
+                if let diff = LineDiff.unified(old: current, new: text, oldName: path, newName: "\(path) (generated)") {
+                    print(diff, terminator: "")
+                    isStale = true
+                }
+            }
+            if isStale { printError("rk-codegen: error: generated files are stale; run rk-codegen without --check") }
+            return isStale ? 3 : 0
+        }
+        for (path, text) in targets { try SourceFiles.writeIfChanged(text, to: path) }
+        return 0
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// Runs the built `rk-codegen` binary: exit codes, outputs, `--check`, `--manifest`, `--help`.
+struct CommandLineTests {
+    struct Run {
+        var code: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let binary: URL = {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [
+            besideTests.appending(path: "rk-codegen"),
+            besideTests.deletingLastPathComponent().appending(path: "rk-codegen"),
+            packageRoot.appending(path: ".build/debug/rk-codegen"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }()
+
+    static let lights = """
+        /// Turn the lights on or off.
+        /// - Parameter on: Whether they should be on.
+        // @ResolveKit(name: "set_lights")
+        struct SetLights: ResolveKitFunction {
+            func perform(on: Bool) async throws {}
+        }
+
+        """
+
+    /// A fresh directory holding `files` (relative path → text).
+    static func directory(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appending(path: "rk-codegen-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appending(path: path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func helpShowsAnExampleAndTheExitCodes() throws {
+        let run = try Self.run(["--help"])
+        #expect(run.code == 0)
+        #expect(run.stdout.contains("EXAMPLE:"))
+        #expect(run.stdout.contains("// @ResolveKit(name: \"set_lights\", timeout: 30, requiresApproval: true)"))
+        #expect(run.stdout.contains("3  --check found the output stale"))
+    }
+
+    static let usageErrors: [([String], String)] = [
+        ([], "rk-codegen: error: no input files or directories given"),
+        (["a.swift"], "rk-codegen: error: --output <file> is required"),
+        (["a.swift", "--output"], "rk-codegen: error: option --output needs a value"),
+        (["a.swift", "-o", "b.swift", "--verbose"], "rk-codegen: error: unknown option '--verbose'"),
+        (
+            ["a.swift", "-o", "b.swift", "--access=open"],
+            "rk-codegen: error: --access must be 'public' or 'internal', not 'open'"
+        ),
+    ]
+
+    @Test("usage errors exit with 2 and say what is wrong", arguments: usageErrors)
+    func usageError(arguments: [String], message: String) throws {
+        let run = try Self.run(arguments)
+        #expect(run.code == 2)
+        #expect(run.stderr == message + "\nRun 'rk-codegen --help' for usage.\n")
+    }
+
+    @Test func sourceErrorsExitWith1AndPrintPositionsWithoutWriting() throws {
+        let root = try Self.directory([
+            "Bad.swift": "/// Doc.\n// @ResolveKit(name: \"kb_search\", timeout: 0)\nstruct B: ResolveKitFunction {}\n"
+        ])
+        let output = root.appending(path: "Out.swift")
+        let run = try Self.run(["Bad.swift", "--output", output.path], in: root)
+        #expect(run.code == 1)
+        #expect(
+            run.stderr == """
+                Bad.swift:2:22: error: function name 'kb_search' is reserved by the backend
+                Bad.swift:2:44: error: timeout must be between 1 and 300 seconds, not 0
+                Bad.swift:3:8: error: struct 'B' has no perform(...) method
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func warningsArePrintedButTheOutputIsStillWritten() throws {
+        let root = try Self.directory(["Lights.swift": Self.lights + "let pattern = /\"/\n"])
+        let run = try Self.run(["Lights.swift", "-o", "Out.swift"], in: root)
+        #expect(run.code == 0)
+        #expect(run.stderr == "Lights.swift:7:16: warning: unterminated string literal\n")
+        #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
+    }
+
+    @Test func aMissingInputExitsWith4() throws {
+        let run = try Self.run(["/nonexistent/rk", "--output", "/tmp/x.swift"])
+        #expect(run.code == 4)
+        #expect(run.stderr == "rk-codegen: error: no such file or directory: /nonexistent/rk\n")
+    }
+
+    @Test func directoriesAreSearchedRecursivelyAndTheOutputIsNotScanned() throws {
+        let root = try Self.directory(["Sources/A/Lights.swift": Self.lights, "Sources/A/Sub/Notes.txt": "not swift"])
+        let output = root.appending(path: "Sources/A/Generated/ResolveKitAutoRegistry.swift")
+        let manifest = root.appending(path: "tools.json")
+        let first = try Self.run(
+            ["Sources", "-o", output.path, "--manifest", manifest.path, "--module-name", "A"], in: root)
+        #expect(first.code == 0)
+        #expect(first.stderr.isEmpty)
+        let generated = try String(contentsOf: output, encoding: .utf8)
+        #expect(generated.contains("extension SetLights: AnyResolveKitFunction {"))
+        #expect(generated.contains("module A."))
+        let json = try String(contentsOf: manifest, encoding: .utf8)
+        #expect(json.contains("\"name\": \"set_lights\""))
+        #expect(json.contains("\"module\": \"A\""))
+        let second = try Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
+        #expect(second.code == 0)
+        #expect(try String(contentsOf: output, encoding: .utf8) == generated)
+    }
+
+    @Test func anUnchangedOutputIsNotRewritten() throws {
+        let root = try Self.directory(["Lights.swift": Self.lights])
+        let output = root.appending(path: "Out.swift")
+        #expect(try Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: output.path)
+        #expect(try Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: output.path)
+        #expect(attributes[.modificationDate] as? Date == past)
+    }
+
+    @Test func checkPassesWhenFreshAndPrintsADiffWhenStale() throws {
+        let root = try Self.directory(["Lights.swift": Self.lights])
+        let output = root.appending(path: "Out.swift")
+        #expect(try Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
+        let fresh = try Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
+        #expect(fresh.code == 0)
+        #expect(fresh.stdout.isEmpty)
+
+        let before = try String(contentsOf: output, encoding: .utf8)
+        try Self.lights.replacingOccurrences(of: "set_lights", with: "switch_lights")
+            .write(to: root.appending(path: "Lights.swift"), atomically: true, encoding: .utf8)
+        let stale = try Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
+        #expect(stale.code == 3)
+        #expect(stale.stdout.hasPrefix("--- \(output.path)\n+++ \(output.path) (generated)\n@@ "))
+        #expect(stale.stdout.contains("\n-    static let resolveKitName: String = \"set_lights\"\n"))
+        #expect(stale.stdout.contains("\n+    static let resolveKitName: String = \"switch_lights\"\n"))
+        #expect(stale.stderr.contains("generated files are stale"))
+        #expect(try String(contentsOf: output, encoding: .utf8) == before)
+    }
+
+    @Test func checkTreatsAMissingOutputAsStale() throws {
+        let root = try Self.directory(["Lights.swift": Self.lights])
+        let run = try Self.run(["Lights.swift", "-o", "Missing.swift", "--check"], in: root)
+        #expect(run.code == 3)
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Missing.swift").path))
+    }
+}
