@@ -7,12 +7,18 @@ let package = Package(
     products: [
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "ResolveKitCore"),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        .target(name: "ResolveKitSystemFunctions", dependencies: ["ResolveKitCore"], path: "Functions"),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
+        .testTarget(
+            name: "ResolveKitSystemFunctionsTests",
+            dependencies: ["ResolveKitSystemFunctions", "ResolveKitCore"]
+        ),
     ]
 )
 
