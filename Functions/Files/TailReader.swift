@@ -18,13 +18,13 @@ enum TailReader {
             reachedByteLimit: start > 0 && kept.count < lineCount)
     }
 
-    /// Splits `bytes` at `\n`, dropping a final empty line, trailing `\r`, and — when the window starts mid-line and
-    /// holds more than that one line — the partial first line.
+    /// Splits `bytes` at `\n`, dropping a final empty line and trailing `\r`. When the window starts mid-line, the
+    /// partial first line is dropped too, unless it is all the window holds (a line longer than the byte limit).
     static func lines(in bytes: [UInt8], beginsAtLineStart: Bool) -> (lines: [String], droppedPartialLine: Bool) {
         var pieces = bytes.split(separator: 10, omittingEmptySubsequences: false)
         if pieces.last?.isEmpty == true { pieces.removeLast() }
         var dropped = false
-        if !beginsAtLineStart, pieces.count > 1 {
+        if !beginsAtLineStart, pieces.count > 1 || pieces.first?.isEmpty == true {
             pieces.removeFirst()
             dropped = true
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 
 /// What a finished command produced.
@@ -17,42 +18,56 @@ struct CommandRunner: Sendable {
     /// Runs `executable` with `arguments`, terminating it after `timeout`.
     var run: @Sendable (_ executable: String, _ arguments: [String], _ timeout: Duration) async throws -> CommandOutput
 
-    /// Foundation `Process`, waited for on a Dispatch thread (never a blocked Swift concurrency thread), terminated
-    /// on timeout or when the calling task is cancelled.
+    /// Foundation `Process`, waited for on threads of its own (never a blocked Swift concurrency or Dispatch
+    /// worker thread), terminated when `timeout` passes or the calling task is cancelled.
     static let live = CommandRunner { executable, arguments, timeout in
         let command = RunningCommand(executable: executable, arguments: arguments)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result { try command.runToCompletion(timeout: timeout) })
+        return try await withThrowingTaskGroup(of: CommandOutput?.self) { group in
+            group.addTask {
+                try await withCheckedThrowingContinuation { continuation in
+                    Thread.detachNewThread { continuation.resume(with: Result { try command.runToCompletion() }) }
                 }
             }
-        } onCancel: {
-            command.stop()
+            group.addTask {
+                // Ends early when the process finishes (the group is cancelled) or the caller is cancelled;
+                // `stop(after:)` is a no-op once the process has been reaped.
+                try? await Task.sleep(for: timeout)
+                command.stop(after: timeout)
+                return nil
+            }
+            while let next = try await group.next() {
+                if let output = next {
+                    group.cancelAll()
+                    return output
+                }
+            }
+            throw CancellationError()
         }
     }
 }
 
-/// A command that ran past its time limit and was terminated.
-struct CommandTimedOut: Error, CustomStringConvertible {
+/// A command that was terminated before it finished: it ran past its time limit or its caller was cancelled.
+struct CommandStopped: Error, CustomStringConvertible {
     /// The executable that was run.
     var executable: String
-    /// The limit it exceeded.
+    /// The time limit it had.
     var timeout: Duration
-    var description: String { "\(executable) did not finish within \(timeout) and was terminated" }
+    var description: String {
+        "\(executable) did not finish within \(timeout) (or the call was cancelled) and was terminated"
+    }
 }
 
 /// One run of a `Process`.
 ///
 /// Invariant that makes the unchecked `Sendable` sound: `process` and the pipes are configured in `init` and
-/// started and awaited only inside `runToCompletion`, on one thread; other threads only call `stop()`, which
+/// started and awaited only inside `runToCompletion`, on one thread; other threads only call `stop(after:)`, which
 /// reads the state under `state`'s lock and sends a signal, which `Process` allows from any thread.
 private final class RunningCommand: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
     private let errorText = Mutex("")
-    private let state = Mutex<(started: Bool, stopped: Bool, finished: Bool)>((false, false, false))
+    private let state = Mutex<(started: Bool, stoppedAfter: Duration?, finished: Bool)>((false, nil, false))
 
     init(executable: String, arguments: [String]) {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -63,44 +78,57 @@ private final class RunningCommand: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
     }
 
-    func runToCompletion(timeout: Duration) throws -> CommandOutput {
-        let cancelledEarly = state.withLock { state in
+    func runToCompletion() throws -> CommandOutput {
+        let stoppedEarly = state.withLock { state in
             state.started = true
-            return state.stopped
+            return state.stoppedAfter
         }
-        if cancelledEarly { throw CancellationError() }
-        try process.run()
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.stop() }
+        if let timeout = stoppedEarly {
+            throw CommandStopped(executable: process.executableURL?.path ?? "command", timeout: timeout)
+        }
+        try spawnWithNoSignalBlocked()
         // Read standard error on another thread so neither pipe can fill up and block the command.
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        group.enter()
+        Thread.detachNewThread {
             let data = self.errors.fileHandleForReading.readDataToEndOfFile()
             self.errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            group.leave()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
         let stopped = state.withLock { state in
             state.finished = true
-            return state.stopped
+            return state.stoppedAfter
         }
-        if stopped {
-            throw CommandTimedOut(executable: process.executableURL?.path ?? "command", timeout: timeout)
+        if let timeout = stopped {
+            throw CommandStopped(executable: process.executableURL?.path ?? "command", timeout: timeout)
         }
         return CommandOutput(
             status: process.terminationStatus, standardOutput: String(decoding: data, as: UTF8.self),
             standardError: errorText.withLock { $0 })
     }
 
+    /// Starts the process from this thread with an empty signal mask. Dispatch and Foundation threads block most
+    /// signals and a spawned child inherits the mask, so without this `terminate()`'s SIGTERM would never arrive.
+    private func spawnWithNoSignalBlocked() throws {
+        var empty = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
+    }
+
     /// Terminates the command if it is still running; a no-op once it has been reaped.
-    func stop() {
+    func stop(after timeout: Duration) {
         state.withLock { state in
             guard !state.finished else { return }
             if !state.started {
-                state.stopped = true
+                state.stoppedAfter = timeout
             } else if process.isRunning {
-                state.stopped = true
+                state.stoppedAfter = timeout
                 process.terminate()
             }
         }

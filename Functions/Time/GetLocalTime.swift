@@ -23,22 +23,21 @@ public struct GetLocalTime: ResolveKitFunction {
     /// Reads the clock and describes it in `timeZone`, or in the host's zone when it is `nil`.
     /// - Throws: ``ResolveKitFunctionError/invalidArguments(_:)`` when `timeZone` is not a known IANA name.
     public func perform(timeZone: String? = nil) async throws -> LocalTime {
-        let zone: TimeZone
-        let source: String
+        let zone: (zone: TimeZone, name: String, source: String)
         if let name = timeZone?.trimmingCharacters(in: .whitespaces) {
             guard !name.isEmpty, let requested = TimeZone(identifier: name) else {
                 throw ResolveKitFunctionError.invalidArguments(
                     "Unknown time zone \"\(timeZone ?? "")\". Use an IANA name such as \"Europe/Paris\" or \"UTC\".")
             }
-            (zone, source) = (requested, "argument")
+            zone = (requested, name, "argument")
         } else {
-            (zone, source) = detector.detect()
+            zone = detector.detect()
         }
-        return Self.describe(now(), in: zone, source: source)
+        return Self.describe(now(), in: zone.zone, named: zone.name, source: zone.source)
     }
 
-    /// The ``LocalTime`` of `date` in `zone`.
-    static func describe(_ date: Date, in zone: TimeZone, source: String) -> LocalTime {
+    /// The ``LocalTime`` of `date` in `zone`, reported under `name`.
+    static func describe(_ date: Date, in zone: TimeZone, named name: String, source: String) -> LocalTime {
         let whole = Date(timeIntervalSince1970: floor(date.timeIntervalSince1970))
         let offset = zone.secondsFromGMT(for: whole)
         var calendar = Calendar(identifier: .gregorian)
@@ -49,7 +48,7 @@ public struct GetLocalTime: ResolveKitFunction {
         let stamp = pad(parts.year ?? 0, width: 4) + "-" + pad(parts.month ?? 0) + "-" + pad(parts.day ?? 0) + "T"
             + pad(parts.hour ?? 0) + ":" + pad(parts.minute ?? 0) + ":" + pad(parts.second ?? 0) + utcOffset
         return LocalTime(
-            iso8601: stamp, timeZone: zone.identifier, abbreviation: zone.abbreviation(for: whole),
+            iso8601: stamp, timeZone: name, abbreviation: zone.abbreviation(for: whole),
             utcOffset: utcOffset, utcOffsetSeconds: offset, isDaylightSavingTime: zone.isDaylightSavingTime(for: whole),
             unixTime: Int(whole.timeIntervalSince1970), source: source)
     }

@@ -11,29 +11,30 @@ struct TimeZoneDetector: Sendable {
     static let live = TimeZoneDetector(
         environment: { ProcessInfo.processInfo.environment }, localtimePath: "/etc/localtime")
 
-    /// The host's zone and where its name was found.
-    func detect() -> (zone: TimeZone, source: String) {
-        if let value = environment()["TZ"], let zone = Self.zone(fromTZ: value) {
-            return (zone, "TZ")
+    /// The host's zone, its IANA name as the host spells it (Foundation reports `UTC` as `GMT`), and where the name
+    /// was found.
+    func detect() -> (zone: TimeZone, name: String, source: String) {
+        if let value = environment()["TZ"], let found = Self.zone(fromTZ: value) {
+            return (found.zone, found.name, "TZ")
         }
         if let target = PathRules.symbolicLinkTarget(localtimePath), let name = Self.zoneName(fromZoneInfoPath: target),
             let zone = TimeZone(identifier: name)
         {
-            return (zone, localtimePath)
+            return (zone, name, localtimePath)
         }
-        return (TimeZone.current, "system")
+        return (TimeZone.current, TimeZone.current.identifier, "system")
     }
 
     /// The zone a `TZ` value names: `Europe/Paris`, `:Europe/Paris` or `:/usr/share/zoneinfo/Europe/Paris`.
     /// POSIX rule strings such as `CET-1CEST` have no IANA name and give `nil`.
-    static func zone(fromTZ value: String) -> TimeZone? {
+    static func zone(fromTZ value: String) -> (zone: TimeZone, name: String)? {
         var name = value.hasPrefix(":") ? String(value.dropFirst()) : value
         if name.hasPrefix("/") {
             guard let zoneName = zoneName(fromZoneInfoPath: name) else { return nil }
             name = zoneName
         }
-        guard !name.isEmpty else { return nil }
-        return TimeZone(identifier: name)
+        guard !name.isEmpty, let zone = TimeZone(identifier: name) else { return nil }
+        return (zone, name)
     }
 
     /// `Europe/Paris` from `/usr/share/zoneinfo/Europe/Paris` or `../usr/share/zoneinfo/posix/Europe/Paris`.
