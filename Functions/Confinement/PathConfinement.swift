@@ -98,8 +98,8 @@ struct PathConfinement: Sendable {
         }
         guard resolvedRoots.contains(where: { PathRules.isInside(resolved, root: $0) }) else {
             throw ResolveKitFunctionError.invalidArguments(
-                "\(requested) resolves to \(resolved), which is outside the allowed roots (\(allowed)); only paths "
-                    + "inside them may be read.")
+                "\(requested) resolves (after following symbolic links) to a place outside the allowed roots "
+                    + "(\(allowed)); only paths inside them may be read.")
         }
         return resolved
     }

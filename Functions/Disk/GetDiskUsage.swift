@@ -27,7 +27,8 @@ public struct GetDiskUsage: ResolveKitFunction {
         do {
             entries = MountTable.parse(try proc.read("mounts"))
         } catch {
-            throw ResolveKitFunctionError.hostFailure(error, hint: "Is /proc mounted? This function needs Linux procfs.")
+            throw ResolveKitFunctionError.hostFailure(
+                error, hint: "Is /proc mounted? This function needs Linux procfs.")
         }
         guard let path else {
             let usages = MountTable.storage(entries, includeTmpfs: includeTmpfs).compactMap { entry in
@@ -37,7 +38,8 @@ public struct GetDiskUsage: ResolveKitFunction {
             return DiskUsageReport(fileSystems: usages.filter { $0.totalBytes > 0 })
         }
         guard path.hasPrefix("/") else {
-            throw ResolveKitFunctionError.invalidArguments("Give an absolute path, such as /var/lib; \(path) is relative.")
+            throw ResolveKitFunctionError.invalidArguments(
+                "Give an absolute path, such as /var/lib; \(path) is relative.")
         }
         let resolved: String
         do {

@@ -32,25 +32,27 @@ public struct ListDirectory: ResolveKitFunction {
             throw ResolveKitFunctionError.hostFailure(error, hint: "Check that the host process may read it.")
         }
         defer { closedir(directory) }
-        var entries: [DirectoryEntry] = []
+        // Names first (cheap), then `fstatat` only for the entries that will be returned.
+        var names: [String] = []
         while let record = readdir(directory) {
             let name = withUnsafeBytes(of: record.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             if name == "." || name == ".." || (!includeHidden && name.hasPrefix(".")) { continue }
+            names.append(name)
+        }
+        names.sort()
+        let limit = settings.maxDirectoryEntries
+        let entries = names.prefix(limit).compactMap { name -> DirectoryEntry? in
             var info = stat()
             // An entry removed between readdir and fstatat is simply left out.
-            guard fstatat(dirfd(directory), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            entries.append(
-                DirectoryEntry(
-                    name: name, type: Self.type(of: info.st_mode), sizeBytes: Int(info.st_size),
-                    modified: Self.utcTimestamp(info.st_mtim.tv_sec)))
+            guard fstatat(dirfd(directory), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return DirectoryEntry(
+                name: name, type: Self.type(of: info.st_mode), sizeBytes: Int(info.st_size),
+                modified: Self.utcTimestamp(info.st_mtim.tv_sec))
         }
-        entries.sort { $0.name < $1.name }
-        let limit = settings.maxDirectoryEntries
         return DirectoryListing(
-            path: opened.path, entries: Array(entries.prefix(limit)), totalEntries: entries.count,
-            truncated: entries.count > limit)
+            path: opened.path, entries: entries, totalEntries: names.count, truncated: names.count > limit)
     }
 
     static func type(of mode: mode_t) -> EntryType {

@@ -38,7 +38,8 @@ public struct GetHostStatus: ResolveKitFunction {
         do {
             text = try proc.read(name)
         } catch {
-            throw ResolveKitFunctionError.hostFailure(error, hint: "Is /proc mounted? This function needs Linux procfs.")
+            throw ResolveKitFunctionError.hostFailure(
+                error, hint: "Is /proc mounted? This function needs Linux procfs.")
         }
         guard let value = parse(text) else {
             throw ResolveKitFunctionError.executionFailed(

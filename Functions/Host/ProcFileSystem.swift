@@ -43,7 +43,9 @@ enum HostFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count)) }
+            let count = chunk.withUnsafeMutableBytes {
+                read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .current("read", path)

@@ -51,7 +51,8 @@ public struct ListTopProcesses: ResolveKitFunction {
         do {
             return try scanner.scan()
         } catch {
-            throw ResolveKitFunctionError.hostFailure(error, hint: "Is /proc mounted? This function needs Linux procfs.")
+            throw ResolveKitFunctionError.hostFailure(
+                error, hint: "Is /proc mounted? This function needs Linux procfs.")
         }
     }
 }

@@ -10,7 +10,8 @@ enum UnitName {
     static func validated(_ name: String) throws -> String {
         guard !name.isEmpty, name.utf8.count <= 255, name.utf8.allSatisfy(allowed.contains) else {
             throw ResolveKitFunctionError.invalidArguments(
-                "\"\(name)\" is not a unit name; use 1 to 255 letters, digits and @ . _ : - only, e.g. \"cron.service\".")
+                "\"\(name)\" is not a unit name; use 1 to 255 letters, digits and @ . _ : - only, e.g. \"cron.service\"."
+            )
         }
         guard name.first != "-", name.first != "." else {
             throw ResolveKitFunctionError.invalidArguments(

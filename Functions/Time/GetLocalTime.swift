@@ -45,7 +45,8 @@ public struct GetLocalTime: ResolveKitFunction {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
         let sign = offset < 0 ? "-" : "+"
         let utcOffset = sign + pad(abs(offset) / 3600) + ":" + pad(abs(offset) % 3600 / 60)
-        let stamp = pad(parts.year ?? 0, width: 4) + "-" + pad(parts.month ?? 0) + "-" + pad(parts.day ?? 0) + "T"
+        let stamp =
+            pad(parts.year ?? 0, width: 4) + "-" + pad(parts.month ?? 0) + "-" + pad(parts.day ?? 0) + "T"
             + pad(parts.hour ?? 0) + ":" + pad(parts.minute ?? 0) + ":" + pad(parts.second ?? 0) + utcOffset
         return LocalTime(
             iso8601: stamp, timeZone: name, abbreviation: zone.abbreviation(for: whole),

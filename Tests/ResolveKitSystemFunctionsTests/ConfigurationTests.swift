@@ -16,8 +16,10 @@ struct ConfigurationTests {
 
     @Test func hasDocumentedDefaultsAndNoLimitBelowOne() {
         let defaults = SystemFunctionsConfiguration(allowedRoots: [])
-        #expect([defaults.maxLogLines, defaults.maxLogBytes, defaults.maxDirectoryEntries] as [Int] == [1000, 262_144, 500])
-        let clamped = SystemFunctionsConfiguration(allowedRoots: [], maxLogLines: 0, maxLogBytes: -5, maxDirectoryEntries: 0)
+        #expect(
+            [defaults.maxLogLines, defaults.maxLogBytes, defaults.maxDirectoryEntries] as [Int] == [1000, 262_144, 500])
+        let clamped = SystemFunctionsConfiguration(
+            allowedRoots: [], maxLogLines: 0, maxLogBytes: -5, maxDirectoryEntries: 0)
         #expect([clamped.maxLogLines, clamped.maxLogBytes, clamped.maxDirectoryEntries] as [Int] == [1, 1, 1])
     }
 

@@ -18,9 +18,11 @@ struct ListDirectoryTests {
         return tree
     }
 
-    func list(_ tree: TemporaryTree, includeHidden: Bool = true, maxEntries: Int = 500) async throws -> DirectoryListing {
+    func list(_ tree: TemporaryTree, includeHidden: Bool = true, maxEntries: Int = 500) async throws -> DirectoryListing
+    {
         let settings = SystemFunctionsConfiguration(allowedRoots: [tree.path], maxDirectoryEntries: maxEntries)
-        return try await ListDirectory(configuration: { settings }).perform(path: tree.path, includeHidden: includeHidden)
+        return try await ListDirectory(configuration: { settings }).perform(
+            path: tree.path, includeHidden: includeHidden)
     }
 
     @Test func listsEntriesSortedWithTypesWithoutFollowingLinks() async throws {
@@ -41,7 +43,9 @@ struct ListDirectoryTests {
         #expect(listing.entries.map(\.name) == ["a-dir", "b.log", "c-link", "d-fifo"])
     }
 
-    @Test(arguments: [(1, [".hidden"]), (3, [".hidden", "a-dir", "b.log"]), (5, [".hidden", "a-dir", "b.log", "c-link", "d-fifo"])])
+    @Test(arguments: [
+        (1, [".hidden"]), (3, [".hidden", "a-dir", "b.log"]), (5, [".hidden", "a-dir", "b.log", "c-link", "d-fifo"]),
+    ])
     func cutsLongListingsAndSaysSo(maxEntries: Int, names: [String]) async throws {
         let listing = try await list(try makeTree(), maxEntries: maxEntries)
         #expect(listing.entries.map(\.name) == names)
@@ -49,12 +53,18 @@ struct ListDirectoryTests {
         #expect(listing.truncated == (maxEntries < 5))
     }
 
-    @Test(arguments: [(Int32(S_IFREG), EntryType.file), (Int32(S_IFDIR), .directory), (Int32(S_IFLNK), .symlink), (Int32(S_IFSOCK), .socket), (Int32(S_IFCHR), .characterDevice), (Int32(S_IFBLK), .blockDevice), (Int32(S_IFIFO), .fifo)])
+    @Test(arguments: [
+        (Int32(S_IFREG), EntryType.file), (Int32(S_IFDIR), .directory), (Int32(S_IFLNK), .symlink),
+        (Int32(S_IFSOCK), .socket), (Int32(S_IFCHR), .characterDevice), (Int32(S_IFBLK), .blockDevice),
+        (Int32(S_IFIFO), .fifo),
+    ])
     func namesEveryKindOfEntry(mode: Int32, type: EntryType) {
         #expect(ListDirectory.type(of: mode_t(mode) | 0o644) == type)
     }
 
-    @Test(arguments: [(0, "1970-01-01T00:00:00Z"), (1_782_901_230, "2026-07-01T10:20:30Z"), (951_782_400, "2000-02-29T00:00:00Z")])
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00Z"), (1_782_901_230, "2026-07-01T10:20:30Z"), (951_782_400, "2000-02-29T00:00:00Z"),
+    ])
     func writesModificationTimesInUTC(seconds: Int, text: String) {
         #expect(ListDirectory.utcTimestamp(time_t(seconds)) == text)
     }

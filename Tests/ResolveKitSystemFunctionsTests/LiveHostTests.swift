@@ -50,7 +50,9 @@ struct LiveHostTests {
         #expect(report.fileSystems.count == 1)
         #expect(PathRules.isInside(tree.path, root: usage.mountPoint))
         #expect(usage.totalBytes > 0)
-        await expectFunctionError(.invalidArguments, mentioning: "relative") { try await GetDiskUsage().perform(path: "tmp") }
+        await expectFunctionError(.invalidArguments, mentioning: "relative") {
+            try await GetDiskUsage().perform(path: "tmp")
+        }
         await expectFunctionError(.invalidArguments, mentioning: "does not exist") {
             try await GetDiskUsage().perform(path: tree.url("missing/dir"))
         }

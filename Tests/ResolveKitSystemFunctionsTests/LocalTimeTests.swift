@@ -16,7 +16,8 @@ struct LocalTimeTests {
         ("America/St_Johns", "2026-07-01T07:50:30-02:30", -9000, true),
     ])
     func writesISO8601WithTheZonesOffset(zone: String, iso: String, offset: Int, dst: Bool) throws {
-        let time = GetLocalTime.describe(Self.instant, in: try #require(TimeZone(identifier: zone)), named: zone, source: "argument")
+        let time = GetLocalTime.describe(
+            Self.instant, in: try #require(TimeZone(identifier: zone)), named: zone, source: "argument")
         #expect(time.iso8601 == iso)
         #expect(time.utcOffsetSeconds == offset)
         #expect(time.isDaylightSavingTime == dst)
@@ -48,7 +49,8 @@ struct LocalTimeTests {
     }
 
     @Test(arguments: [
-        ("/usr/share/zoneinfo/Europe/Paris", "Europe/Paris" as String?), ("../usr/share/zoneinfo/posix/Asia/Seoul", "Asia/Seoul"),
+        ("/usr/share/zoneinfo/Europe/Paris", "Europe/Paris" as String?),
+        ("../usr/share/zoneinfo/posix/Asia/Seoul", "Asia/Seoul"),
         ("/usr/share/zoneinfo/", nil), ("/etc/timezone", nil),
     ])
     func namesTheZoneOfALocaltimeLink(target: String, name: String?) {

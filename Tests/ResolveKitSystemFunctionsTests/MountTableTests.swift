@@ -22,7 +22,10 @@ struct MountTableTests {
         #expect(entries[5] == MountEntry(device: "/dev/vdb1", mountPoint: "/srv/my data", type: "xfs"))
     }
 
-    @Test(arguments: [("a\\040b", "a b"), ("tab\\011", "tab\t"), ("back\\134slash", "back\\slash"), ("\\04", "\\04"), ("\\999", "\\999"), ("\\+12", "\\+12")])
+    @Test(arguments: [
+        ("a\\040b", "a b"), ("tab\\011", "tab\t"), ("back\\134slash", "back\\slash"), ("\\04", "\\04"),
+        ("\\999", "\\999"), ("\\+12", "\\+12"),
+    ])
     func decodesOnlyThreeDigitOctalEscapes(field: String, decoded: String) {
         #expect(MountTable.unescape(field[...]) == decoded)
     }
@@ -38,7 +41,10 @@ struct MountTableTests {
         #expect(kept.first { $0.mountPoint == "/var/log" }?.device == "/dev/vdd1")
     }
 
-    @Test(arguments: [("/var/log/syslog", "/var/log"), ("/var/log2", "/"), ("/var/log", "/var/log"), ("/srv/my data/x", "/srv/my data"), ("/", "/")])
+    @Test(arguments: [
+        ("/var/log/syslog", "/var/log"), ("/var/log2", "/"), ("/var/log", "/var/log"),
+        ("/srv/my data/x", "/srv/my data"), ("/", "/"),
+    ])
     func findsTheMountHoldingAPathComponentWise(path: String, mountPoint: String) {
         #expect(MountTable.containing(path, in: MountTable.parse(Self.mounts))?.mountPoint == mountPoint)
     }

@@ -48,7 +48,10 @@ struct ProcParsersTests {
 
     @Test func readsLoadAverages() throws {
         let load = try #require(ProcParsers.loadAverage("0.52 0.58 0.59 2/1024 12345\n"))
-        #expect(load == LoadAverage(oneMinute: 0.52, fiveMinutes: 0.58, fifteenMinutes: 0.59, runnableTasks: 2, totalTasks: 1024))
+        #expect(
+            load
+                == LoadAverage(
+                    oneMinute: 0.52, fiveMinutes: 0.58, fifteenMinutes: 0.59, runnableTasks: 2, totalTasks: 1024))
     }
 
     @Test(arguments: ["", "0.52 0.58", "0.52 0.58 0.59 2-1024 1", "a b c 1/2 3"])
@@ -56,12 +59,16 @@ struct ProcParsersTests {
         #expect(ProcParsers.loadAverage(text) == nil)
     }
 
-    @Test(arguments: [("350735.47 234388.90\n", 350735.47 as Double?), ("12 1", 12), ("", nil), ("-3 1", nil), ("x 1", nil)])
+    @Test(arguments: [
+        ("350735.47 234388.90\n", 350735.47 as Double?), ("12 1", 12), ("", nil), ("-3 1", nil), ("x 1", nil),
+    ])
     func readsUptimeSeconds(text: String, seconds: Double?) {
         #expect(ProcParsers.uptimeSeconds(text) == seconds)
     }
 
-    @Test(arguments: [(0.0, "0m"), (59, "0m"), (60, "1m"), (3_600, "1h 0m"), (273_900, "3d 4h 5m"), (86_400, "1d 0h 0m")])
+    @Test(arguments: [
+        (0.0, "0m"), (59, "0m"), (60, "1m"), (3_600, "1h 0m"), (273_900, "3d 4h 5m"), (86_400, "1d 0h 0m"),
+    ])
     func writesUptimeForPeople(seconds: Double, text: String) {
         #expect(ProcParsers.humanDuration(seconds) == text)
     }

@@ -16,7 +16,9 @@ struct ProcessStatTests {
         #expect(stat == ProcessStat(pid: 42, name: comm, state: "S", cpuTicks: 10, startTicks: 900, rssPages: 250))
     }
 
-    @Test(arguments: ["", "42 bash S 1", "42 (bash) S 1 2 3", "x (bash) S" + String(repeating: " 1", count: 30), "1 2 (b) S 1"])
+    @Test(arguments: [
+        "", "42 bash S 1", "42 (bash) S 1 2 3", "x (bash) S" + String(repeating: " 1", count: 30), "1 2 (b) S 1",
+    ])
     func rejectsTruncatedOrMalformedStatLines(line: String) {
         #expect(ProcessStat.parse(line) == nil)
     }
@@ -27,7 +29,9 @@ struct ProcessStatTests {
     }
 
     @Test func joinsTheCommandLineAndCutsItLong() {
-        #expect(ProcessStat.commandLine(fromCmdline: "/usr/bin/python3\0-m\0http.server\0") == "/usr/bin/python3 -m http.server")
+        #expect(
+            ProcessStat.commandLine(fromCmdline: "/usr/bin/python3\0-m\0http.server\0")
+                == "/usr/bin/python3 -m http.server")
         #expect(ProcessStat.commandLine(fromCmdline: "") == nil)
         let long = ProcessStat.commandLine(fromCmdline: String(repeating: "x", count: 300), limit: 10)
         #expect(long == "xxxxxxxxx…")
@@ -55,8 +59,14 @@ struct ProcessStatTests {
         func stat(_ pid: Int32, ticks: UInt64, start: UInt64, rss: UInt64) -> ProcessStat {
             ProcessStat(pid: pid, name: "p\(pid)", state: "R", cpuTicks: ticks, startTicks: start, rssPages: rss)
         }
-        let before: [Int32: ProcessStat] = [1: stat(1, ticks: 1000, start: 1, rss: 10), 2: stat(2, ticks: 500, start: 5, rss: 30), 3: stat(3, ticks: 0, start: 7, rss: 1)]
-        let after: [Int32: ProcessStat] = [1: stat(1, ticks: 1050, start: 1, rss: 10), 2: stat(2, ticks: 20, start: 99, rss: 30), 3: stat(3, ticks: 0, start: 7, rss: 20)]
+        let before: [Int32: ProcessStat] = [
+            1: stat(1, ticks: 1000, start: 1, rss: 10), 2: stat(2, ticks: 500, start: 5, rss: 30),
+            3: stat(3, ticks: 0, start: 7, rss: 1),
+        ]
+        let after: [Int32: ProcessStat] = [
+            1: stat(1, ticks: 1050, start: 1, rss: 10), 2: stat(2, ticks: 20, start: 99, rss: 30),
+            3: stat(3, ticks: 0, start: 7, rss: 20),
+        ]
         let byCPU = scanner.rank(
             before: before, after: after, elapsedSeconds: 0.5, key: .cpu, limit: 2, ticksPerSecond: 100, pageSize: 4096)
         #expect(byCPU.map(\.pid) == [1, 2])
@@ -66,7 +76,8 @@ struct ProcessStatTests {
         #expect(byCPU[0].cpuTimeSeconds == 10.5)
         #expect(byCPU[1].command == nil)
         let byMemory = scanner.rank(
-            before: before, after: after, elapsedSeconds: 0.5, key: .memory, limit: 5, ticksPerSecond: 100, pageSize: 4096)
+            before: before, after: after, elapsedSeconds: 0.5, key: .memory, limit: 5, ticksPerSecond: 100,
+            pageSize: 4096)
         #expect(byMemory.map(\.pid) == [2, 3, 1])
         #expect(byMemory[0].rssBytes == 30 * 4096)
     }

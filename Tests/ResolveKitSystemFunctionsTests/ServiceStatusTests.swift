@@ -20,7 +20,9 @@ struct ServiceStatusTests {
     ])
     func refusesAnythingThatCouldBeAnOptionOrShellText(name: String) async {
         await expectFunctionError(.invalidArguments, mentioning: "unit name") { try UnitName.validated(name) }
-        await expectFunctionError(.invalidArguments) { try await Self.function(runner: .unreachable).perform(unit: name) }
+        await expectFunctionError(.invalidArguments) {
+            try await Self.function(runner: .unreachable).perform(unit: name)
+        }
     }
 
     static let showOutput = """
@@ -53,7 +55,8 @@ struct ServiceStatusTests {
     }
 
     @Test func reportsAMissingUnitAsAResult() throws {
-        let text = "Id=nope.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\nMainPID=0\nUnitFileState=\n"
+        let text =
+            "Id=nope.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\nMainPID=0\nUnitFileState=\n"
         let status = try #require(GetServiceStatus.parse(text, unit: "nope"))
         #expect(status.loadState == "not-found")
         #expect(status.activeState == "inactive")
@@ -84,7 +87,9 @@ struct ServiceStatusTests {
         let function = GetServiceStatus()
         if FileManager.default.fileExists(atPath: "/run/systemd/system") {
             let status = try await function.perform(unit: "systemd-journald")
-            #expect(["active", "inactive", "failed", "activating", "deactivating", "reloading"].contains(status.activeState))
+            #expect(
+                ["active", "inactive", "failed", "activating", "deactivating", "reloading"].contains(status.activeState)
+            )
         } else {
             await expectFunctionError(.executionFailed, mentioning: "systemd is not running") {
                 try await function.perform(unit: "systemd-journald")
