@@ -38,8 +38,8 @@ enum TailReader {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+            let got = bytes[filled...].withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset + filled))
             }
             if got < 0, errno == EINTR { continue }
             if got < 0 {

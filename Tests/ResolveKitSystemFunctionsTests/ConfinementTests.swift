@@ -129,6 +129,14 @@ struct ConfinementTests {
         }
     }
 
+    @Test func namesTheObjectAnOpenDescriptorReallyIs() throws {
+        let tree = try ConfinedTree()
+        let descriptor = Glibc.open(tree.tree.url("rootlink/dirlink/nested.log"), O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(try PathRules.openedPath(of: descriptor) == tree.tree.url("root/sub/nested.log"))
+    }
+
     @Test(arguments: [
         ("/var/log", "/var/log", true), ("/var/log/syslog", "/var/log", true), ("/var/log2", "/var/log", false),
         ("/var/lo", "/var/log", false), ("/var", "/var/log", false), ("/anything", "/", true), ("/", "/", true),
