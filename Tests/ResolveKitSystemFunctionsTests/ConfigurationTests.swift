@@ -3,6 +3,7 @@ import Testing
 
 @testable import ResolveKitSystemFunctions
 
+@Suite(.timeLimit(.minutes(1)))
 struct ConfigurationTests {
     @Test(arguments: [
         (["RK_ALLOWED_ROOTS": "/var/log:/srv/app"], ["/var/log", "/srv/app"]),

@@ -46,6 +46,7 @@ final class ConfinedTree {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct ConfinementTests {
     @Test(arguments: [
         ("root/app.log", "root/app.log"), ("root/link-inside", "root/app.log"),

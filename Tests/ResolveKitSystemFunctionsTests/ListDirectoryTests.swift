@@ -5,6 +5,7 @@ import Testing
 
 @testable import ResolveKitSystemFunctions
 
+@Suite(.timeLimit(.minutes(1)))
 struct ListDirectoryTests {
     func makeTree() throws -> TemporaryTree {
         let tree = try TemporaryTree()

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ResolveKitSystemFunctions
 
+@Suite(.timeLimit(.minutes(1)))
 struct LocalTimeTests {
     // 2026-07-01T10:20:30.75Z
     static let instant = Date(timeIntervalSince1970: 1_782_901_230.75)

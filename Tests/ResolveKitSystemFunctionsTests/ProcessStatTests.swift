@@ -3,6 +3,7 @@ import Testing
 
 @testable import ResolveKitSystemFunctions
 
+@Suite(.timeLimit(.minutes(1)))
 struct ProcessStatTests {
     static func statLine(pid: Int, comm: String, utime: Int, stime: Int, start: Int, rss: Int) -> String {
         "\(pid) (\(comm)) S 1 \(pid) \(pid) 0 -1 4194560 1000 0 0 0 \(utime) \(stime) 0 0 20 0 1 0 \(start) "

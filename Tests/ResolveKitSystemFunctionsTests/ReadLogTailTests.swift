@@ -4,6 +4,7 @@ import Testing
 
 @testable import ResolveKitSystemFunctions
 
+@Suite(.timeLimit(.minutes(1)))
 struct ReadLogTailTests {
     /// `line-01\n` … `line-10\n`: ten lines of eight bytes each.
     static let tenLines = (1...10).map { "line-" + ($0 < 10 ? "0\($0)" : "\($0)") + "\n" }.joined()

@@ -6,6 +6,7 @@ import Testing
 
 @testable import ResolveKitSystemFunctions
 
+@Suite(.timeLimit(.minutes(1)))
 struct ServiceStatusTests {
     @Test(arguments: [
         "nginx", "cron.service", "user@1000.service", "dev-sda1.device", "php8.2-fpm", "getty@tty1", "a:b", "x_y.timer",
@@ -111,6 +112,7 @@ extension CommandRunner {
     }
 }
 
+@Suite(.timeLimit(.minutes(1)))
 struct CommandRunnerTests {
     @Test func capturesOutputErrorsAndStatus() async throws {
         let listed = try await CommandRunner.live.run("/bin/ls", ["/nonexistent-rk"], .seconds(10))
