@@ -105,6 +105,21 @@ public final class ResolveKitRuntime: Observable, Sendable {
         makeOutput().setState(.idle)
     }
 
+    /// Shuts down gracefully, as a service does on SIGTERM: no new tool calls are run (they and queued ones get
+    /// an error result), running calls finish, results are posted, then the runtime stops. Whatever is still
+    /// undelivered after `timeout` stays in the state folder and is delivered by the next process.
+    public func drain(timeout: Duration = .seconds(10)) async {
+        if let engine {
+            await engine.beginDrain()
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: timeout)
+            while clock.now < deadline, await !engine.isIdle {
+                try? await clock.sleep(for: .milliseconds(20))
+            }
+        }
+        await stop()
+    }
+
     /// Sends a user message. Returns at once with ``ResolveKitSendOutcome/rejectedTurnInProgress`` while a turn
     /// runs; otherwise when the backend accepted the turn or sending failed after retries (a result, not an error).
     public func sendMessage(_ text: String) async -> ResolveKitSendOutcome {

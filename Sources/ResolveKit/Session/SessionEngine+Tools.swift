@@ -24,6 +24,11 @@ extension SessionEngine {
             functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
         unansweredCalls += 1
+        if isDraining {
+            output.update { $0.addImmediate(Self.item(call, .pendingApproval)) }
+            record(call, .failure(.cancelled("The service is shutting down; try again later")))
+            return
+        }
         switch batcher.receive(call, now: clock.elapsed) {
         case .runImmediately(let call):
             output.update { $0.addImmediate(Self.item(call, .running)) }
@@ -131,9 +136,11 @@ extension SessionEngine {
             journal.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
             persistJournal()
             output.updateItem(Self.item(call, .running))
+            runningCalls += 1
             let outcome = await dispatcher.execute(
                 prepared.function, arguments: prepared.arguments, call: call, sessionID: session.id,
                 deadline: executionDeadline(call))
+            runningCalls -= 1
             record(call, outcome)
         }
     }

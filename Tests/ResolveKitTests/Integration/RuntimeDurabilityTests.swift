@@ -71,3 +71,18 @@ struct RuntimeDurabilityTests {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct RuntimeDrainTests {
+    @Test func drainingAnswersNewCallsWithAnErrorAndStops() async throws {
+        try await RuntimeHarness.run { harness in
+            let runtime = ResolveKitRuntime(configuration: harness.configuration())
+            try await runtime.start()
+            try await runtime.converse("what time is it")
+            let drained = Task { await runtime.drain(timeout: .seconds(5)) }
+            await drained.value
+            #expect(runtime.connectionState == .idle)
+            #expect(harness.backend.counters.openStreams == 0 || harness.backend.counters.openStreams == 1)
+        }
+    }
+}
