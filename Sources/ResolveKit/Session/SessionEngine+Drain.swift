@@ -3,6 +3,7 @@ extension SessionEngine {
     /// in the queue, are answered with an error; calls already approved or running go on.
     func beginDrain() {
         isDraining = true
+        output.log("Draining: new calls are refused; running calls finish and results are posted", level: .info)
         for call in batcher.drain() + waitingImmediateCalls {
             record(call, .failure(.cancelled("The service is shutting down; try again later")))
         }
@@ -10,8 +11,8 @@ extension SessionEngine {
         deliveryKick?.yield()
     }
 
-    /// Whether nothing is running and every result has been acknowledged.
+    /// Whether every admitted call has an outcome and every outcome has been acknowledged.
     var isIdle: Bool {
-        runningCalls == 0 && batcher.queuedBatchCount == 0 && journal.undelivered.isEmpty
+        unansweredCalls == 0 && journal.undelivered.isEmpty
     }
 }

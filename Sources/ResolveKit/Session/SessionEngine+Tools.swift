@@ -136,11 +136,9 @@ extension SessionEngine {
             journal.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
             persistJournal()
             output.updateItem(Self.item(call, .running))
-            runningCalls += 1
             let outcome = await dispatcher.execute(
                 prepared.function, arguments: prepared.arguments, call: call, sessionID: session.id,
                 deadline: executionDeadline(call))
-            runningCalls -= 1
             record(call, outcome)
         }
     }

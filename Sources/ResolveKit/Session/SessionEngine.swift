@@ -48,7 +48,6 @@ actor SessionEngine {
     var runningImmediateCalls = 0
     var waitingImmediateCalls: [PendingToolCall] = []
     var unansweredCalls = 0
-    var runningCalls = 0
     /// Set by ``beginDrain()``: new calls are answered with an error instead of being run.
     var isDraining = false
 

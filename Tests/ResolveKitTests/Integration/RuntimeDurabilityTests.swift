@@ -74,15 +74,30 @@ struct RuntimeDurabilityTests {
 
 @Suite(.timeLimit(.minutes(1)))
 struct RuntimeDrainTests {
-    @Test func drainingAnswersNewCallsWithAnErrorAndStops() async throws {
+    @Test func drainingRefusesNewCallsLetsRunningOnesFinishAndFlushesResults() async throws {
+        let clock = ManualClock()
         try await RuntimeHarness.run { harness in
-            let runtime = ResolveKitRuntime(configuration: harness.configuration())
+            let runtime = ResolveKitRuntime(configuration: harness.configuration(clock: ResolveKitClock(clock)))
             try await runtime.start()
-            try await runtime.converse("what time is it")
-            let drained = Task { await runtime.drain(timeout: .seconds(5)) }
+            _ = await runtime.sendMessage("slow")
+            await runtime.wait { $0.item("slow")?.status == .running }
+            let drained = Task { await runtime.drain(timeout: .seconds(30)) }
+            // While draining, a new call arrives: it is answered with an error, not run.
+            let payload: JSONValue = [
+                "call_id": "call_during_drain", "function_name": "get_time", "arguments": [:],
+                "timeout_seconds": 30, "human_description": "x", "requires_approval": false,
+            ]
+            await runtime.wait { $0.executionLog.contains { $0.hasPrefix("Draining") } }
+            #expect(harness.backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: runtime.sessionID!))
+            await runtime.wait { $0.item("get_time")?.status == .cancelled(reason: "The service is shutting down; try again later") }
+            #expect(ExecutionLedger.shared.count("call_during_drain") == 0)
+            // The running call still finishes (here: times out on the manual clock) and its result is posted.
+            await clock.waitForSleeper(at: .init(offset: .milliseconds(4500)))
+            clock.advance(by: .seconds(5))
             await drained.value
+            let slow = try #require(runtime.toolCallBatches.flatMap(\.items).first { $0.functionName == "slow" })
+            #expect(harness.backend.counters.toolResults[slow.id]?.accepted == 1)
             #expect(runtime.connectionState == .idle)
-            #expect(harness.backend.counters.openStreams == 0 || harness.backend.counters.openStreams == 1)
         }
     }
 }

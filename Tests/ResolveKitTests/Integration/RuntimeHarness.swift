@@ -71,14 +71,26 @@ extension ResolveKitRuntime {
     /// Waits, without timers, until `condition` holds: it is re-checked whenever an observed property it read
     /// changes (Observation).
     func wait(until condition: @escaping @Sendable (ResolveKitRuntime) -> Bool) async {
-        while !condition(self) {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumed = Mutex(false)
-                let resumeOnce: @Sendable () -> Void = {
-                    if resumed.withLock({ flag in defer { flag = true }; return !flag }) { continuation.resume() }
+        while !condition(self), !Task.isCancelled {
+            let resumed = Mutex(false)
+            let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+            let resumeOnce: @Sendable () -> Void = {
+                guard resumed.withLock({ flag in defer { flag = true }; return !flag }) else { return }
+                continuation.withLock { $0 }?.resume()
+            }
+            // A cancelled test (its time limit passed) must not hang the process on this wait.
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
+                    let alreadyResumed = resumed.withLock { flag in
+                        if !flag { continuation.withLock { $0 = waiting } }
+                        return flag
+                    }
+                    if alreadyResumed { waiting.resume(); return }
+                    let satisfied = withObservationTracking { condition(self) } onChange: { resumeOnce() }
+                    if satisfied || Task.isCancelled { resumeOnce() }
                 }
-                let satisfied = withObservationTracking { condition(self) } onChange: { resumeOnce() }
-                if satisfied { resumeOnce() }
+            } onCancel: {
+                resumeOnce()
             }
         }
     }
