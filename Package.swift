@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ResolveKit", targets: ["ResolveKit"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
         .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
+        .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
     ],
     dependencies: [],
     targets: [
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        .target(name: "ResolveKitTerminal", dependencies: ["ResolveKit"]),
         .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore"]),
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
@@ -31,6 +33,8 @@ let package = Package(
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
     ]
 )
 
