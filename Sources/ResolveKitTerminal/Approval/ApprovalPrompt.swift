@@ -107,3 +107,8 @@ package struct ApprovalPrompt: Sendable {
         return Outcome(verdicts: verdicts, sessionAllowedFunctions: sessionAllowed)
     }
 }
+
+extension ApprovalPrompt {
+    /// The earliest deadline of a call still open, so the driver can wake for it.
+    package var nextDeadline: Duration? { rows.filter(\.isOpen).map(\.deadline).min() }
+}

@@ -1,0 +1,38 @@
+public import ResolveKit
+import Synchronization
+
+extension TerminalApprover {
+    /// Keeps the checklist of the last decided batch current from the runtime's events (running, done, failed
+    /// with its reason, declined, timed out) until the calling task is cancelled or the runtime's events end.
+    /// Run it next to the runtime, in the host's task group.
+    public func attach(to runtime: ResolveKitRuntime) async {
+        for await event in runtime.events {
+            if case .toolCallUpdated(let item) = event { update(item) }
+        }
+    }
+
+    /// Applies one call's new status to the checklist of the last decided batch and redraws it in place; for
+    /// hosts that feed updates themselves instead of ``attach(to:)``. Once every call has an outcome the checklist
+    /// stays on the screen as ordinary output. Updates for other calls are ignored.
+    public func update(_ item: ToolCallChecklistItem) {
+        storage.state.withLock { state in
+            guard var checklist = state.checklist, checklist.update(item) else { return }
+            screen.showLive(checklist.lines)
+            if checklist.isFinished {
+                screen.commitLive()
+                state.checklist = nil
+            } else {
+                state.checklist = checklist
+            }
+        }
+    }
+
+    /// Leaves the previous batch's checklist on the screen as it is before a new prompt takes the live region.
+    func commitChecklist() {
+        storage.state.withLock { state in
+            guard state.checklist != nil else { return }
+            screen.commitLive()
+            state.checklist = nil
+        }
+    }
+}
