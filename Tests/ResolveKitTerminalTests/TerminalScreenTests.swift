@@ -109,3 +109,15 @@ struct TranscriptAndLineReaderTests {
         #expect(terminal.output == "> ")
     }
 }
+
+struct TerminalScreenHeightTests {
+    @Test("A live region taller than the window is cut in the middle so it can still be redrawn whole")
+    func tallRegion() {
+        let terminal = FakeTerminal(columns: 40, rows: 6)
+        let screen = TerminalScreen(terminal: terminal.io)
+        screen.showLive((1...10).map { StyledLine("row \($0)") })
+        #expect(terminal.screenLines == ["row 1", "row 2", "row 3", "… (+6 lines not shown)", "row 10"])
+        screen.showLive(["short"])
+        #expect(terminal.screenLines == ["short"])
+    }
+}

@@ -8,8 +8,8 @@ extension TerminalIO {
     /// Reads wait on a short-lived thread with `poll`, so no task of the cooperative pool blocks and a cancelled
     /// read returns within 50 ms without consuming input. Raw mode is restored on every exit path: by
     /// ``restore()``, and while raw also at process exit (`atexit`) and on `SIGINT`, `SIGTERM` and `SIGHUP`
-    /// (restored, then the signal's default action runs). Entering raw mode discards typed-ahead input, so a key
-    /// pressed before a prompt appeared never answers it.
+    /// (restored, then the signal goes on to the host's previous handler or the default action). Entering raw mode
+    /// discards typed-ahead input, so a key pressed before a prompt appeared never answers it.
     public static var live: TerminalIO {
         TerminalIO(
             environment: ProcessInfo.processInfo.environment,
@@ -22,16 +22,29 @@ extension TerminalIO {
     }
 }
 
-/// The saved terminal mode, readable from a signal handler. Written only by `enterRawMode` while
-/// `rawModeActive` is false, read only while it is true, so the handler never sees a half-written value.
+/// The saved terminal mode and the signal handlers replaced while raw, readable from a signal handler. Written
+/// only by `enterRawMode` while `rawModeActive` is false, read only after it became true, so a handler never sees
+/// a half-written value. A tuple, not an array: reading it allocates and retains nothing.
 nonisolated(unsafe) private var savedMode = termios()
+nonisolated(unsafe) private var previousHandlers: (__sighandler_t?, __sighandler_t?, __sighandler_t?) = (nil, nil, nil)
 private let rawModeActive = Atomic<Bool>(false)
-private let handlersInstalled = Atomic<Bool>(false)
+private let exitHandlerInstalled = Atomic<Bool>(false)
 
-/// Restores the saved mode if raw mode is on; async-signal-safe (an atomic exchange and `tcsetattr`).
+/// Restores the saved mode and the previous signal handlers if raw mode is on; async-signal-safe (an atomic
+/// exchange, `tcsetattr` and `signal`).
 private func restoreSavedMode() {
     guard rawModeActive.exchange(false, ordering: .acquiringAndReleasing) else { return }
     _ = tcsetattr(0, TCSANOW, &savedMode)
+    signal(SIGINT, previousHandlers.0)
+    signal(SIGTERM, previousHandlers.1)
+    signal(SIGHUP, previousHandlers.2)
+}
+
+/// While raw: restores the terminal and the host's handler, then delivers the signal again to that handler (or
+/// the default action, which ends the process).
+private func restoreAndResend(_ received: Int32) {
+    restoreSavedMode()
+    raise(received)
 }
 
 enum LiveTerminal {
@@ -62,7 +75,14 @@ enum LiveTerminal {
         var mode = termios()
         guard tcgetattr(0, &mode) == 0 else { return }
         savedMode = mode
-        installHandlersOnce()
+        if !exitHandlerInstalled.exchange(true, ordering: .acquiringAndReleasing) { atexit { restoreSavedMode() } }
+        previousHandlers = (signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN), signal(SIGHUP, SIG_IGN))
+        for (number, previous) in [(SIGINT, previousHandlers.0), (SIGTERM, previousHandlers.1), (SIGHUP, previousHandlers.2)] {
+            // A signal the host ignores stays ignored.
+            if unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(number) { restoreAndResend($0) }
+            }
+        }
         mode.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         mode.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR)
         withUnsafeMutableBytes(of: &mode.c_cc) { cc in
@@ -70,26 +90,10 @@ enum LiveTerminal {
             cc[Int(VTIME)] = 0
         }
         rawModeActive.store(true, ordering: .releasing)
-        if tcsetattr(0, TCSAFLUSH, &mode) != 0 { rawModeActive.store(false, ordering: .releasing) }
+        if tcsetattr(0, TCSAFLUSH, &mode) != 0 { restoreSavedMode() }
     }
 
     static func restore() { restoreSavedMode() }
-
-    private static func installHandlersOnce() {
-        guard !handlersInstalled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        atexit { restoreSavedMode() }
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            let previous = signal(signalNumber) { received in
-                restoreSavedMode()
-                signal(received, SIG_DFL)
-                raise(received)
-            }
-            // A signal the process ignores stays ignored.
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(signalNumber, SIG_IGN)
-            }
-        }
-    }
 
     /// Waits for input on a helper thread: `poll` with a 50 ms timeout, checking for cancellation in between.
     static func read() async -> [UInt8]? {

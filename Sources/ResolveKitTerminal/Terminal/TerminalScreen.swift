@@ -89,15 +89,22 @@ public final class TerminalScreen: Sendable {
     }
 
     /// The text that draws `lines` below the cursor; records them as the region.
+    ///
+    /// With cursor control a region taller than the window less one row is cut in the middle (its first rows, a
+    /// note of how many were left out, its last row), because rows scrolled off the top cannot be redrawn.
     private func draw(_ lines: [StyledLine], into region: inout Region) -> String {
+        var pieces = lines.flatMap { $0.wrapped(to: wrapWidth) }
+        let maxRows = max(3, terminal.size.rows - 1)
+        if capabilities.cursorControl, pieces.count > maxRows, let last = pieces.last {
+            let omitted = pieces.count - maxRows + 1
+            pieces = pieces.prefix(maxRows - 2) + [StyledLine("… (+\(omitted) lines not shown)", .dim), last]
+        }
         var output = ""
         region.lines = lines
         region.drawnWidths = []
-        for line in lines {
-            for piece in line.wrapped(to: wrapWidth) {
-                output += piece.rendered(colors: capabilities.colors) + "\n"
-                region.drawnWidths.append(piece.width)
-            }
+        for piece in pieces {
+            output += piece.rendered(colors: capabilities.colors) + "\n"
+            region.drawnWidths.append(piece.width)
         }
         return output
     }
