@@ -1,6 +1,7 @@
 import ResolveKit
-@testable import ResolveKitTerminal
 import Testing
+
+@testable import ResolveKitTerminal
 
 struct ApprovalPromptStateMachineTests {
     private func prompt(_ calls: [ToolApprovalRequest.Call], allowed: Set<String> = []) -> ApprovalPrompt {

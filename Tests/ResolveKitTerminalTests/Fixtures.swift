@@ -16,7 +16,9 @@ func makeCall(
 }
 
 /// A batch of calls.
-func makeRequest(_ calls: [ToolApprovalRequest.Call], batch: Int = 1, session: String = "session-1") -> ToolApprovalRequest {
+func makeRequest(_ calls: [ToolApprovalRequest.Call], batch: Int = 1, session: String = "session-1")
+    -> ToolApprovalRequest
+{
     ToolApprovalRequest(batchID: batch, calls: calls, sessionID: session)
 }
 
@@ -32,7 +34,8 @@ struct Harness {
         fallback: any ToolApprover = DenyAllApprover(), audit: Bool = false
     ) {
         terminal = FakeTerminal(columns: columns, rows: 40, isInteractive: isInteractive, environment: environment)
-        auditPath = audit ? FileManager.default.temporaryDirectory.appendingPathComponent("rk-audit-\(UUID()).jsonl").path : nil
+        auditPath =
+            audit ? FileManager.default.temporaryDirectory.appendingPathComponent("rk-audit-\(UUID()).jsonl").path : nil
         approver = TerminalApprover(
             screen: TerminalScreen(terminal: terminal.io), fallback: fallback,
             auditLog: auditPath.map(ApprovalAuditLog.init(path:)), clock: ResolveKitClock(clock),

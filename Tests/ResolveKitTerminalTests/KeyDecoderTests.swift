@@ -1,5 +1,6 @@
-@testable import ResolveKitTerminal
 import Testing
+
+@testable import ResolveKitTerminal
 
 struct KeyDecoderTests {
     @Test(

@@ -10,7 +10,9 @@ struct TerminalApproverFallbackTests {
     func fallback() async {
         let harness = Harness(isInteractive: false, fallback: PolicyApprover(rules: ["get_host_status": .allow]))
         let first = makeRequest([makeCall("c1", "get_host_status"), makeCall("c2", "rm_rf")])
-        #expect(await harness.approver.decide(first) == .perCall(["c1": .approve, "c2": .decline(reason: "Denied by policy")]))
+        #expect(
+            await harness.approver.decide(first)
+                == .perCall(["c1": .approve, "c2": .decline(reason: "Denied by policy")]))
         _ = await harness.approver.decide(makeRequest([makeCall("c3", "rm_rf")], batch: 2))
         #expect(harness.terminal.screenLines == ["approval needs a terminal; falling back to PolicyApprover"])
         #expect(harness.terminal.rawModeEntries == 0)
@@ -19,7 +21,9 @@ struct TerminalApproverFallbackTests {
     @Test("The default fallback declines everything")
     func defaultFallback() async {
         let harness = Harness(isInteractive: false)
-        #expect(await harness.approver.decide(makeRequest([makeCall("c1", "f")])) == .declineAll(reason: "User denied action"))
+        #expect(
+            await harness.approver.decide(makeRequest([makeCall("c1", "f")]))
+                == .declineAll(reason: "User denied action"))
         #expect(harness.terminal.screen.contains("falling back to DenyAllApprover"))
     }
 }
@@ -90,7 +94,8 @@ struct ApprovalAuditLogTests {
     func unwritable() async {
         let terminal = FakeTerminal()
         let approver = TerminalApprover(
-            screen: TerminalScreen(terminal: terminal.io), auditLog: ApprovalAuditLog(path: "/nonexistent-dir/audit.jsonl"),
+            screen: TerminalScreen(terminal: terminal.io),
+            auditLog: ApprovalAuditLog(path: "/nonexistent-dir/audit.jsonl"),
             clock: ResolveKitClock(ManualClock()))
         terminal.type("a")
         #expect(await approver.decide(makeRequest([makeCall("c1", "f")])) == .approveAll)

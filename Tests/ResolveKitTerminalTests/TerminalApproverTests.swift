@@ -61,14 +61,16 @@ struct TerminalApproverTests {
         #expect(screen.contains { $0.contains("space toggle") })
         harness.terminal.send(FakeTerminal.enter)
         #expect(
-            await decision == .perCall(["c1": .approve, "c2": .decline(reason: "Declined at the terminal"), "c3": .approve]))
+            await decision
+                == .perCall(["c1": .approve, "c2": .decline(reason: "Declined at the terminal"), "c3": .approve]))
     }
 
     @Test("v prints the selected call's arguments in full above the prompt")
     func viewArguments() async {
         let long = String(repeating: "0123456789", count: 20)
         let harness = Harness()
-        async let decision = harness.approver.decide(makeRequest([makeCall("c1", "write_file", arguments: ["content": .string(long)])]))
+        async let decision = harness.approver.decide(
+            makeRequest([makeCall("c1", "write_file", arguments: ["content": .string(long)])]))
         await harness.terminal.waitForInputRequest()
         #expect(harness.terminal.screen.contains("… (+140 chars)"))
         #expect(!harness.terminal.output.contains(long))
@@ -138,7 +140,8 @@ struct TerminalApproverTests {
         _ = await decision
         func item(_ id: String, _ function: String, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {
             ToolCallChecklistItem(
-                id: id, functionName: function, humanDescription: "", arguments: [:], requiresApproval: true, status: status)
+                id: id, functionName: function, humanDescription: "", arguments: [:], requiresApproval: true,
+                status: status)
         }
         harness.approver.update(item("c1", "get_host_status", .running))
         #expect(harness.terminal.screen.contains("▶ get_host_status · running"))

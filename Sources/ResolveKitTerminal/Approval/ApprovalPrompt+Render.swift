@@ -32,14 +32,19 @@ extension ApprovalPrompt {
         case .choosing:
             [StyledLine("space toggle · ↑/↓ move · enter confirm · a approve all · d decline all · esc back", .dim)]
         case .overview, .finished:
-            [StyledLine("a approve all · d decline all · c choose · v view · s allow function for session · ? help", .dim)]
+            [
+                StyledLine(
+                    "a approve all · d decline all · c choose · v view · s allow function for session · ? help", .dim)
+            ]
         }
     }
 
     private func rowLines(_ row: Row, selected: Bool) -> [StyledLine] {
         let call = row.call.call
         var head: [StyledLine.Span] = [.init(selected ? "› " : "  ", .cyan)]
-        if mode == .choosing, row.isOpen { head.append(.init(row.checked ? "[x] " : "[ ] ", row.checked ? .green : .plain)) }
+        if mode == .choosing, row.isOpen {
+            head.append(.init(row.checked ? "[x] " : "[ ] ", row.checked ? .green : .plain))
+        }
         head.append(.init(call.functionName, selected ? .inverse : .bold))
         head.append(.init(call.requiresApproval ? " · needs approval" : " · no approval needed", .dim))
         switch row.verdict {

@@ -13,8 +13,10 @@ package enum ArgumentFormatter {
     /// The arguments in full: pretty JSON with sorted keys, one element per line.
     package static func full(_ arguments: JSONValue) -> [String] {
         if case .object(let members) = arguments, members.isEmpty { return ["(no arguments)"] }
-        return arguments.serialized(options: [.sortedKeys, .prettyPrinted]).split(separator: "\n", omittingEmptySubsequences: false)
-            .map(String.init)
+        return arguments.serialized(options: [.sortedKeys, .prettyPrinted]).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map(String.init)
     }
 
     private static func cut(_ value: JSONValue, _ limit: Int) -> JSONValue {

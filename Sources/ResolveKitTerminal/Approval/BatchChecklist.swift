@@ -63,18 +63,21 @@ struct BatchChecklist: Sendable, Hashable {
     }
 
     var lines: [StyledLine] {
-        [StyledLine("Tool calls · batch \(batchID)", .bold)] + rows.map { row in
-            let (mark, text, style): (String, String, TextStyle) =
-                switch row.status {
-                case .waiting: ("…", "waiting", .yellow)
-                case .approved: ("✓", "approved", .green)
-                case .declined(let reason): ("✗", "declined: \(reason)", .red)
-                case .timedOut: ("⌛", "timed out", .red)
-                case .running: ("▶", "running", .yellow)
-                case .done: ("✔", "done", .green)
-                case .failed(let reason): ("✗", "failed: \(reason)", .red)
-                }
-            return StyledLine([.init("  \(mark) ", style), .init(row.functionName, .bold), .init(" · \(text)", style)])
-        }
+        [StyledLine("Tool calls · batch \(batchID)", .bold)]
+            + rows.map { row in
+                let (mark, text, style): (String, String, TextStyle) =
+                    switch row.status {
+                    case .waiting: ("…", "waiting", .yellow)
+                    case .approved: ("✓", "approved", .green)
+                    case .declined(let reason): ("✗", "declined: \(reason)", .red)
+                    case .timedOut: ("⌛", "timed out", .red)
+                    case .running: ("▶", "running", .yellow)
+                    case .done: ("✔", "done", .green)
+                    case .failed(let reason): ("✗", "failed: \(reason)", .red)
+                    }
+                return StyledLine([
+                    .init("  \(mark) ", style), .init(row.functionName, .bold), .init(" · \(text)", style),
+                ])
+            }
     }
 }

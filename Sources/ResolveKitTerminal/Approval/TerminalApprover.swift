@@ -80,12 +80,15 @@ public struct TerminalApprover: ToolApprover {
             screen.print(StyledLine("approval needs a terminal; falling back to \(type(of: fallback))", .yellow))
         }
         let decision = await fallback.decide(request)
-        record(request, request.calls.map { call in
-            switch decision.decision(for: call.id) {
-            case .approve: (call, .approved(via: .fallbackPolicy))
-            case .decline(let reason): (call, .declined(reason: reason ?? "User denied action", via: .fallbackPolicy))
-            }
-        })
+        record(
+            request,
+            request.calls.map { call in
+                switch decision.decision(for: call.id) {
+                case .approve: (call, .approved(via: .fallbackPolicy))
+                case .decline(let reason):
+                    (call, .declined(reason: reason ?? "User denied action", via: .fallbackPolicy))
+                }
+            })
         return decision
     }
 

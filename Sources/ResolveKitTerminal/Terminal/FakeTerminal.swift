@@ -50,7 +50,8 @@ public final class FakeTerminal: Sendable {
         columns: Int = 80, rows: Int = 24, isInteractive: Bool = true,
         environment: [String: String] = ["TERM": "xterm-256color"]
     ) {
-        state = Mutex(State(screen: VirtualScreen(size: TerminalSize(columns: columns, rows: rows)), interactive: isInteractive))
+        state = Mutex(
+            State(screen: VirtualScreen(size: TerminalSize(columns: columns, rows: rows)), interactive: isInteractive))
         self.environment = environment
     }
 

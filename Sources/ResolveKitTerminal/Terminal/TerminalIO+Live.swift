@@ -77,7 +77,9 @@ enum LiveTerminal {
         savedMode = mode
         if !exitHandlerInstalled.exchange(true, ordering: .acquiringAndReleasing) { atexit { restoreSavedMode() } }
         previousHandlers = (signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN), signal(SIGHUP, SIG_IGN))
-        for (number, previous) in [(SIGINT, previousHandlers.0), (SIGTERM, previousHandlers.1), (SIGHUP, previousHandlers.2)] {
+        for (number, previous) in [
+            (SIGINT, previousHandlers.0), (SIGTERM, previousHandlers.1), (SIGHUP, previousHandlers.2),
+        ] {
             // A signal the host ignores stays ignored.
             if unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) {
                 signal(number) { restoreAndResend($0) }

@@ -36,7 +36,9 @@ public final class TerminalScreen: Sendable {
         region.withLock { region in
             var output = erase(region)
             for line in lines {
-                for piece in line.wrapped(to: wrapWidth) { output += piece.rendered(colors: capabilities.colors) + "\n" }
+                for piece in line.wrapped(to: wrapWidth) {
+                    output += piece.rendered(colors: capabilities.colors) + "\n"
+                }
             }
             if capabilities.cursorControl {
                 let live = region.lines

@@ -33,7 +33,10 @@ public final class LineReader: Sendable {
                 }
                 guard buffer.ended else { return (nil, false) }
                 defer { buffer.bytes = [] }
-                return (buffer.bytes.isEmpty ? nil : String(decoding: buffer.bytes.prefix(maxLineBytes), as: UTF8.self), true)
+                return (
+                    buffer.bytes.isEmpty ? nil : String(decoding: buffer.bytes.prefix(maxLineBytes), as: UTF8.self),
+                    true
+                )
             }
             if line != nil || ended { return line }
             if Task.isCancelled { return nil }
