@@ -45,39 +45,39 @@ struct BatchChecklist: Sendable, Hashable {
     /// Whether every call has an outcome.
     var isFinished: Bool { rows.allSatisfy(\.status.isFinal) }
 
-    /// Applies a runtime update; false when the call is not in this batch or nothing changed.
-    mutating func update(_ item: ToolCallChecklistItem) -> Bool {
-        guard let index = rows.firstIndex(where: { $0.callID == item.id }) else { return false }
+    /// Applies a runtime update and returns the changed row's line; `nil` when the call is not in this batch or
+    /// nothing changed.
+    mutating func update(_ item: ToolCallChecklistItem) -> StyledLine? {
+        guard let index = rows.firstIndex(where: { $0.callID == item.id }) else { return nil }
         let status: Status
         switch item.status {
-        case .pendingApproval: return false
+        case .pendingApproval: return nil
         case .running: status = .running
         case .completed: status = .done
         case .cancelled(let reason) where reason == ApprovalPrompt.timedOutReason: status = .timedOut
         case .cancelled(let reason): status = .declined(reason)
         case .failed(let reason): status = .failed(reason)
         }
-        guard rows[index].status != status else { return false }
+        guard rows[index].status != status else { return nil }
         rows[index].status = status
-        return true
+        return Self.line(rows[index])
     }
 
     var lines: [StyledLine] {
-        [StyledLine("Tool calls · batch \(batchID)", .bold)]
-            + rows.map { row in
-                let (mark, text, style): (String, String, TextStyle) =
-                    switch row.status {
-                    case .waiting: ("…", "waiting", .yellow)
-                    case .approved: ("✓", "approved", .green)
-                    case .declined(let reason): ("✗", "declined: \(reason)", .red)
-                    case .timedOut: ("⌛", "timed out", .red)
-                    case .running: ("▶", "running", .yellow)
-                    case .done: ("✔", "done", .green)
-                    case .failed(let reason): ("✗", "failed: \(reason)", .red)
-                    }
-                return StyledLine([
-                    .init("  \(mark) ", style), .init(row.functionName, .bold), .init(" · \(text)", style),
-                ])
+        [StyledLine("Tool calls · batch \(batchID)", .bold)] + rows.map(Self.line)
+    }
+
+    private static func line(_ row: Row) -> StyledLine {
+        let (mark, text, style): (String, String, TextStyle) =
+            switch row.status {
+            case .waiting: ("…", "waiting", .yellow)
+            case .approved: ("✓", "approved", .green)
+            case .declined(let reason): ("✗", "declined: \(reason)", .red)
+            case .timedOut: ("⌛", "timed out", .red)
+            case .running: ("▶", "running", .yellow)
+            case .done: ("✔", "done", .green)
+            case .failed(let reason): ("✗", "failed: \(reason)", .red)
             }
+        return StyledLine([.init("  \(mark) ", style), .init(row.functionName, .bold), .init(" · \(text)", style)])
     }
 }

@@ -69,10 +69,10 @@ extension TerminalApprover {
     private func show(_ action: ApprovalPrompt.Action) {
         switch action {
         case .none, .finish: break
-        case .render(let frame): screen.showLive(frame.lines, isMinorUpdate: frame.isMinorUpdate)
+        case .render(let frame): screen.showLive(frame.lines, isMinorUpdate: frame.isMinorUpdate, owner: liveOwner)
         case .printAbove(let lines, let frame):
             screen.print(lines)
-            screen.showLive(frame.lines)
+            screen.showLive(frame.lines, owner: liveOwner)
         }
     }
 
@@ -83,7 +83,7 @@ extension TerminalApprover {
             state.allowedFunctions[request.sessionID, default: []].formUnion(outcome.sessionAllowedFunctions)
             state.checklist = checklist
         }
-        screen.showLive(checklist.lines)
+        screen.showLive(checklist.lines, owner: liveOwner)
         record(request, request.calls.compactMap { call in outcome.verdicts[call.id].map { (call, $0) } })
         let decisions = request.calls.map { outcome.verdicts[$0.id]?.callDecision ?? .decline(reason: nil) }
         if decisions.allSatisfy({ $0 == .approve }) { return .approveAll }
@@ -99,7 +99,7 @@ extension TerminalApprover {
     /// prompt is removed (the runtime asks again about calls still in time).
     private func cancelled(_ request: ToolApprovalRequest, _ machine: inout ApprovalPrompt) -> ToolBatchDecision {
         let outcome = machine.cancel(now: clock.elapsed)
-        screen.clearLive()
+        screen.clearLive(owner: liveOwner)
         let timedOut = request.calls.filter { outcome.verdicts[$0.id] == .timedOut }
         if !timedOut.isEmpty {
             screen.print(timedOut.map { StyledLine("⌛ \($0.call.functionName) timed out waiting for approval", .red) })

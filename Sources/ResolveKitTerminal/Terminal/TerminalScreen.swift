@@ -13,6 +13,8 @@ public final class TerminalScreen: Sendable {
         var lines: [StyledLine] = []
         /// The cell width of each screen line drawn for them, to count rows again after a resize.
         var drawnWidths: [Int] = []
+        /// Who draws it.
+        var owner: ObjectIdentifier?
     }
 
     /// The terminal written to.
@@ -52,9 +54,15 @@ public final class TerminalScreen: Sendable {
     public func print(_ line: StyledLine) { print([line]) }
 
     /// Replaces the live region with `lines` (wrapped to the current width).
-    /// - Parameter isMinorUpdate: a change only of countdowns and the like; not shown without cursor control.
-    public func showLive(_ lines: [StyledLine], isMinorUpdate: Bool = false) {
+    ///
+    /// When another owner's region is showing, that region is left on the screen as ordinary output and a new one
+    /// starts below it, so a streaming draft never erases an approval checklist (or the reverse).
+    /// - Parameters:
+    ///   - isMinorUpdate: a change only of countdowns and the like; not shown without cursor control.
+    ///   - owner: who draws the region, e.g. `ObjectIdentifier(self)`; `nil` for an anonymous region.
+    public func showLive(_ lines: [StyledLine], isMinorUpdate: Bool = false, owner: ObjectIdentifier? = nil) {
         region.withLock { region in
+            if region.owner != owner { region = Region(owner: owner) }
             if !capabilities.cursorControl, isMinorUpdate || lines == region.lines {
                 region.lines = lines
                 return
@@ -64,15 +72,25 @@ public final class TerminalScreen: Sendable {
         }
     }
 
-    /// Leaves the live region on the screen as ordinary output; the next ``showLive(_:isMinorUpdate:)`` starts
-    /// a new region below it.
-    public func commitLive() {
-        region.withLock { $0 = Region() }
+    /// Whether the live region now showing is `owner`'s.
+    public func ownsLive(_ owner: ObjectIdentifier?) -> Bool {
+        region.withLock { !$0.lines.isEmpty && $0.owner == owner }
+    }
+
+    /// Leaves the live region on the screen as ordinary output; the next
+    /// ``showLive(_:isMinorUpdate:owner:)`` starts a new region below it.
+    /// - Parameter owner: commit only if the region is this owner's; any region when `nil`.
+    public func commitLive(owner: ObjectIdentifier? = nil) {
+        region.withLock { region in
+            if owner == nil || region.owner == owner { region = Region() }
+        }
     }
 
     /// Removes the live region from the screen.
-    public func clearLive() {
+    /// - Parameter owner: remove only if the region is this owner's; any region when `nil`.
+    public func clearLive(owner: ObjectIdentifier? = nil) {
         region.withLock { region in
+            guard owner == nil || region.owner == owner else { return }
             let output = erase(region)
             region = Region()
             if !output.isEmpty { terminal.write(output) }

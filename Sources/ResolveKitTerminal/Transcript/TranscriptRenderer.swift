@@ -6,7 +6,7 @@ import Synchronization
 /// screen's capabilities (none with `NO_COLOR`, `TERM=dumb` or without a terminal).
 ///
 /// Feed it the runtime's events: `for await event in runtime.events { renderer.show(event) }`. Share the screen
-/// with a ``TerminalApprover``; drafts and approval prompts do not overlap in time (the agent waits for its tools).
+/// with a ``TerminalApprover``: each owns its own live region, and neither erases the other's.
 public final class TranscriptRenderer: Sendable {
     /// Where lines go.
     public let screen: TerminalScreen
@@ -24,7 +24,7 @@ public final class TranscriptRenderer: Sendable {
             screen.print(lines(for: message))
         case .assistantDraft(let text):
             draftShowing.withLock { $0 = true }
-            screen.showLive(draftLines(text), isMinorUpdate: true)
+            screen.showLive(draftLines(text), isMinorUpdate: true, owner: ObjectIdentifier(self))
         case .connectionStateChanged(let state):
             screen.print(line(for: state))
         case .turnEnded:
@@ -69,6 +69,6 @@ public final class TranscriptRenderer: Sendable {
             defer { showing = false }
             return showing
         }
-        if showing { screen.clearLive() }
+        if showing { screen.clearLive(owner: ObjectIdentifier(self)) }
     }
 }
