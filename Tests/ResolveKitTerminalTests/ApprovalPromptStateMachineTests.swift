@@ -102,6 +102,18 @@ struct ApprovalPromptStateMachineTests {
         #expect(outcome.verdicts == ["c1": .timedOut, "c2": .timedOut])
     }
 
+    @Test("Deadlines count from when the runtime asked, not from when the prompt appeared")
+    func askedEarlier() {
+        let machine = ApprovalPrompt(
+            request: makeRequest([makeCall("c1", "f", timeout: 20)]), askedAt: .seconds(3), now: .seconds(8),
+            width: 100, allowedFunctions: [])
+        guard case .render(let frame) = machine.start() else {
+            Issue.record("no frame")
+            return
+        }
+        #expect(frame.lines.map(\.plainText).contains { $0.contains("0:15 left") })
+    }
+
     @Test("Cancelling leaves calls in time undecided and records those past their deadline as timed out")
     func cancel() {
         var machine = prompt([makeCall("c1", "f", timeout: 5), makeCall("c2", "g", timeout: 90)])

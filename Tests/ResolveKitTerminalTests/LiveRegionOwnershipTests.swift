@@ -42,3 +42,36 @@ struct LiveRegionOwnershipTests {
         #expect(terminal.screenLines == ["first"])
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct ConcurrentPromptTests {
+    @Test("Batches presented at the same time are asked one after the other")
+    func oneAtATime() async {
+        let harness = Harness()
+        async let first = harness.approver.decide(makeRequest([makeCall("c1", "f")]))
+        await harness.terminal.waitForInputRequest()
+        async let second = harness.approver.decide(makeRequest([makeCall("c2", "g", timeout: 20)], batch: 2))
+        harness.clock.advance(to: .seconds(1))
+        await harness.clock.waitForSleeper(at: .seconds(2))
+        #expect(!harness.terminal.screen.contains("g · needs approval"))
+        harness.terminal.type("a")
+        #expect(await first == .approveAll)
+        await harness.terminal.waitForInputRequest()
+        #expect(harness.terminal.screen.contains("g · needs approval"))
+        harness.terminal.type("d")
+        #expect(await second == .declineAll(reason: "Declined at the terminal"))
+    }
+
+    @Test("A batch cancelled while waiting for the terminal returns without asking")
+    func cancelledWhileWaiting() async {
+        let harness = Harness()
+        async let first = harness.approver.decide(makeRequest([makeCall("c1", "f")]))
+        await harness.terminal.waitForInputRequest()
+        let waiting = Task { await harness.approver.decide(makeRequest([makeCall("c2", "g")], batch: 2)) }
+        waiting.cancel()
+        #expect(await waiting.value == .declineAll(reason: "Approval cancelled"))
+        harness.terminal.type("a")
+        #expect(await first == .approveAll)
+        #expect(harness.terminal.rawModeEntries == 1)
+    }
+}

@@ -79,20 +79,24 @@ package struct ApprovalPrompt: Sendable {
     var width: Int
     var sessionAllowed: Set<String> = []
 
-    /// Creates the prompt for `request`, asked at `now` on the driver's clock.
+    /// Creates the prompt for `request` on the driver's clock.
     /// - Parameters:
     ///   - request: the batch.
-    ///   - now: the current time; each call's deadline is `now + timeRemaining`.
+    ///   - askedAt: when the runtime asked; each call's deadline is `askedAt + timeRemaining`. `now` by default.
+    ///   - now: the current time.
     ///   - width: the columns to wrap to.
     ///   - allowedFunctions: functions already allowed for the session; their calls start approved.
-    package init(request: ToolApprovalRequest, now: Duration, width: Int, allowedFunctions: Set<String>) {
+    package init(
+        request: ToolApprovalRequest, askedAt: Duration? = nil, now: Duration, width: Int, allowedFunctions: Set<String>
+    ) {
         batchID = request.batchID
         self.now = now
         self.width = max(20, width)
         rows = request.calls.map { call in
             let allowed = allowedFunctions.contains(call.call.functionName)
             return Row(
-                call: call, deadline: now + call.timeRemaining, verdict: allowed ? .approved(via: .sessionAllow) : nil)
+                call: call, deadline: (askedAt ?? now) + call.timeRemaining,
+                verdict: allowed ? .approved(via: .sessionAllow) : nil)
         }
         selected = rows.firstIndex(where: \.isOpen) ?? 0
     }

@@ -9,9 +9,10 @@ extension TerminalApprover {
 
     /// The driver: feeds the prompt's state machine with keys and ticks, draws what it returns, and settles the
     /// decision. Raw mode is on only while it runs and is restored on every exit path, cancellation included.
-    func prompt(_ request: ToolApprovalRequest, allowed: Set<String>) async -> ToolBatchDecision {
+    func prompt(_ request: ToolApprovalRequest, askedAt: Duration, allowed: Set<String>) async -> ToolBatchDecision {
         let start = clock.elapsed
-        var machine = ApprovalPrompt(request: request, now: start, width: screen.wrapWidth, allowedFunctions: allowed)
+        var machine = ApprovalPrompt(
+            request: request, askedAt: askedAt, now: start, width: screen.wrapWidth, allowedFunctions: allowed)
         commitChecklist()
         let terminal = screen.terminal
         terminal.enterRawMode()

@@ -19,8 +19,8 @@ import Synchronization
 /// Ctrl-D and the end of input decline ("Declined at the terminal").
 ///
 /// When standard input is not a terminal, nothing blocks: the `fallback` approver decides and the approver says so
-/// once. Every decision is appended to the audit log when one is configured. Batches are expected one at a time,
-/// as the runtime presents them.
+/// once. Every decision is appended to the audit log when one is configured. Batches presented at the same time
+/// (several runtimes sharing one approver) are asked one after the other; their countdowns run meanwhile.
 public struct TerminalApprover: ToolApprover {
     /// Where the prompt and the checklist are drawn; share it with a ``TranscriptRenderer``.
     public let screen: TerminalScreen
@@ -57,13 +57,21 @@ public struct TerminalApprover: ToolApprover {
     /// about the rest (or the fallback without a terminal), records the decisions and returns them. Returns
     /// promptly when cancelled; calls whose deadline passed are then recorded as timed out.
     public func decide(_ request: ToolApprovalRequest) async -> ToolBatchDecision {
-        let allowed = allowedFunctions(sessionID: request.sessionID)
-        if request.calls.allSatisfy({ allowed.contains($0.call.functionName) }) {
-            record(request, request.calls.map { ($0, ApprovalPrompt.Verdict.approved(via: .sessionAllow)) })
-            return .approveAll
-        }
+        let askedAt = clock.elapsed
+        if let decision = decideBySessionAllows(request) { return decision }
         guard screen.terminal.isInteractive else { return await decideByFallback(request) }
-        return await prompt(request, allowed: allowed)
+        guard await storage.gate.enter() else { return .declineAll(reason: "Approval cancelled") }
+        defer { storage.gate.leave() }
+        // Another prompt may have allowed these functions while this batch waited its turn.
+        if let decision = decideBySessionAllows(request) { return decision }
+        return await prompt(request, askedAt: askedAt, allowed: allowedFunctions(sessionID: request.sessionID))
+    }
+
+    private func decideBySessionAllows(_ request: ToolApprovalRequest) -> ToolBatchDecision? {
+        let allowed = allowedFunctions(sessionID: request.sessionID)
+        guard request.calls.allSatisfy({ allowed.contains($0.call.functionName) }) else { return nil }
+        record(request, request.calls.map { ($0, ApprovalPrompt.Verdict.approved(via: .sessionAllow)) })
+        return .approveAll
     }
 
     /// The functions allowed for the rest of `sessionID` with `s`.
@@ -126,5 +134,6 @@ extension TerminalApprover {
         }
 
         let state = Mutex(State())
+        let gate = PromptGate()
     }
 }
