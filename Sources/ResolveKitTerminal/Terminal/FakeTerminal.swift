@@ -5,7 +5,8 @@ import Synchronization
 /// ```swift
 /// let terminal = FakeTerminal()
 /// terminal.type("a")
-/// let decision = await TerminalApprover(terminal: terminal.io).decide(request)
+/// let approver = TerminalApprover(screen: TerminalScreen(terminal: terminal.io), clock: ResolveKitClock(ManualClock()))
+/// let decision = await approver.decide(request)
 /// #expect(terminal.screen.contains("approved"))
 /// ```
 /// Output is interpreted by a small emulator (cursor up, clear to end of screen/line, colours ignored), so

@@ -95,19 +95,18 @@ public struct StyledLine: Sendable, Hashable, ExpressibleByStringLiteral {
         for span in spans {
             var rest = Substring(span.text)
             while !rest.isEmpty {
-                let room = width - used
-                let piece = rest.prefix(room)
-                current.append(Span(String(piece), span.style))
-                used += piece.count
-                rest = rest.dropFirst(piece.count)
-                if used == width, !rest.isEmpty || span != spans.last {
+                if used == width {
                     lines.append(StyledLine(current))
                     current = indent > 0 ? [Span(String(repeating: " ", count: indent))] : []
                     used = indent
                 }
+                let piece = rest.prefix(width - used)
+                current.append(Span(String(piece), span.style))
+                used += piece.count
+                rest = rest.dropFirst(piece.count)
             }
         }
-        if !current.isEmpty, used > indent || lines.isEmpty { lines.append(StyledLine(current)) }
+        if !current.isEmpty { lines.append(StyledLine(current)) }
         return lines
     }
 }
