@@ -25,12 +25,13 @@ public final class FakeTerminal: Sendable {
     /// The byte of Ctrl-D.
     public static let controlD: [UInt8] = [0x04]
 
-    private struct State {
+    fileprivate struct State {
         var input: [[UInt8]?] = []
         var endOfInput = false
         var reader: CheckedContinuation<[UInt8]?, Never>?
         var readerID = 0
         var readRequestWaiters: [CheckedContinuation<Void, Never>] = []
+        var screenWaiters: [(text: String, continuation: CheckedContinuation<Void, Never>)] = []
         var output = ""
         var screen: VirtualScreen
         var rawMode = false
@@ -61,10 +62,12 @@ public final class FakeTerminal: Sendable {
         TerminalIO(
             environment: environment,
             write: { [self] text in
-                state.withLock { state in
+                let ready = state.withLock { state in
                     state.output += text
                     state.screen.write(text)
+                    return state.takeScreenWaiters()
                 }
+                ready.forEach { $0.resume() }
             },
             readInput: { [self] in await read() },
             isInteractive: { [self] in state.withLock { $0.interactive } },
@@ -141,6 +144,19 @@ public final class FakeTerminal: Sendable {
         }
     }
 
+    /// Returns once ``screen`` contains `text`: at once if it does now, else after the write that makes it so.
+    /// Waits on a continuation, not by polling; give the test a time limit.
+    public func waitForScreen(containing text: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                guard !state.screen.lines.joined(separator: "\n").contains(text) else { return true }
+                state.screenWaiters.append((text, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
     private func read() async -> [UInt8]? {
         let id = state.withLock { state in
             state.readerID += 1
@@ -175,5 +191,16 @@ public final class FakeTerminal: Sendable {
             }
             reader?.resume(returning: [])
         }
+    }
+}
+
+extension FakeTerminal.State {
+    /// Removes and returns the screen waiters whose text is now on the screen.
+    fileprivate mutating func takeScreenWaiters() -> [CheckedContinuation<Void, Never>] {
+        guard !screenWaiters.isEmpty else { return [] }
+        let text = screen.lines.joined(separator: "\n")
+        let ready = screenWaiters.filter { text.contains($0.text) }.map(\.continuation)
+        screenWaiters.removeAll { text.contains($0.text) }
+        return ready
     }
 }
