@@ -45,6 +45,7 @@ extension TerminalApprover {
                 case .input(nil):
                     if case .finish(let outcome) = machine.endOfInput() { return outcome }
                 case .input(let bytes?):
+                    show(machine.resize(width: screen.wrapWidth))
                     for key in decoder.decode(bytes) {
                         let action = machine.key(key)
                         if case .finish(let outcome) = action { return outcome }
