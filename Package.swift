@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
+        .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
         .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
         .executable(name: "rk-codegen", targets: ["rk-codegen"]),
         .plugin(name: "ResolveKitPlugin", targets: ["ResolveKitPlugin"]),
@@ -25,6 +26,7 @@ let package = Package(
         ),
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
+        .target(name: "ResolveKitTerminal", dependencies: ["ResolveKit"]),
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
         .target(
@@ -47,6 +49,12 @@ let package = Package(
         // Samples.
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
+        .executableTarget(
+            name: "rk-service",
+            dependencies: ["ResolveKit", "ResolveKitSystemFunctions"],
+            path: "Samples/rk-service",
+            exclude: ["rk-service.service", "policy.json"]
+        ),
 
         // Tests.
         .target(
@@ -70,7 +78,10 @@ let package = Package(
             name: "ResolveKitSystemFunctionsTests",
             dependencies: ["ResolveKitSystemFunctions", "ResolveKitCore"]
         ),
+        .testTarget(
+            name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
         .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
+        .testTarget(name: "rk-serviceTests", dependencies: ["rk-service", "ResolveKitTesting", "ResolveKit"]),
     ]
 )
 

@@ -20,6 +20,12 @@ public struct ToolApprovalRequest: Sendable {
         public var requiresApproval: Bool { call.requiresApproval }
         /// The call id.
         public var id: String { call.callID }
+
+        /// Creates a call to decide (for custom approvers' tests and for approvers that ask others).
+        public init(call: PendingToolCall, timeRemaining: Duration) {
+            self.call = call
+            self.timeRemaining = timeRemaining
+        }
     }
 
     /// The batch number.
@@ -28,6 +34,13 @@ public struct ToolApprovalRequest: Sendable {
     public var calls: [Call]
     /// The session the batch belongs to.
     public var sessionID: String
+
+    /// Creates a request (for approvers' tests and for approvers that ask others about part of a batch).
+    public init(batchID: Int, calls: [Call], sessionID: String) {
+        self.batchID = batchID
+        self.calls = calls
+        self.sessionID = sessionID
+    }
 }
 
 /// An approver's answer for one batch.

@@ -55,6 +55,19 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
     public var requiresApproval: Bool
     /// Where the call is.
     public var status: Status
+
+    /// Creates a row (for hosts and tests that feed checklists themselves).
+    public init(
+        id: String, functionName: String, humanDescription: String, arguments: JSONValue, requiresApproval: Bool,
+        status: Status
+    ) {
+        self.id = id
+        self.functionName = functionName
+        self.humanDescription = humanDescription
+        self.arguments = arguments
+        self.requiresApproval = requiresApproval
+        self.status = status
+    }
 }
 
 /// A batch of checklist rows decided together.
