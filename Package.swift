@@ -47,6 +47,12 @@ let package = Package(
         // Samples.
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
+        .executableTarget(
+            name: "rk-service",
+            dependencies: ["ResolveKit", "ResolveKitSystemFunctions"],
+            path: "Samples/rk-service",
+            exclude: ["rk-service.service", "policy.json"]
+        ),
 
         // Tests.
         .target(
@@ -71,6 +77,7 @@ let package = Package(
             dependencies: ["ResolveKitSystemFunctions", "ResolveKitCore"]
         ),
         .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
+        .testTarget(name: "rk-serviceTests", dependencies: ["rk-service", "ResolveKitTesting", "ResolveKit"]),
     ]
 )
 
