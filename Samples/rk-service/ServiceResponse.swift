@@ -8,6 +8,12 @@ struct ServiceResponse: Equatable, Sendable {
         var status: String
         var error: String?
 
+        init(function: String, status: String, error: String? = nil) {
+            self.function = function
+            self.status = status
+            self.error = error
+        }
+
         /// The call's final (or last known) checklist state.
         init(_ item: ToolCallChecklistItem) {
             function = item.functionName

@@ -1,7 +1,7 @@
 import ResolveKit
 
 /// What one turn produced, built from the runtime's events: a pure fold, so it is tested without a runtime.
-struct TurnTranscript: Equatable {
+struct TurnTranscript {
     /// How following the turn ended.
     enum Ending: Equatable {
         /// The turn ended (terminal event or reconciled from the history).
@@ -13,7 +13,7 @@ struct TurnTranscript: Equatable {
     let turnID: String
     private(set) var answers: [String] = []
     private(set) var notices: [String] = []
-    private(set) var calls: [ToolCallChecklistItem] = []
+    private(set) var calls: [(id: String, call: ServiceResponse.ToolCall)] = []
     private(set) var ending: Ending?
 
     init(turnID: String) {
@@ -30,9 +30,9 @@ struct TurnTranscript: Equatable {
             case .user: break
             }
         case .toolBatchAwaitingApproval(let batch):
-            for item in batch.items { record(item) }
+            for item in batch.items { record(id: item.id, ServiceResponse.ToolCall(item)) }
         case .toolCallUpdated(let item):
-            record(item)
+            record(id: item.id, ServiceResponse.ToolCall(item))
         case .turnEnded(let endedID) where endedID == nil || endedID == turnID:
             ending = .ended
         case .connectionStateChanged(.failed):
@@ -47,7 +47,7 @@ struct TurnTranscript: Equatable {
 
     /// The answer line for this turn as it stands; `interruption` says why it was not followed to its end.
     func response(id: JSONValue?, interruption: String?) -> ServiceResponse {
-        let toolCalls = calls.map(ServiceResponse.ToolCall.init)
+        let toolCalls = calls.map(\.call)
         switch ending {
         case .ended? where !answers.isEmpty:
             return .answer(id: id, text: answers.joined(separator: "\n"), toolCalls: toolCalls)
@@ -61,11 +61,12 @@ struct TurnTranscript: Equatable {
         }
     }
 
-    private mutating func record(_ item: ToolCallChecklistItem) {
-        if let index = calls.firstIndex(where: { $0.id == item.id }) {
-            calls[index] = item
+    /// Keeps the latest state of call `id`, in the order calls first appeared.
+    mutating func record(id: String, _ call: ServiceResponse.ToolCall) {
+        if let index = calls.firstIndex(where: { $0.id == id }) {
+            calls[index].call = call
         } else {
-            calls.append(item)
+            calls.append((id, call))
         }
     }
 }

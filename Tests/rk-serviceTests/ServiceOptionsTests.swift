@@ -1,3 +1,4 @@
+import ResolveKit
 import Testing
 
 @testable import rk_service
