@@ -66,7 +66,9 @@ final class ReplySink: Sendable {
                 Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
             if written < 0, errno == ENOTSOCK {
-                let plain = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+                let plain = bytes.withUnsafeBytes { raw in
+                    Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                }
                 if plain > 0 { offset += plain; continue }
                 if plain < 0, errno == EINTR { continue }
                 return

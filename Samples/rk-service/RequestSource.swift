@@ -72,7 +72,8 @@ final class StandardInputSource: RequestSource {
     func start() {
         let continuation = continuation
         LineReading.detach("rk-service stdin") {
-            LineReading.read(fd: STDIN_FILENO, reply: ReplySink(fd: STDOUT_FILENO, ownsDescriptor: false), into: continuation)
+            LineReading.read(
+                fd: STDIN_FILENO, reply: ReplySink(fd: STDOUT_FILENO, ownsDescriptor: false), into: continuation)
             continuation.finish()
         }
     }

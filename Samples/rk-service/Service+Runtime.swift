@@ -19,7 +19,9 @@ extension Service {
 
     /// Logs tool calls and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when the
     /// runtime has failed or is blocked (or `nil` when cancelled).
-    static func watch(_ runtime: ResolveKitRuntime, log: ResolveKitLogger, notifier: SystemdNotifier) async -> StopReason? {
+    static func watch(_ runtime: ResolveKitRuntime, log: ResolveKitLogger, notifier: SystemdNotifier) async
+        -> StopReason?
+    {
         for await event in runtime.events {
             switch event {
             case .toolCallUpdated(let item):
@@ -28,7 +30,9 @@ extension Service {
                 if let error = call.error { metadata["error"] = error }
                 log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
             case .toolBatchAwaitingApproval(let batch):
-                log.info("approval requested", metadata: ["functions": batch.items.map(\.functionName).joined(separator: ",")])
+                log.info(
+                    "approval requested",
+                    metadata: ["functions": batch.items.map(\.functionName).joined(separator: ",")])
             case .connectionStateChanged(let state):
                 notifier.notify("STATUS=Connection \(state)")
                 switch state {

@@ -23,8 +23,10 @@ struct Service {
         let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
         let notifier = SystemdNotifier(environment: environment)
         SystemFunctions.configure(allowedRoots: settings.allowedRoots)
-        let runtime = ResolveKitRuntime(configuration: makeConfiguration(logger: structuredLog.logger(
-            label: "resolvekit", minimumLevel: settings.logLevel)))
+        let runtime = ResolveKitRuntime(
+            configuration: makeConfiguration(
+                logger: structuredLog.logger(
+                    label: "resolvekit", minimumLevel: settings.logLevel)))
         guard !runtime.registeredFunctionNames.isEmpty else {
             log.error("the system function pack was refused; nothing to expose")
             return .internalFailure

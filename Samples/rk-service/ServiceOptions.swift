@@ -40,7 +40,9 @@ struct ServiceOptions: Equatable {
                 let text = try value()
                 guard let number = Int(text), range.contains(number) else {
                     throw UsageError(
-                        message: "\(flag) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+                        message:
+                            "\(flag) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'"
+                    )
                 }
                 return number
             }
@@ -55,7 +57,9 @@ struct ServiceOptions: Equatable {
             case "--policy": options.policyFile = try value()
             case "--allowed-root":
                 let root = try value()
-                guard root.hasPrefix("/") else { throw UsageError(message: "--allowed-root must be absolute, got '\(root)'") }
+                guard root.hasPrefix("/") else {
+                    throw UsageError(message: "--allowed-root must be absolute, got '\(root)'")
+                }
                 options.allowedRoots.append(root)
             case "--state-dir": options.stateDirectory = try value()
             case "--socket": options.socketPath = try value()

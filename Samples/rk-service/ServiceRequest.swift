@@ -44,13 +44,15 @@ struct ServiceRequest: Equatable, Sendable {
             return ServiceRequest(id: id, kind: .message(text))
         case (nil, let command?):
             guard command.stringValue == "status" else {
-                throw Malformed(id: id, reason: "unknown command \(command.serialized()); the only command is \"status\"")
+                throw Malformed(
+                    id: id, reason: "unknown command \(command.serialized()); the only command is \"status\"")
             }
             return ServiceRequest(id: id, kind: .status)
         case (.some, .some):
             throw Malformed(id: id, reason: "a request has either \"message\" or \"command\", not both")
         case (nil, nil):
-            throw Malformed(id: id, reason: "a request needs \"message\" (text for the agent) or \"command\": \"status\"")
+            throw Malformed(
+                id: id, reason: "a request needs \"message\" (text for the agent) or \"command\": \"status\"")
         }
     }
 }

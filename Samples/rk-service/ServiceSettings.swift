@@ -46,14 +46,17 @@ struct ServiceSettings: Sendable {
 
         let levelName = options.logLevel ?? environment["RESOLVEKIT_LOG_LEVEL"] ?? "info"
         guard let level = ResolveKitLogger.Level.allCases.first(where: { $0.description == levelName.lowercased() })
-        else { throw UsageError(message: "--log-level must be trace, debug, info, warning or error, got '\(levelName)'") }
+        else {
+            throw UsageError(message: "--log-level must be trace, debug, info, warning or error, got '\(levelName)'")
+        }
 
         if let socketPath = options.socketPath {
             guard !socketPath.isEmpty, socketPath.utf8.count <= maxSocketPathBytes else {
                 throw UsageError(message: "--socket needs a path of 1 to \(maxSocketPathBytes) bytes")
             }
         }
-        let stateDirectory = options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+        let stateDirectory =
+            options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
         return ServiceSettings(
             baseURL: baseURL, apiKey: apiKey, policy: policy, allowedRoots: options.allowedRoots,
             stateLocation: stateDirectory.map { .directory($0) } ?? .automatic, socketPath: options.socketPath,
@@ -78,7 +81,9 @@ struct ServiceSettings: Sendable {
             return key
         }
         guard let key = environment["RESOLVEKIT_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
-        else { throw ServiceOptions.UsageError(message: "no API key: pass --api-key-file PATH or set RESOLVEKIT_API_KEY") }
+        else {
+            throw ServiceOptions.UsageError(message: "no API key: pass --api-key-file PATH or set RESOLVEKIT_API_KEY")
+        }
         return key
     }
 }

@@ -33,7 +33,10 @@ final class StructuredLog: Sendable {
 
     /// `level=info label=resolvekit msg="connection active" key=value`, metadata sorted by key.
     static func format(_ record: ResolveKitLogger.Record) -> String {
-        var fields = ["level=" + record.level.description, "label=" + quoted(record.label), "msg=" + quoted(record.message, always: true)]
+        var fields = [
+            "level=" + record.level.description, "label=" + quoted(record.label),
+            "msg=" + quoted(record.message, always: true),
+        ]
         for key in record.metadata.keys.sorted() {
             fields.append(sanitizedKey(key) + "=" + quoted(record.metadata[key] ?? ""))
         }
@@ -42,7 +45,11 @@ final class StructuredLog: Sendable {
 
     /// The value as is when it is a plain token, else in double quotes with `"`, `\` and control characters escaped.
     static func quoted(_ value: String, always: Bool = false) -> String {
-        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" && $0.value != 0x7F }
+        let plain =
+            !value.isEmpty
+            && value.unicodeScalars.allSatisfy {
+                $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" && $0.value != 0x7F
+            }
         if plain && !always { return value }
         var escaped = ""
         for scalar in value.unicodeScalars {

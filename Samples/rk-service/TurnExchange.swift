@@ -33,7 +33,8 @@ struct TurnExchange: Sendable {
             // The time is up, or this task was cancelled: the follower returns what it has seen so far.
             let partial = await group.next() ?? nil
             let reason =
-                Task.isCancelled ? "the service is shutting down; the turn did not finish" : "no answer within \(timeout)"
+                Task.isCancelled
+                ? "the service is shutting down; the turn did not finish" : "no answer within \(timeout)"
             return (partial?.0 ?? TurnTranscript(turnID: turnID)).response(id: id, interruption: reason)
         }
     }

@@ -52,7 +52,8 @@ struct TurnTranscript {
         case .ended? where !answers.isEmpty:
             return .answer(id: id, text: answers.joined(separator: "\n"), toolCalls: toolCalls)
         case .ended?:
-            let reason = notices.isEmpty ? "the agent ended the turn without an answer" : notices.joined(separator: "\n")
+            let reason =
+                notices.isEmpty ? "the agent ended the turn without an answer" : notices.joined(separator: "\n")
             return .error(id: id, reason, toolCalls: toolCalls)
         case .connectionLost(let reason)?:
             return .error(id: id, reason, toolCalls: toolCalls)

@@ -12,7 +12,10 @@ struct ServicePartsTests {
         for cut in 0...Self.stream.count {
             var buffer = LineBuffer(maxBytes: 64)
             let lines = buffer.append(Self.stream[..<cut]) + buffer.append(Self.stream[cut...]) + buffer.finish()
-            #expect(lines == [.line(Array("{\"id\": \"1\"}".utf8)), .line(Array("second line".utf8)), .line(Array("last".utf8))])
+            #expect(
+                lines == [
+                    .line(Array("{\"id\": \"1\"}".utf8)), .line(Array("second line".utf8)), .line(Array("last".utf8)),
+                ])
         }
     }
 
@@ -34,7 +37,10 @@ struct ServicePartsTests {
     @Test(arguments: [
         (#"[1, 2]"#, "a request must be a JSON object"),
         (#"{"id": "3", "command": "reboot"}"#, #"unknown command "reboot"; the only command is "status""#),
-        (#"{"id": "4", "message": "a", "command": "status"}"#, #"a request has either "message" or "command", not both"#),
+        (
+            #"{"id": "4", "message": "a", "command": "status"}"#,
+            #"a request has either "message" or "command", not both"#
+        ),
         (#"{"id": true, "message": "a"}"#, "id must be a string or a number"),
     ])
     func unusableRequestsSayWhy(line: String, reason: String) {
