@@ -53,6 +53,7 @@ struct Service {
             return .unavailable
         case .success(let received?):
             log.info("stopping before ready", metadata: ["signal": SignalWatcher.name(received)])
+            notifier.notify("STOPPING=1")
             source.stop()
             await runtime.stop()
             return .clean

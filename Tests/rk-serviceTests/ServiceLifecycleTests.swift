@@ -5,16 +5,18 @@ import Testing
 /// Signals, draining, systemd readiness, secrets and exit codes of the built `rk-service`.
 @Suite(.timeLimit(.minutes(1)))
 struct ServiceLifecycleTests {
-    @Test func sigtermWhileIdleExitsCleanlyAndLeavesTheSessionInTheStateFolder() async throws {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalWhileIdleExitsCleanlyAndLeavesTheSessionInTheStateFolder(signal: Int32) async throws {
         try await ServiceHarness.run { harness in
             let service = try harness.launch()
             service.send(#"{"id": "1", "command": "status"}"#)
             let sessionID = try #require(try await service.answer(id: "1")["session_id"] as? String)
-            service.signal(SIGTERM)
+            service.signal(signal)
             #expect(await service.exitStatus() == 0)
             let saved = try String(contentsOfFile: harness.stateDirectory + "/session.json", encoding: .utf8)
             #expect(saved.contains(sessionID))
-            #expect(service.stderr.contains(#"msg="draining" reason=SIGTERM"#))
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            #expect(service.stderr.contains(#"msg="draining" reason=\#(name)"#))
         }
     }
 

@@ -66,6 +66,22 @@ struct ServiceRequestTests {
         }
     }
 
+    @Test func messagesSentBackToBackAreAnsweredOneTurnAfterTheOther() async throws {
+        try await ServiceHarness.run { harness in
+            let service = try harness.launch()
+            service.send(#"{"id": "1", "message": "what time is it"}"#)
+            service.send(#"{"id": "2", "message": "how much free space is on disk"}"#)
+            let first = try await service.answer(id: "1")
+            let second = try await service.answer(id: "2")
+            #expect(first["status"] as? String == "ok")
+            #expect(second["status"] as? String == "ok")
+            #expect((second["answer"] as? String)?.contains("The get_disk_usage returned") == true)
+            service.closeInput()
+            #expect(await service.exitStatus() == 0)
+            #expect(harness.backend.counters.turnsStarted == 2)
+        }
+    }
+
     @Test func aCallThePolicyDoesNotAllowIsReportedAsCancelled() async throws {
         try await ServiceHarness.run { harness in
             let service = try harness.launch()
