@@ -1,0 +1,11 @@
+/// The process exit codes (sysexits.h values).
+enum ExitCode: Int32 {
+    /// Stopped cleanly: a signal was drained, or stdin ended.
+    case clean = 0
+    /// A usage error: bad flag, no API key, unreadable key or policy file (`EX_USAGE`).
+    case usage = 64
+    /// The backend is unavailable or refused this host (`EX_UNAVAILABLE`).
+    case unavailable = 69
+    /// An internal failure (`EX_SOFTWARE`).
+    case internalFailure = 70
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ResolveKit
+import ResolveKitSystemFunctions
+
+extension Service {
+    /// The runtime's configuration: the system pack, the policy, the state folder, the log.
+    func makeConfiguration(logger: ResolveKitLogger) -> ResolveKitConfiguration {
+        let apiKey = settings.apiKey
+        return ResolveKitConfiguration(
+            baseURL: settings.baseURL,
+            apiKeyProvider: { apiKey },
+            functionPacks: [SystemFunctionsPack.self],
+            approver: settings.policy,
+            logger: logger,
+            stateLocation: settings.stateLocation,
+            appVersion: "rk-service 1.0.0",
+            reconnectAttemptBudget: settings.connectAttempts)
+    }
+
+    /// Logs tool calls and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when the
+    /// runtime has failed or is blocked (or `nil` when cancelled).
+    static func watch(_ runtime: ResolveKitRuntime, log: ResolveKitLogger, notifier: SystemdNotifier) async
+        -> StopReason?
+    {
+        for await event in runtime.events {
+            switch event {
+            case .toolCallUpdated(let item):
+                let call = ServiceResponse.ToolCall(item)
+                var metadata = ["function": call.function, "status": call.status, "call_id": item.id]
+                if let error = call.error { metadata["error"] = error }
+                log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
+            case .toolBatchAwaitingApproval(let batch):
+                log.info(
+                    "approval requested",
+                    metadata: ["functions": batch.items.map(\.functionName).joined(separator: ",")])
+            case .connectionStateChanged(let state):
+                notifier.notify("STATUS=Connection \(state)")
+                switch state {
+                case .failed: return .backendLost(runtime.lastError ?? "the runtime failed")
+                case .blocked(let reason): return .backendLost(reason)
+                default: break
+                }
+            case .sessionStarted(let sessionID, let reused):
+                log.info("session started", metadata: ["session_id": sessionID, "reused": "\(reused)"])
+            case .error(let message):
+                log.warning("runtime error", metadata: ["error": message])
+            default:
+                break
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import ResolveKit
+import ResolveKitSystemFunctions
+
+/// The service's lifetime: connect, report ready, answer requests until a signal (or the end of stdin) or the loss
+/// of the backend, then drain and report how it ended.
+struct Service {
+    /// Why the service stops.
+    enum StopReason: Sendable {
+        case signal(Int32)
+        case inputEnded
+        case backendLost(String)
+    }
+
+    let settings: ServiceSettings
+    let environment: [String: String]
+
+    func run() async -> ExitCode {
+        signal(SIGPIPE, SIG_IGN)
+        let signals = SignalWatcher([SIGTERM, SIGINT])
+        let structuredLog = StructuredLog(secrets: [settings.apiKey])
+        let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
+        let notifier = SystemdNotifier(environment: environment)
+        SystemFunctions.configure(allowedRoots: settings.allowedRoots)
+        let runtime = ResolveKitRuntime(
+            configuration: makeConfiguration(
+                logger: structuredLog.logger(
+                    label: "resolvekit", minimumLevel: settings.logLevel)))
+        guard !runtime.registeredFunctionNames.isEmpty else {
+            log.error("the system function pack was refused; nothing to expose")
+            return .internalFailure
+        }
+        let source: any RequestSource
+        do {
+            source = try settings.socketPath.map { try UnixSocketSource(path: $0) } ?? StandardInputSource()
+        } catch {
+            log.error("cannot serve requests", metadata: ["error": "\(error)"])
+            return .internalFailure
+        }
+        log.info(
+            "starting",
+            metadata: [
+                "base_url": settings.baseURL.absoluteString, "functions": "\(runtime.registeredFunctionNames.count)",
+                "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
+            ])
+        notifier.notify("STATUS=Connecting to \(settings.baseURL.host ?? "the backend")")
+
+        switch await Self.start(runtime, signals: signals) {
+        case .failure(let reason):
+            log.error("cannot connect", metadata: ["reason": reason.reason])
+            source.stop()
+            return .unavailable
+        case .success(let received?):
+            log.info("stopping before ready", metadata: ["signal": SignalWatcher.name(received)])
+            notifier.notify("STOPPING=1")
+            source.stop()
+            await runtime.stop()
+            return .clean
+        case .success(nil):
+            break
+        }
+        let handler = RequestHandler(runtime: runtime, turnTimeout: settings.turnTimeout, log: log)
+        source.start()
+        notifier.notify("READY=1\nSTATUS=Serving requests on \(source.summary)")
+        log.info("ready", metadata: ["session_id": runtime.sessionID ?? "-", "requests": source.summary])
+
+        let reason = await withTaskGroup(of: StopReason?.self) { group -> StopReason in
+            group.addTask { await Self.serve(source, handler) }
+            group.addTask { await signals.next().map(StopReason.signal) }
+            group.addTask { await Self.watch(runtime, log: log, notifier: notifier) }
+            var first: StopReason?
+            while first == nil, let next = await group.next() { first = next }
+            let reason = first ?? .inputEnded
+            source.stop()
+            await handler.stopAccepting()
+            notifier.notify("STOPPING=1\nSTATUS=Draining")
+            log.info("draining", metadata: ["reason": Self.describe(reason), "timeout": "\(settings.drainTimeout)"])
+            await runtime.drain(timeout: settings.drainTimeout)
+            group.cancelAll()
+            return reason
+        }
+        log.info("stopped", metadata: ["reason": Self.describe(reason), "session_id": runtime.sessionID ?? "-"])
+        if case .backendLost = reason { return .unavailable }
+        return .clean
+    }
+
+    /// Starts the runtime unless a signal comes first.
+    /// - Returns: `.success(nil)` when active, `.success(signal)` when a signal came first, `.failure` with the reason.
+    static func start(_ runtime: ResolveKitRuntime, signals: SignalWatcher) async -> Result<Int32?, StartFailure> {
+        await withTaskGroup(of: Result<Int32?, StartFailure>?.self) { group in
+            group.addTask {
+                do {
+                    try await runtime.start()
+                    return .success(nil)
+                } catch {
+                    return .failure(StartFailure(reason: "\(error)"))
+                }
+            }
+            group.addTask { await signals.next().map { .success($0) } }
+            let first = await group.next().flatMap { $0 } ?? .success(nil)
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Why the runtime did not start.
+    struct StartFailure: Error {
+        var reason: String
+    }
+
+    /// Answers every line of `source` concurrently (the handler orders the turns); returns when the input ended
+    /// and every answer was written, or when cancelled (in-flight turns then answer with what they have).
+    static func serve(_ source: any RequestSource, _ handler: RequestHandler) async -> StopReason? {
+        await withTaskGroup(of: Void.self) { group in
+            for await line in source.lines {
+                group.addTask { line.reply.send(await handler.handle(line.bytes).line) }
+            }
+        }
+        return Task.isCancelled ? nil : .inputEnded
+    }
+
+    static func describe(_ reason: StopReason) -> String {
+        switch reason {
+        case .signal(let number): SignalWatcher.name(number)
+        case .inputEnded: "end of input"
+        case .backendLost(let detail): "backend lost: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+extension ServiceOptions {
+    /// The `--help` text.
+    static let usage = """
+        USAGE: rk-service --base-url <url> [--api-key-file <path>] [options]
+
+        Exposes this host's system functions (time, load, disk, processes, services, logs and files under the
+        allowed roots) to a ResolveKit agent, and answers requests given as JSON lines on stdin or a Unix socket.
+
+        OPTIONS:
+          --base-url <url>           the backend (or RESOLVEKIT_BASE_URL)
+          --api-key-file <path>      a file holding the API key (or RESOLVEKIT_API_KEY); there is no --api-key
+                                     flag, because command lines are visible to every user in `ps`
+          --policy <file.json>       approvals: {"default": "deny", "functions": {"read_log_tail": "allow"}};
+                                     without it every call that needs approval is declined
+          --allowed-root <dir>       a directory the file functions may read; repeat for several
+          --state-dir <dir>          where the session, device id and call journal survive restarts
+                                     (default $STATE_DIRECTORY from systemd, else ~/.local/state/resolvekit)
+          --socket <path>            serve requests on this Unix socket instead of stdin/stdout
+          --log-level <level>        trace, debug, info, warning or error (default info; or RESOLVEKIT_LOG_LEVEL)
+          --drain-timeout <seconds>  how long a shutdown waits for running calls and results (default 10)
+          --turn-timeout <seconds>   how long a request waits for the agent's answer (default 120)
+          --connect-attempts <n>     failed connection attempts in a row before giving up (default 5)
+          -h, --help                 show this help
+
+        REQUESTS (one JSON object per line; one answer line each):
+          {"id": "1", "message": "How busy is this machine?"}
+            -> {"answer":"…","id":"1","status":"ok","tool_calls":[{"function":"get_host_status","status":"completed"}]}
+          {"id": "2", "command": "status"}
+            -> {"connection":"active","counts":{…},"id":"2","session_id":"…","status":"ok"}
+
+        Logs go to stderr, one `level=… label=… msg="…"` line each. SIGTERM or SIGINT drains: no new requests,
+        running calls finish, results are posted, state is saved. With NOTIFY_SOCKET set (systemd Type=notify)
+        it reports READY=1 once connected and STOPPING=1 when draining.
+
+        EXIT CODES:
+          0   stopped cleanly (signal, or end of stdin)
+          64  usage error (bad flag, no API key, unreadable key or policy file)
+          69  the backend is unavailable or refused this host (bad key, unsupported SDK)
+          70  internal failure
+
+        EXAMPLE:
+          echo '{"id": "1", "message": "What time is it?"}' | RESOLVEKIT_API_KEY=rk_dev \\
+              rk-service --base-url http://127.0.0.1:8080 --allowed-root /var/log --policy policy.json
+        """
+}

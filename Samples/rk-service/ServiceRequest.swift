@@ -1,0 +1,58 @@
+import ResolveKit
+
+/// One request line: a message for the agent, or a command for the service.
+struct ServiceRequest: Equatable, Sendable {
+    /// What is asked.
+    enum Kind: Equatable, Sendable {
+        /// Send this text to the agent and answer when its turn ends.
+        case message(String)
+        /// Answer the connection state, session id and counts.
+        case status
+    }
+
+    /// The caller's id, echoed in the answer (a string or number; `nil` when absent).
+    var id: JSONValue?
+    var kind: Kind
+
+    /// A line that is not a usable request, with the id when one could be read.
+    struct Malformed: Error, Equatable {
+        var id: JSONValue?
+        var reason: String
+    }
+
+    /// The longest request line accepted, in bytes (longer lines are answered with an error and skipped).
+    static let maxLineBytes = 64 * 1024
+
+    /// Parses one line (without its newline).
+    static func parse(_ line: some Collection<UInt8>) throws(Malformed) -> ServiceRequest {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: line)
+        } catch {
+            throw Malformed(reason: "the line is not valid JSON: \(error)")
+        }
+        guard let object = json.objectValue else { throw Malformed(reason: "a request must be a JSON object") }
+        let id = object["id"]
+        if let id, id.stringValue == nil, id.doubleValue == nil {
+            throw Malformed(reason: "id must be a string or a number")
+        }
+        switch (object["message"], object["command"]) {
+        case (let message?, nil):
+            guard let text = message.stringValue, !text.isEmpty else {
+                throw Malformed(id: id, reason: "message must be a non-empty string")
+            }
+            return ServiceRequest(id: id, kind: .message(text))
+        case (nil, let command?):
+            guard command.stringValue == "status" else {
+                throw Malformed(
+                    id: id, reason: "unknown command \(command.serialized()); the only command is \"status\"")
+            }
+            return ServiceRequest(id: id, kind: .status)
+        case (.some, .some):
+            throw Malformed(id: id, reason: "a request has either \"message\" or \"command\", not both")
+        case (nil, nil):
+            throw Malformed(
+                id: id, reason: "a request needs \"message\" (text for the agent) or \"command\": \"status\"")
+        }
+    }
+}

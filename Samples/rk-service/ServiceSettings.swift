@@ -1,0 +1,89 @@
+import Foundation
+import ResolveKit
+
+/// Everything `rk-service` runs with, validated: the options joined with the environment and the files they name.
+struct ServiceSettings: Sendable {
+    var baseURL: URL
+    var apiKey: String
+    var policy: PolicyApprover
+    var allowedRoots: [String]
+    var stateLocation: ResolveKitConfiguration.StateLocation
+    var socketPath: String?
+    var logLevel: ResolveKitLogger.Level
+    var drainTimeout: Duration
+    var turnTimeout: Duration
+    var connectAttempts: Int
+
+    /// The longest Unix socket path `sockaddr_un` holds (108 bytes with the terminating NUL).
+    static let maxSocketPathBytes = 107
+
+    /// Validates `options` against `environment`, reading the key and policy files with `readFile`.
+    /// - Throws: ``ServiceOptions/UsageError`` saying what is missing or wrong and how to fix it.
+    static func resolve(
+        _ options: ServiceOptions,
+        environment: [String: String],
+        readFile: (String) throws -> [UInt8] = { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
+    ) throws(ServiceOptions.UsageError) -> ServiceSettings {
+        typealias UsageError = ServiceOptions.UsageError
+        guard let urlText = options.baseURL ?? environment["RESOLVEKIT_BASE_URL"] else {
+            throw UsageError(message: "no backend: pass --base-url URL or set RESOLVEKIT_BASE_URL")
+        }
+        guard let baseURL = URL(string: urlText), let scheme = baseURL.scheme, ["http", "https"].contains(scheme),
+            baseURL.host != nil
+        else { throw UsageError(message: "the base URL must be an http(s) URL, got '\(urlText)'") }
+
+        let apiKey = try resolveAPIKey(options, environment: environment, readFile: readFile)
+        let policy: PolicyApprover
+        if let path = options.policyFile {
+            do {
+                policy = try PolicyApprover(jsonBytes: try readFile(path))
+            } catch {
+                throw UsageError(message: "cannot use the policy file \(path): \(error)")
+            }
+        } else {
+            policy = PolicyApprover(rules: [:], defaultRule: .deny)
+        }
+
+        let levelName = options.logLevel ?? environment["RESOLVEKIT_LOG_LEVEL"] ?? "info"
+        guard let level = ResolveKitLogger.Level.allCases.first(where: { $0.description == levelName.lowercased() })
+        else {
+            throw UsageError(message: "--log-level must be trace, debug, info, warning or error, got '\(levelName)'")
+        }
+
+        if let socketPath = options.socketPath {
+            guard !socketPath.isEmpty, socketPath.utf8.count <= maxSocketPathBytes else {
+                throw UsageError(message: "--socket needs a path of 1 to \(maxSocketPathBytes) bytes")
+            }
+        }
+        let stateDirectory =
+            options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+        return ServiceSettings(
+            baseURL: baseURL, apiKey: apiKey, policy: policy, allowedRoots: options.allowedRoots,
+            stateLocation: stateDirectory.map { .directory($0) } ?? .automatic, socketPath: options.socketPath,
+            logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
+            turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts)
+    }
+
+    private static func resolveAPIKey(
+        _ options: ServiceOptions, environment: [String: String], readFile: (String) throws -> [UInt8]
+    ) throws(ServiceOptions.UsageError) -> String {
+        if let path = options.apiKeyFile {
+            let bytes: [UInt8]
+            do {
+                bytes = try readFile(path)
+            } catch {
+                throw ServiceOptions.UsageError(message: "cannot read the API key file \(path)")
+            }
+            let key = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !key.isEmpty, !key.contains(where: \.isNewline) else {
+                throw ServiceOptions.UsageError(message: "the API key file \(path) must hold the key on one line")
+            }
+            return key
+        }
+        guard let key = environment["RESOLVEKIT_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
+        else {
+            throw ServiceOptions.UsageError(message: "no API key: pass --api-key-file PATH or set RESOLVEKIT_API_KEY")
+        }
+        return key
+    }
+}

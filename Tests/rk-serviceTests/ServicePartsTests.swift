@@ -1,0 +1,98 @@
+import ResolveKit
+import Synchronization
+import Testing
+
+@testable import rk_service
+
+/// The pure parts of the service: line splitting, request parsing, turn folding, log formatting.
+struct ServicePartsTests {
+    static let stream = Array("{\"id\": \"1\"}\r\n\n  \nsecond line\nlast".utf8)
+
+    @Test func linesAreTheSameWhereverTheInputIsSplit() {
+        for cut in 0...Self.stream.count {
+            var buffer = LineBuffer(maxBytes: 64)
+            let lines = buffer.append(Self.stream[..<cut]) + buffer.append(Self.stream[cut...]) + buffer.finish()
+            #expect(
+                lines == [
+                    .line(Array("{\"id\": \"1\"}".utf8)), .line(Array("second line".utf8)), .line(Array("last".utf8)),
+                ])
+        }
+    }
+
+    @Test func anOverlongLineIsReportedOnceAndTheNextLineStillArrives() {
+        var buffer = LineBuffer(maxBytes: 8)
+        let lines = buffer.append(Array("0123456789abcdef\nok\n".utf8))
+        #expect(lines == [.tooLong, .line(Array("ok".utf8))])
+    }
+
+    @Test(arguments: [
+        (#"{"id": "1", "message": "hi"}"#, ServiceRequest(id: "1", kind: .message("hi"))),
+        (#"{"id": 7, "command": "status"}"#, ServiceRequest(id: 7, kind: .status)),
+        (#"{"message": "no id"}"#, ServiceRequest(id: nil, kind: .message("no id"))),
+    ])
+    func requestsAreParsed(line: String, expected: ServiceRequest) throws {
+        #expect(try ServiceRequest.parse(Array(line.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        (#"[1, 2]"#, "a request must be a JSON object"),
+        (#"{"id": "3", "command": "reboot"}"#, #"unknown command "reboot"; the only command is "status""#),
+        (
+            #"{"id": "4", "message": "a", "command": "status"}"#,
+            #"a request has either "message" or "command", not both"#
+        ),
+        (#"{"id": true, "message": "a"}"#, "id must be a string or a number"),
+    ])
+    func unusableRequestsSayWhy(line: String, reason: String) {
+        #expect(throws: ServiceRequest.Malformed.self) { try ServiceRequest.parse(Array(line.utf8)) }
+        do {
+            _ = try ServiceRequest.parse(Array(line.utf8))
+        } catch {
+            #expect(error.reason == reason)
+        }
+    }
+
+    @Test func aTurnFoldsItsAnswerAndTheLastStateOfEachCall() {
+        var transcript = TurnTranscript(turnID: "t1")
+        let events: [ResolveKitRuntimeEvent] = [
+            .messageAppended(ResolveKitChatMessage(id: "u", role: .user, text: "disk?")),
+            .turnEnded(turnID: "other"),
+            .messageAppended(ResolveKitChatMessage(id: "a", role: .assistant, text: "It failed.")),
+        ]
+        transcript.record(id: "c1", .init(function: "get_disk_usage", status: "running"))
+        transcript.record(id: "c2", .init(function: "get_local_time", status: "completed"))
+        transcript.record(id: "c1", .init(function: "get_disk_usage", status: "failed", error: "disk is full"))
+        var ended: [Bool] = []
+        for event in events { ended.append(transcript.apply(event)) }
+        #expect(ended == [false, false, false])
+        let endedByItsOwnTurn = transcript.apply(.turnEnded(turnID: "t1"))
+        #expect(endedByItsOwnTurn)
+        let line = transcript.response(id: "9", interruption: nil).line
+        #expect(
+            line == #"{"answer":"It failed.","id":"9","status":"ok","#
+                + #""tool_calls":[{"error":"disk is full","function":"get_disk_usage","status":"failed"},"#
+                + #"{"function":"get_local_time","status":"completed"}]}"#)
+    }
+
+    @Test func aTurnThatDidNotEndIsAnErrorWithTheCallsSoFar() {
+        var transcript = TurnTranscript(turnID: "t1")
+        transcript.record(id: "c1", .init(function: "get_disk_usage", status: "completed"))
+        let response = transcript.response(id: nil, interruption: "the service is shutting down")
+        #expect(response.isError)
+        #expect(response.fields["error"] == "the service is shutting down")
+        #expect(response.fields["tool_calls"]?[0]?["status"] == "completed")
+    }
+
+    @Test func logLinesQuoteWhatNeedsQuotingAndRedactSecrets() {
+        let lines = Mutex<[String]>([])
+        let log = StructuredLog(secrets: ["rk_secret"]) { line in lines.withLock { $0.append(line) } }
+        log.logger(label: "rk-service", minimumLevel: .info).info(
+            "key rk_secret used", metadata: ["path": "/var/log", "note": "two words", "quote": "a\"b\nc"])
+        log.logger(label: "rk-service", minimumLevel: .info).debug("dropped")
+        #expect(
+            lines.withLock { $0 } == [
+                #"level=info label=rk-service msg="key [redacted] used" note="two words" path=/var/log quote="a\"b\nc""#
+                    + "\n"
+            ])
+    }
+}

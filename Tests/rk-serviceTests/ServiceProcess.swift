@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// The built `rk-service` binary running as a subprocess, with its stdout and stderr collected line by line.
+final class ServiceProcess: Sendable {
+    static let binary: URL = {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [
+            besideTests.appending(path: "rk-service"),
+            besideTests.deletingLastPathComponent().appending(path: "rk-service"),
+            packageRoot.appending(path: ".build/debug/rk-service"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }()
+
+    /// The environment of this test process without anything that would configure the service.
+    static var cleanEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("RESOLVEKIT_") && $0.key != "NOTIFY_SOCKET" && $0.key != "STATE_DIRECTORY"
+        }
+    }
+
+    private let process: Process
+    private let input: Pipe
+    private let output = Mutex<(stdout: String, stderr: String)>(("", ""))
+
+    /// Starts the binary with `arguments` and exactly `environment`.
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        collect(out.fileHandleForReading, isStandardOutput: true)
+        collect(err.fileHandleForReading, isStandardOutput: false)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stdout: String { output.withLock { $0.stdout } }
+    var stderr: String { output.withLock { $0.stderr } }
+    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+    /// Writes one line to the service's stdin.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes the service's stdin (the end of its requests).
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits (bounded) until the collected text satisfies `condition`; returns whether it did.
+    @discardableResult
+    func waitFor(
+        _ stream: KeyPath<ServiceProcess, String> = \.stdout, timeout: Duration = .seconds(20),
+        _ condition: (String) -> Bool
+    ) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if condition(self[keyPath: stream]) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self[keyPath: stream])
+    }
+
+    /// The answer line whose `id` is `id`, once it has been written (bounded wait).
+    func answer(id: String) async throws -> [String: Any] {
+        let marker = "\"id\":\"\(id)\""
+        await waitFor { $0.split(separator: "\n").contains { $0.contains(marker) } }
+        let line = try #require(stdoutLines.first { $0.contains(marker) }, "no answer for \(id); stderr:\n\(stderr)")
+        return try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    /// Waits (bounded) for the process to exit and returns its status; kills it if it does not.
+    func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            Issue.record("rk-service did not exit in time; stderr:\n\(stderr)")
+        }
+        return process.terminationStatus
+    }
+
+    private func collect(_ handle: FileHandle, isStandardOutput: Bool) {
+        let thread = Thread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                let text = String(decoding: data, as: UTF8.self)
+                output.withLock { output in
+                    if isStandardOutput { output.stdout += text } else { output.stderr += text }
+                }
+            }
+        }
+        thread.start()
+    }
+}
