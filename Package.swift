@@ -50,6 +50,11 @@ let package = Package(
         .executableTarget(
             name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
         .executableTarget(
+            name: "rk-chat",
+            dependencies: ["ResolveKit", "ResolveKitTerminal", "ResolveKitSystemFunctions", "ResolveKitTesting"],
+            path: "Samples/rk-chat"
+        ),
+        .executableTarget(
             name: "rk-service",
             dependencies: ["ResolveKit", "ResolveKitSystemFunctions"],
             path: "Samples/rk-service",

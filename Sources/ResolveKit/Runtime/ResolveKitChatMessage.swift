@@ -55,11 +55,13 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
     public var requiresApproval: Bool
     /// Where the call is.
     public var status: Status
+    /// The function's result once ``status`` is ``Status/completed``.
+    public var result: JSONValue?
 
     /// Creates a row (for hosts and tests that feed checklists themselves).
     public init(
         id: String, functionName: String, humanDescription: String, arguments: JSONValue, requiresApproval: Bool,
-        status: Status
+        status: Status, result: JSONValue? = nil
     ) {
         self.id = id
         self.functionName = functionName
@@ -67,6 +69,7 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
         self.arguments = arguments
         self.requiresApproval = requiresApproval
         self.status = status
+        self.result = result
     }
 }
 

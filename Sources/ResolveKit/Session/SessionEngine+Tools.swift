@@ -158,7 +158,9 @@ extension SessionEngine {
             status = .cancelled(reason: error.message)
         case .failure(let error): status = .failed(error.message)
         }
-        output.updateItem(Self.item(call, status))
+        var item = Self.item(call, status)
+        if case .success(let value) = outcome { item.result = value }
+        output.updateItem(item)
         output.log("Call \(call.callID) (\(call.functionName)): \(status)")
         deliveryKick?.yield()
     }

@@ -31,7 +31,8 @@ public final class TerminalScreen: Sendable {
     }
 
     /// The number of columns lines are wrapped to: one less than the window, so no line ends in the last cell.
-    public var wrapWidth: Int { max(20, terminal.size.columns - 1) }
+    /// Output that is not a terminal (a pipe, a file) is not wrapped: a reader or a script sees whole lines.
+    public var wrapWidth: Int { terminal.isInteractive ? max(20, terminal.size.columns - 1) : Int.max }
 
     /// Prints lines above the live region.
     public func print(_ lines: [StyledLine]) {

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What `rk-chat` was asked to do, parsed from its arguments and environment.
+struct ChatOptions: Equatable {
+    /// How tool calls needing approval are decided.
+    enum Approval: Equatable {
+        /// Ask at the terminal (interactive default).
+        case prompt
+        /// Approve every call.
+        case approveAll
+        /// Decline every call (non-interactive default).
+        case declineAll
+        /// Rules from a policy file.
+        case policy(String)
+    }
+
+    var demo = false
+    var baseURL: String?
+    var apiKeyFile: String?
+    var message: String?
+    var approval: Approval?
+    var allowedRoots: [String] = []
+    var stateDirectory: String?
+    var auditLog: String?
+    var showHelp = false
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws(UsageError) -> ChatOptions {
+        var options = ChatOptions()
+        var remaining = arguments[...]
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let next = remaining.popFirst(), !next.hasPrefix("--") else { throw UsageError(description: "\(flag) needs a value") }
+            return next
+        }
+        while let argument = remaining.popFirst() {
+            let (flag, inline) = Self.split(argument)
+            func take() throws(UsageError) -> String { if let inline { return inline }; return try value(for: flag) }
+            switch flag {
+            case "--demo": options.demo = true
+            case "--base-url": options.baseURL = try take()
+            case "--api-key-file": options.apiKeyFile = try take()
+            case "--message", "-m": options.message = try take()
+            case "--approve":
+                let choice = try take()
+                switch choice {
+                case "all": options.approval = .approveAll
+                case "none": options.approval = .declineAll
+                case "prompt": options.approval = .prompt
+                default: options.approval = .policy(choice)
+                }
+            case "--allowed-root": options.allowedRoots.append(try take())
+            case "--state-dir": options.stateDirectory = try take()
+            case "--audit-log": options.auditLog = try take()
+            case "--help", "-h": options.showHelp = true
+            case "--api-key":
+                throw UsageError(description: "--api-key would show the key in the process list; use RESOLVEKIT_API_KEY or --api-key-file")
+            default: throw UsageError(description: "unknown argument \(argument); see --help")
+            }
+        }
+        if options.demo, options.baseURL != nil {
+            throw UsageError(description: "--demo runs its own backend; leave out --base-url")
+        }
+        return options
+    }
+
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    static let help = """
+        rk-chat: talk to a ResolveKit agent from the terminal; the agent can call this host's Linux functions
+        (time, host status, disk usage, processes, services, and logs and folders under the allowed roots).
+
+        USAGE
+          rk-chat --demo                       chat with the built-in reference backend (no account needed)
+          rk-chat [--base-url URL]             chat with a real backend (RESOLVEKIT_BASE_URL, RESOLVEKIT_API_KEY)
+          rk-chat --demo --message "What time is it?" --approve all
+                                               one turn, print the transcript, exit (for scripts and tests)
+
+        OPTIONS
+          --demo                 start the reference backend in-process on a loopback port
+          --base-url URL         the backend (default: $RESOLVEKIT_BASE_URL)
+          --api-key-file PATH    read the API key from a file (default: $RESOLVEKIT_API_KEY)
+          --message, -m TEXT     send one message, print the transcript and exit
+          --approve MODE         prompt | all | none | PATH to a policy file
+                                 (default: prompt in a terminal, none otherwise)
+          --allowed-root DIR     a folder the log and directory functions may read (repeatable;
+                                 default: the current folder, plus /var/log with --demo)
+          --state-dir DIR        where the session and call journal persist (default: XDG state; memory with --demo)
+          --audit-log PATH       append every approval decision as a JSON line
+          --help, -h             this help
+
+        IN THE CHAT
+          /new            start a new conversation        /history   show the transcript
+          /locale TAG     switch language, e.g. /locale de /quit      leave (also Ctrl-D)
+
+        EXIT CODES
+          0 the turn (or chat) ended normally   1 the turn failed   2 usage error   3 could not connect
+        """
+}

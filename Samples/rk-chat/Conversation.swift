@@ -1,0 +1,73 @@
+import Foundation
+import ResolveKit
+import ResolveKitTerminal
+
+/// The interactive chat: the transcript as it happens, approvals inline, and slash commands.
+struct Conversation {
+    let runtime: ResolveKitRuntime
+    let screen: TerminalScreen
+    let terminal: TerminalIO
+    let approver: any ToolApprover
+
+    func run() async -> Int32 {
+        let renderer = TranscriptRenderer(screen: screen)
+        let display = Task { [runtime] in
+            for await event in runtime.events { renderer.show(event) }
+        }
+        defer { display.cancel() }
+        if let terminalApprover = approver as? TerminalApprover {
+            await terminalApprover.attach(to: runtime)
+        }
+        screen.print(StyledLine("Connecting… (type /help for commands, Ctrl-D to leave)"))
+        do {
+            try await runtime.start()
+        } catch {
+            screen.print(StyledLine("rk-chat: could not connect: \(error)"))
+            return 3
+        }
+        screen.print(StyledLine("\(runtime.chatTitle) — functions: \(runtime.registeredFunctionNames.joined(separator: ", "))"))
+        let reader = LineReader(terminal: terminal)
+        while let line = await reader.readLine(prompt: "> ") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            if text.hasPrefix("/") {
+                guard await command(text, renderer: renderer) else { break }
+                continue
+            }
+            let events = runtime.events
+            switch await runtime.sendMessage(text) {
+            case .accepted:
+                for await event in events {
+                    if case .turnEnded = event { break }
+                }
+            case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
+            case .rejectedInvalidText(let reason): screen.print(StyledLine(reason))
+            case .failed(let reason): screen.print(StyledLine("Not sent: \(reason)"))
+            }
+        }
+        return 0
+    }
+
+    /// Runs a slash command; `false` means leave.
+    private func command(_ text: String, renderer: TranscriptRenderer) async -> Bool {
+        let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+        switch parts[0] {
+        case "/quit", "/exit": return false
+        case "/new":
+            await runtime.reloadWithNewSession()
+            screen.print(StyledLine("Starting a new conversation…"))
+        case "/locale":
+            do {
+                try await runtime.setLocale(parts.count > 1 ? parts[1] : nil)
+                screen.print(StyledLine("Locale \(runtime.currentLocale): \(runtime.chatTitle)"))
+            } catch {
+                screen.print(StyledLine("Could not switch the locale: \(error)"))
+            }
+        case "/history":
+            for line in runtime.messages.flatMap(renderer.lines(for:)) { screen.print(line) }
+        default:
+            screen.print(StyledLine("Commands: /new, /locale <tag>, /history, /quit"))
+        }
+        return true
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import ResolveKit
+import ResolveKitSystemFunctions
+import ResolveKitTerminal
+import ResolveKitTesting
+
+/// `rk-chat`: an interactive terminal client, and a one-shot mode for scripts.
+@main
+struct RKChat {
+    static func main() async {
+        let options: ChatOptions
+        do {
+            options = try ChatOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("rk-chat: \(error)\n".utf8))
+            exit(2)
+        }
+        if options.showHelp {
+            print(ChatOptions.help)
+            exit(0)
+        }
+        exit(await run(options))
+    }
+
+    static func run(_ options: ChatOptions) async -> Int32 {
+        let terminal = TerminalIO.live
+        let screen = TerminalScreen(terminal: terminal)
+        let directory = FileManager.default.currentDirectoryPath
+        var demo: DemoBackend?
+        let baseURL: String
+        let apiKey: String?
+        if options.demo {
+            do {
+                demo = try DemoBackend.start(directory: directory, logFile: DemoBackend.defaultLogFile(in: directory))
+            } catch {
+                screen.print(StyledLine("rk-chat: could not start the demo backend: \(error)"))
+                return 3
+            }
+            baseURL = demo!.server.baseURL
+            apiKey = DemoBackend.apiKey
+        } else {
+            baseURL = options.baseURL ?? ProcessInfo.processInfo.environment["RESOLVEKIT_BASE_URL"] ?? ""
+            apiKey = readAPIKey(options)
+            guard URL(string: baseURL)?.scheme != nil else {
+                screen.print(StyledLine("rk-chat: no backend: pass --demo, or --base-url / RESOLVEKIT_BASE_URL"))
+                return 2
+            }
+        }
+        SystemFunctions.configure(
+            allowedRoots: options.allowedRoots.isEmpty ? [directory] + (options.demo ? ["/var/log"] : []) : options.allowedRoots)
+        let interactive = options.message == nil && terminal.isInteractive
+        let clock = ResolveKitClock.continuous
+        let approver: any ToolApprover
+        do {
+            approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
+        } catch {
+            screen.print(StyledLine("rk-chat: \(error)"))
+            await demo?.stop()
+            return 2
+        }
+        let stateLocation: ResolveKitConfiguration.StateLocation =
+            options.stateDirectory.map { .directory($0) } ?? (options.demo ? .inMemory : .automatic)
+        let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
+            baseURL: URL(string: baseURL)!, apiKeyProvider: { apiKey }, functionPacks: [SystemFunctionsPack.self],
+            approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock))
+        let code: Int32
+        if let message = options.message {
+            code = await OneShot(runtime: runtime, screen: screen).run(message)
+        } else {
+            code = await Conversation(runtime: runtime, screen: screen, terminal: terminal, approver: approver).run()
+        }
+        await runtime.stop()
+        await demo?.stop()
+        return code
+    }
+
+    static func readAPIKey(_ options: ChatOptions) -> String? {
+        if let path = options.apiKeyFile {
+            return (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return ProcessInfo.processInfo.environment["RESOLVEKIT_API_KEY"]
+    }
+
+    static func makeApprover(
+        _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock
+    ) throws -> any ToolApprover {
+        let auditLog = options.auditLog.map { ApprovalAuditLog(path: $0) }
+        switch options.approval ?? (interactive ? .prompt : .declineAll) {
+        case .approveAll: return AutoApprover()
+        case .declineAll: return DenyAllApprover()
+        case .policy(let path):
+            let prompt = interactive ? TerminalApprover(screen: screen, auditLog: auditLog, clock: clock) : nil
+            return try PolicyApprover(contentsOf: URL(fileURLWithPath: path), fallback: prompt)
+        case .prompt: return TerminalApprover(screen: screen, auditLog: auditLog, clock: clock)
+        }
+    }
+}
