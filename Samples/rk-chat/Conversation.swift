@@ -11,13 +11,21 @@ struct Conversation {
 
     func run() async -> Int32 {
         let renderer = TranscriptRenderer(screen: screen)
-        let display = Task { [runtime] in
-            for await event in runtime.events { renderer.show(event) }
+        let transcript = runtime.events
+        // The display renders every event; the input loop waits for it to have shown a turn's end before prompting.
+        let (turnEnds, turnEnded) = AsyncStream<Void>.makeStream()
+        let display = Task {
+            for await event in transcript {
+                renderer.show(event)
+                if case .turnEnded = event { turnEnded.yield() }
+            }
         }
         defer { display.cancel() }
-        if let terminalApprover = approver as? TerminalApprover {
-            await terminalApprover.attach(to: runtime)
+        let checklistUpdates = runtime.events
+        let checklist = Task { [approver] in
+            if let terminalApprover = approver as? TerminalApprover { await terminalApprover.attach(to: checklistUpdates) }
         }
+        defer { checklist.cancel() }
         screen.print(StyledLine("Connecting… (type /help for commands, Ctrl-D to leave)"))
         do {
             try await runtime.start()
@@ -34,12 +42,9 @@ struct Conversation {
                 guard await command(text, renderer: renderer) else { break }
                 continue
             }
-            let events = runtime.events
             switch await runtime.sendMessage(text) {
             case .accepted:
-                for await event in events {
-                    if case .turnEnded = event { break }
-                }
+                for await _ in turnEnds { break }
             case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
             case .rejectedInvalidText(let reason): screen.print(StyledLine(reason))
             case .failed(let reason): screen.print(StyledLine("Not sent: \(reason)"))
