@@ -85,6 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
+        .testTarget(name: "rk-chatTests", dependencies: ["rk-chat"]),
         .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
         .testTarget(name: "rk-serviceTests", dependencies: ["rk-service", "ResolveKitTesting", "ResolveKit"]),
     ]
