@@ -44,7 +44,10 @@ let package = Package(
             dependencies: ["rk-codegen"],
             path: "Sources/ResolveKitPlugin"
         ),
-        .executableTarget(name: "rk-bench", dependencies: ["ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen"]),
+        .executableTarget(
+            name: "rk-bench",
+            dependencies: ["ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen", "ResolveKit", "ResolveKitTesting"]
+        ),
 
         // Samples.
         .executableTarget(

@@ -14,7 +14,7 @@ struct SSEParseWorkload: Workload {
         case resolvekit, naive, memchr
     }
 
-    func run(log: (String) -> Void) throws(BenchFailure) -> [Measurement] {
+    func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
         let corpus = SSECorpus.generate(targetBytes: corpusBytes)
         log("sse-parse: corpus \(corpus.bytes.count) bytes, \(corpus.events) events")
         var rows: [Measurement] = []

@@ -7,12 +7,12 @@ protocol Workload: Sendable {
     /// One line for `--help`.
     var summary: String { get }
     /// Runs the workload. `log` receives progress lines meant for people (stderr).
-    func run(log: (String) -> Void) throws(BenchFailure) -> [Measurement]
+    func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement]
 }
 
 /// Every workload `rk-bench` knows, in the order they run by default.
 enum Workloads {
-    static let all: [any Workload] = [SSEParseWorkload()]
+    static let all: [any Workload] = [SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload()]
 
     static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
 }

@@ -19,7 +19,7 @@ case .success(.run(let options)):
     for name in options.workloads {
         guard let workload = Workloads.named(name) else { continue }
         do {
-            let rows = try workload.run(log: writeError)
+            let rows = try await workload.run(log: writeError)
             measurements += rows
             if options.json { rows.forEach { print(Report.jsonLine($0)) } }
         } catch {
