@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitHTTP
 import ResolveKitTesting
 import Synchronization
 
@@ -54,10 +55,21 @@ struct ToolLatencyWorkload: Workload {
             }
         }
         await runtime.stop()
+        // The floor under both figures: one plain request/response on the same client and loopback server.
+        var roundTrips: [Double] = []
+        let health = HTTPRequest(url: server.baseURL + "/health")
+        for index in 0..<(Self.iterations + 200) {
+            let start = Probe.now()
+            _ = try await ResolveKitRuntime.sharedHTTPClient.send(health)
+            if index >= 200 { roundTrips.append((Probe.now() - start) / 1000) }
+        }
         await backend.stop()
         await server.stop()
         log("tool-latency: \(Self.iterations) calls measured after 200 warm-up calls")
-        return [Self.row(name, "call-dispatch", dispatch), Self.row(name, "result-post", posting)]
+        return [
+            Self.row(name, "call-dispatch", dispatch), Self.row(name, "result-post", posting),
+            Self.row(name, "http-get-floor", roundTrips),
+        ]
     }
 
     static func row(_ workload: String, _ contender: String, _ samples: [Double]) -> Measurement {

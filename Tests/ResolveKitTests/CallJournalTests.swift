@@ -35,7 +35,7 @@ struct CallJournalTests {
         _ = journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f")
         _ = journal.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f")
         journal.markRunning(CallJournal.Key(sessionID: "s", callID: "c2"))
-        var reloaded = CallJournal(json: journal.json)
+        var reloaded = CallJournal(lines: journal.lines)
         reloaded.resolveInterruptedCalls()
         #expect(reloaded.undelivered.map(\.callID) == ["c1", "c2"])
         #expect(reloaded.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f") != .admitted)
@@ -49,7 +49,26 @@ struct CallJournalTests {
         _ = journal.admit(sessionID: "s", callID: "b", turnID: "t", functionName: "g")
         journal.recordResult(CallJournal.Key(sessionID: "s", callID: "a"), .success(["n": 1]))
         journal.recordResult(CallJournal.Key(sessionID: "s", callID: "b"), .failure("boom"))
-        #expect(CallJournal(json: journal.json).undelivered == journal.undelivered)
+        #expect(CallJournal(lines: journal.lines).undelivered == journal.undelivered)
+    }
+
+    @Test func theJournalFileGrowsByOneLinePerChangeAndIsCompacted() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = RuntimeStateStore(directory: directory)
+        var journal = CallJournal(capacity: 50)
+        for index in 0..<400 {
+            let key = CallJournal.Key(sessionID: "s", callID: "c\(index)")
+            _ = journal.admit(sessionID: "s", callID: key.callID, turnID: "t", functionName: "f")
+            journal.recordResult(key, .success(.number(Double(index))))
+            journal.settle(key)
+            try store.appendJournal(&journal)
+        }
+        let text = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
+        #expect(text.split(separator: "\n").count < 1100)
+        let reloaded = store.loadJournal()
+        #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c399")) == .settled)
+        #expect(reloaded.entries.count <= 400)
     }
 
     @Test func forgetsTheOldestSettledCallsBeyondItsCapacity() {
@@ -72,12 +91,15 @@ struct CallJournalTests {
         try store.saveSession(.init(sessionID: "s", cursor: "42-0"))
         var journal = CallJournal()
         _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
-        try store.saveJournal(journal)
+        try store.appendJournal(&journal)
+        journal.recordResult(CallJournal.Key(sessionID: "s", callID: "c"), .success("done"))
+        try store.appendJournal(&journal)
 
         let reopened = RuntimeStateStore(directory: directory)
         #expect(reopened.loadDeviceID() == "device-1")
         #expect(reopened.loadSession() == .init(sessionID: "s", cursor: "42-0"))
-        #expect(reopened.loadJournal() == journal)
+        #expect(reopened.loadJournal().undelivered == journal.undelivered)
+        #expect(reopened.loadJournal().status(CallJournal.Key(sessionID: "s", callID: "c")) == .answered(.success("done")))
         try reopened.saveSession(nil)
         #expect(RuntimeStateStore(directory: directory).loadSession() == nil)
     }

@@ -1,31 +1,36 @@
-extension CallJournal {
-    /// The ledger as JSON for the state file.
+extension CallJournal.Entry {
+    /// One line of the journal file: the entry's current state.
     var json: JSONValue {
-        let items = entries.values.sorted { $0.sequence < $1.sequence }.map { entry -> JSONValue in
-            var object: JSONObject = [
-                "session_id": .string(entry.key.sessionID), "call_id": .string(entry.key.callID),
-                "turn_id": .string(entry.turnID), "function_name": .string(entry.functionName),
-            ]
-            switch entry.status {
-            case .received: object["status"] = "received"
-            case .running: object["status"] = "running"
-            case .settled: object["status"] = "settled"
-            case .answered(.success(let value)):
-                object["status"] = "answered"
-                object["result"] = value
-            case .answered(.failure(let message)):
-                object["status"] = "answered"
-                object["error"] = .string(message)
-            }
-            return .object(object)
+        var object: JSONObject = [
+            "session_id": .string(key.sessionID), "call_id": .string(key.callID),
+            "turn_id": .string(turnID), "function_name": .string(functionName),
+        ]
+        switch status {
+        case .received: object["status"] = "received"
+        case .running: object["status"] = "running"
+        case .settled: object["status"] = "settled"
+        case .answered(.success(let value)):
+            object["status"] = "answered"
+            object["result"] = value
+        case .answered(.failure(let message)):
+            object["status"] = "answered"
+            object["error"] = .string(message)
         }
-        return ["version": 1, "entries": .array(items)]
+        return .object(object)
+    }
+}
+
+extension CallJournal {
+    /// Every entry as lines of the journal file, oldest first.
+    var lines: [JSONValue] {
+        entries.values.sorted { $0.sequence < $1.sequence }.map(\.json)
     }
 
-    /// Reads a ledger written by ``json``; entries that do not fit are skipped.
-    init(json: JSONValue, capacity: Int = 4096) {
+    /// Replays journal lines: a later line for the same call replaces the earlier state. Lines that do not fit
+    /// are skipped. The result has no pending changes.
+    init(lines: some Sequence<JSONValue>, capacity: Int = 4096) {
         self.init(capacity: capacity)
-        for item in json["entries"]?.arrayValue ?? [] {
+        for item in lines {
             guard let sessionID = item["session_id"]?.stringValue, let callID = item["call_id"]?.stringValue,
                 let turnID = item["turn_id"]?.stringValue, let name = item["function_name"]?.stringValue,
                 let statusName = item["status"]?.stringValue
@@ -46,5 +51,6 @@ extension CallJournal {
             _ = admit(sessionID: sessionID, callID: callID, turnID: turnID, functionName: name)
             restore(Key(sessionID: sessionID, callID: callID), status: status)
         }
+        _ = takeChangedEntries()
     }
 }

@@ -40,6 +40,8 @@ struct CallJournal: Equatable {
     let capacity: Int
     private(set) var entries: [Key: Entry] = [:]
     private var nextSequence = 0
+    /// Entries changed since the last ``takeChangedEntries()``, for an append-only state file.
+    private var changedKeys: Set<Key> = []
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
@@ -50,6 +52,7 @@ struct CallJournal: Equatable {
         if let entry = entries[key] { return .duplicate(entry.status) }
         entries[key] = Entry(key: key, turnID: turnID, functionName: functionName, status: .received, sequence: nextSequence)
         nextSequence += 1
+        changedKeys.insert(key)
         pruneIfNeeded()
         return .admitted
     }
@@ -57,6 +60,7 @@ struct CallJournal: Equatable {
     mutating func markRunning(_ key: Key) {
         guard entries[key]?.status == .received else { return }
         entries[key]?.status = .running
+        changedKeys.insert(key)
     }
 
     /// Records the result; a call that already has a result or was settled keeps its first one.
@@ -64,12 +68,14 @@ struct CallJournal: Equatable {
     mutating func recordResult(_ key: Key, _ outcome: ToolResultSubmission.Outcome) -> Bool {
         guard let status = entries[key]?.status, status == .received || status == .running else { return false }
         entries[key]?.status = .answered(outcome)
+        changedKeys.insert(key)
         return true
     }
 
     mutating func settle(_ key: Key) {
         guard entries[key] != nil else { return }
         entries[key]?.status = .settled
+        changedKeys.insert(key)
     }
 
     func status(_ key: Key) -> Status? { entries[key]?.status }
@@ -77,6 +83,12 @@ struct CallJournal: Equatable {
     /// Restores an entry's status as read from the state file.
     mutating func restore(_ key: Key, status: Status) {
         entries[key]?.status = status
+    }
+
+    /// The entries changed since the last call, oldest first; each is written as one line of the state file.
+    mutating func takeChangedEntries() -> [Entry] {
+        defer { changedKeys.removeAll(keepingCapacity: true) }
+        return changedKeys.compactMap { entries[$0] }.sorted { $0.sequence < $1.sequence }
     }
 
     /// Results not yet acknowledged, oldest first.
@@ -96,6 +108,7 @@ struct CallJournal: Equatable {
                 ? "Interrupted by a client restart while running; it may or may not have completed"
                 : "Interrupted by a client restart before it ran"
             entries[key]?.status = .answered(.failure(message))
+            changedKeys.insert(key)
         }
     }
 

@@ -133,7 +133,7 @@ extension SessionEngine {
 
     func persistJournal() {
         do {
-            try store.saveJournal(journal)
+            try store.appendJournal(&journal)
         } catch {
             output.log("Could not persist the call journal: \(error)", level: .warning)
         }

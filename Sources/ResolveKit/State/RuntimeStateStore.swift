@@ -13,7 +13,8 @@ final class RuntimeStateStore: Sendable {
     }
 
     let directory: String?
-    private let memory = Mutex<(session: SessionRecord?, journal: JSONValue?, deviceID: String?)>((nil, nil, nil))
+    private let memory = Mutex<(session: SessionRecord?, deviceID: String?)>((nil, nil))
+    private let journalFile = Mutex<JournalFile?>(nil)  // opened on the first write
 
     init(directory: String?) {
         self.directory = directory
@@ -48,15 +49,34 @@ final class RuntimeStateStore: Sendable {
         try write(JSONValue.object(json).serializedBytes(options: .sortedKeys), to: "session.json")
     }
 
+    /// The journal from `journal.jsonl`: one line per change, the last line of a call wins. Empty in memory mode
+    /// (the engine holds the live journal; a new runtime starts a new one).
     func loadJournal() -> CallJournal {
-        let json = directory == nil ? memory.withLock { $0.journal } : read("journal.json")
-        return json.map { CallJournal(json: $0) } ?? CallJournal()
+        guard let directory, let data = FileManager.default.contents(atPath: directory + "/journal.jsonl") else {
+            return CallJournal()
+        }
+        let lines = data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue(parsing: $0) }
+        return CallJournal(lines: lines)
     }
 
-    func saveJournal(_ journal: CallJournal) throws {
-        let json = journal.json
-        memory.withLock { $0.journal = json }
-        try write(json.serializedBytes(options: .sortedKeys), to: "journal.json")
+    /// Appends the journal's changed entries as lines (O(1) per change, unlike rewriting the whole file), and
+    /// rewrites the file from `journal`'s current entries once it has grown to four times their number.
+    func appendJournal(_ journal: inout CallJournal) throws {
+        let changed = journal.takeChangedEntries()
+        guard let directory, !changed.isEmpty else { return }
+        try journalFile.withLock { file in
+            if file == nil { file = try JournalFile(directory: directory) }
+            var bytes: [UInt8] = []
+            for entry in changed {
+                bytes += entry.json.serializedBytes(options: .sortedKeys)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            guard let file else { return }
+            try file.append(bytes, lines: changed.count)
+            if file.lineCount > max(1024, journal.entries.count * 4) {
+                try file.rewrite(journal.lines)
+            }
+        }
     }
 
     private func read(_ name: String) -> JSONValue? {
