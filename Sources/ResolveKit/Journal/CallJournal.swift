@@ -42,6 +42,8 @@ struct CallJournal: Equatable {
     private var nextSequence = 0
     /// Entries changed since the last ``takeChangedEntries()``, for an append-only state file.
     private var changedKeys: Set<Key> = []
+    /// The entries with a result not yet acknowledged: few, so delivery never scans the whole journal.
+    private(set) var answeredKeys: Set<Key> = []
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
@@ -69,6 +71,7 @@ struct CallJournal: Equatable {
         guard let status = entries[key]?.status, status == .received || status == .running else { return false }
         entries[key]?.status = .answered(outcome)
         changedKeys.insert(key)
+        answeredKeys.insert(key)
         return true
     }
 
@@ -76,13 +79,16 @@ struct CallJournal: Equatable {
         guard entries[key] != nil else { return }
         entries[key]?.status = .settled
         changedKeys.insert(key)
+        answeredKeys.remove(key)
     }
 
     func status(_ key: Key) -> Status? { entries[key]?.status }
 
     /// Restores an entry's status as read from the state file.
     mutating func restore(_ key: Key, status: Status) {
+        guard entries[key] != nil else { return }
         entries[key]?.status = status
+        if case .answered = status { answeredKeys.insert(key) } else { answeredKeys.remove(key) }
     }
 
     /// The entries changed since the last call, oldest first; each is written as one line of the state file.
@@ -93,7 +99,7 @@ struct CallJournal: Equatable {
 
     /// Results not yet acknowledged, oldest first.
     var undelivered: [ToolResultSubmission] {
-        entries.values.sorted { $0.sequence < $1.sequence }.compactMap { entry in
+        answeredKeys.compactMap { entries[$0] }.sorted { $0.sequence < $1.sequence }.compactMap { entry in
             guard case .answered(let outcome) = entry.status else { return nil }
             return ToolResultSubmission(
                 turnID: entry.turnID, callID: entry.key.callID, idempotencyKey: entry.key.callID, outcome: outcome)
@@ -109,6 +115,7 @@ struct CallJournal: Equatable {
                 : "Interrupted by a client restart before it ran"
             entries[key]?.status = .answered(.failure(message))
             changedKeys.insert(key)
+            answeredKeys.insert(key)
         }
     }
 

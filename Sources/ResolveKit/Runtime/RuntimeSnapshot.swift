@@ -1,14 +1,24 @@
 /// The observable state of a runtime, as one value.
 struct RuntimeSnapshot: Sendable {
-    var messages: [ResolveKitChatMessage] = []
+    /// Bumped whenever an array property changes, so observers are notified without comparing (or copying)
+    /// whole arrays on every update.
+    struct Revisions: Equatable, Sendable {
+        var messages = 0
+        var toolCallChecklist = 0
+        var toolCallBatches = 0
+        var executionLog = 0
+    }
+
+    private(set) var revisions = Revisions()
+    var messages: [ResolveKitChatMessage] = [] { didSet { revisions.messages &+= 1 } }
     var connectionState = ResolveKitConnectionState.idle
     var isTurnInProgress = false
     var activeTurnID: String?
     var assistantDraft: String?
-    var toolCallChecklist: [ToolCallChecklistItem] = []
+    var toolCallChecklist: [ToolCallChecklistItem] = [] { didSet { revisions.toolCallChecklist &+= 1 } }
     var toolCallBatchState = ResolveKitToolCallBatchState.idle
-    var toolCallBatches: [ToolCallChecklistBatch] = []
-    var executionLog: [String] = []
+    var toolCallBatches: [ToolCallChecklistBatch] = [] { didSet { revisions.toolCallBatches &+= 1 } }
+    var executionLog: [String] = [] { didSet { revisions.executionLog &+= 1 } }
     var lastError: String?
     var currentLocale = "en"
     var chatTitle = "Support Chat"

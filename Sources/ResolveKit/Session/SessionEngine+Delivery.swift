@@ -23,12 +23,10 @@ extension SessionEngine {
 
     private func nextUndelivered() -> ToolResultSubmission? {
         guard let session else { return nil }
-        for entry in journal.entries.values where entry.key.sessionID != session.id {
-            if case .answered = entry.status {
-                output.log("Dropped the result of \(entry.key.callID): its session \(entry.key.sessionID) ended")
-                journal.settle(entry.key)
-                persistJournal()
-            }
+        for key in journal.answeredKeys where key.sessionID != session.id {
+            output.log("Dropped the result of \(key.callID): its session \(key.sessionID) ended")
+            journal.settle(key)
+            persistJournal()
         }
         return journal.undelivered.first
     }
