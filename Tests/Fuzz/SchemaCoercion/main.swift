@@ -1,0 +1,63 @@
+// libFuzzer target: argument validation and coercion (Sources/ResolveKitCore/Schema and Coercion).
+//
+// Not part of the SwiftPM build: Tests/Fuzz/run-fuzzers.sh compiles Sources/ResolveKitCore with coverage and ASan
+// into a static library and links this harness against it. The input is JSON `{"schema": {…}, "args": …}`; other
+// inputs are dropped early (the seed corpus gives the fuzzer that shape). Properties checked on every input:
+// - `JSONSchema(jsonObject:)`, `coerce`, `validate` and every `ResolveKitArgumentReader` read never crash;
+// - a schema read back from its own `jsonObject` is equal to it;
+// - coercion is idempotent, and validate(coerce(x)) gives the same violations every time;
+// - reading the same arguments twice reports the same problems.
+
+import Foundation
+import ResolveKitCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func schemaCoercionFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    guard let input = try? JSONValue(parsing: UnsafeBufferPointer(start: start, count: count)),
+        let schemaObject = input["schema"]?.objectValue, let args = input["args"]
+    else { return 0 }
+    guard let schema = try? JSONSchema(jsonObject: schemaObject) else { return 0 }
+    check((try? JSONSchema(jsonObject: schema.jsonObject)) == schema, "schema does not survive jsonObject")
+
+    let coerced = schema.coerce(args)
+    check(schema.coerce(coerced) == coerced, "coercion is not idempotent")
+    let violations = schema.validate(coerced)
+    check(schema.validate(schema.coerce(args)) == violations, "validate(coerce(x)) is not deterministic")
+    _ = schema.validate(args)
+
+    if let object = coerced.objectValue {
+        let first = readEverything(object)
+        check(readEverything(object) == first, "argument reading is not deterministic")
+    }
+    return 0
+}
+
+/// Reads every member with every argument type generated code may ask for; returns the problems.
+private func readEverything(_ arguments: JSONObject) -> [String] {
+    var reader = ResolveKitArgumentReader(arguments)
+    for name in arguments.keys.sorted() {
+        _ = reader.optional(name, as: String.self)
+        _ = reader.optional(name, as: Bool.self)
+        _ = reader.optional(name, as: Int.self)
+        _ = reader.optional(name, as: Int8.self)
+        _ = reader.optional(name, as: UInt64.self)
+        _ = reader.optional(name, as: Double.self)
+        _ = reader.optional(name, as: Float.self)
+        _ = reader.optional(name, as: Decimal.self)
+        _ = reader.optional(name, as: Date.self)
+        _ = reader.optional(name, as: URL.self)
+        _ = reader.optional(name, as: UUID.self)
+        _ = reader.optional(name, as: [Int].self)
+        _ = reader.optional(name, as: Set<String>.self)
+        _ = reader.optional(name, as: [String: Double].self)
+        _ = reader.required(name, as: Int?.self)
+    }
+    _ = reader.required("absent", as: String.self)
+    check(!reader.isValid, "a missing required argument was not reported")
+    _ = reader.failure()
+    return reader.problems
+}
+
+private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("SchemaCoercion fuzz property violated: \(message())") }
+}
