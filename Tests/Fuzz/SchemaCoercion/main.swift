@@ -5,7 +5,8 @@
 // inputs are dropped early (the seed corpus gives the fuzzer that shape). Properties checked on every input:
 // - `JSONSchema(jsonObject:)`, `coerce`, `validate` and every `ResolveKitArgumentReader` read never crash;
 // - a schema read back from its own `jsonObject` is equal to it;
-// - coercion is idempotent, and validate(coerce(x)) gives the same violations every time;
+// - coercion is idempotent, and validate(coerce(x)) gives the same violations every time, also for an equal
+//   input whose objects were built afresh (dictionary iteration order differs between instances);
 // - reading the same arguments twice reports the same problems.
 
 import Foundation
@@ -25,11 +26,29 @@ public func schemaCoercionFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int
     check(schema.validate(schema.coerce(args)) == violations, "validate(coerce(x)) is not deterministic")
     _ = schema.validate(args)
 
-    if let object = coerced.objectValue {
+    // Equal inputs built afresh (new dictionary storage, so possibly another iteration order) give equal results.
+    let otherArgs = rebuilt(args)
+    let otherSchema = try? JSONSchema(jsonObject: rebuilt(.object(schemaObject)).objectValue ?? [:])
+    check(otherSchema == schema, "a rebuilt schema differs")
+    check(otherSchema?.validate(otherSchema?.coerce(otherArgs) ?? .null) == violations, "violations depend on storage")
+
+    if let object = coerced.objectValue, let otherObject = schema.coerce(otherArgs).objectValue {
         let first = readEverything(object)
-        check(readEverything(object) == first, "argument reading is not deterministic")
+        check(readEverything(otherObject) == first, "argument problems depend on storage")
     }
     return 0
+}
+
+/// The same value with every object rebuilt, its members inserted in reverse sorted order.
+private func rebuilt(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let members):
+        var copy: JSONObject = [:]
+        for key in members.keys.sorted().reversed() { copy[key] = rebuilt(members[key]!) }
+        return .object(copy)
+    case .array(let elements): return .array(elements.map(rebuilt))
+    default: return value
+    }
 }
 
 /// Reads every member with every argument type generated code may ask for; returns the problems.
