@@ -14,6 +14,12 @@ private let knownTypes = [
     "session_escalated", "human_message", "something_new",
 ]
 
+/// libFuzzer's entry point: runs one input; a violated property stops the process with `fatalError`.
+///
+/// - Parameters:
+///   - start: The input bytes.
+///   - count: How many.
+/// - Returns: Always 0 (libFuzzer reserves other values).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func eventEnvelopeFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)

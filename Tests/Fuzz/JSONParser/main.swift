@@ -9,6 +9,12 @@
 
 import ResolveKitCore
 
+/// libFuzzer's entry point: runs one input; a violated property stops the process with `fatalError`.
+///
+/// - Parameters:
+///   - start: The input bytes.
+///   - count: How many.
+/// - Returns: Always 0 (libFuzzer reserves other values).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func jsonParserFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: count)

@@ -11,6 +11,12 @@
 
 import ResolveKitHTTP
 
+/// libFuzzer's entry point: runs one input; a violated property stops the process with `fatalError`.
+///
+/// - Parameters:
+///   - start: The input bytes.
+///   - count: How many.
+/// - Returns: Always 0 (libFuzzer reserves other values).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func sseParserFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 1 else { return 0 }

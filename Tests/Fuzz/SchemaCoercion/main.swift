@@ -12,6 +12,12 @@
 import Foundation
 import ResolveKitCore
 
+/// libFuzzer's entry point: runs one input; a violated property stops the process with `fatalError`.
+///
+/// - Parameters:
+///   - start: The input bytes.
+///   - count: How many.
+/// - Returns: Always 0 (libFuzzer reserves other values).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func schemaCoercionFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let input = try? JSONValue(parsing: UnsafeBufferPointer(start: start, count: count)),
