@@ -93,4 +93,20 @@ struct JSONSchemaTests {
         #expect(coerced == ["room": "7", "on": true, "level": 40, "tags": ["a"], "extra": ["x": 2.5]])
         #expect(lights.coerce(["level": 3.5])["level"] == 3.5)
     }
+
+    /// Found by the SchemaCoercion fuzz target: an enum value that is an object was written into the violation
+    /// in dictionary iteration order, which differs between equal dictionaries, so equal inputs gave different
+    /// messages. The crashing input was `{"mode": {"enum": [{"k": 1, "j": 2}, [1], "x"]}}` against `{"q": 1, …}`.
+    @Test func anEnumViolationNamesObjectValuesWithSortedKeys() {
+        let members = (0..<16).map { "k\($0)" }
+        var forward: JSONObject = [:]
+        for key in members { forward[key] = 1 }
+        var backward: JSONObject = [:]
+        for key in members.reversed() { backward[key] = 1 }
+        let expected = JSONValue.object(forward).serialized(options: .sortedKeys)
+        for value in [forward, backward] {
+            let schema = JSONSchema(enumValues: [.object(value), "x"])
+            #expect(schema.validate("y") == [SchemaViolation(path: "$", message: "must be one of \(expected), \"x\"")])
+        }
+    }
 }

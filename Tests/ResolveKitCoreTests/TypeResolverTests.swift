@@ -93,4 +93,17 @@ struct TypeResolverTests {
         #expect(try Point.resolveKitCoerce(["x": 1, "y": 2]) == Point(x: 1, y: 2))
         #expect { try Point.resolveKitCoerce(["x": 1]) } throws: { "\($0)".contains("missing 'y'") }
     }
+
+    /// Found by the SchemaCoercion fuzz target's determinism check: a dictionary argument with several bad
+    /// members named whichever one its iteration order reached first. Now the first in sorted order is named.
+    @Test func aDictionaryArgumentNamesTheSameBadMemberWhateverTheIterationOrder() {
+        let keys = (0..<16).map { "m\($0)" }
+        var forward: JSONObject = [:]
+        for key in keys { forward[key] = "x" }
+        var backward: JSONObject = [:]
+        for key in keys.reversed() { backward[key] = "x" }
+        for members in [forward, backward] {
+            #expect { try [String: Int].resolveKitCoerce(.object(members)) } throws: { "\($0)".contains("at key 'm0'") }
+        }
+    }
 }

@@ -53,4 +53,15 @@ struct SSEParserLimitTests {
         #expect(failures == 1)
         #expect(parser.parse(Array("\n\ndata: ok\n\n".utf8)) == [.event(SSEEvent(data: "ok"))])
     }
+
+    /// Found by the SSEParser fuzz target: the data limit was checked against the raw bytes, so invalid UTF-8
+    /// (each byte decoded to a 3-byte U+FFFD) let an event's data grow to three times the limit.
+    @Test func theDataLimitCountsDecodedBytesSoInvalidUTF8CannotTripleAnEvent() {
+        var parser = SSEParser(limits: Self.limits)
+        let input = Array("data: ".utf8) + Array(repeating: 0xFF, count: 10) + Array("\n\ndata: ok\n\n".utf8)
+        let expected: [SSEParser.Output] = [
+            .failure(SSEError(code: .eventTooLarge, limit: 20, size: 30)), .event(SSEEvent(data: "ok")),
+        ]
+        #expect(parser.parse(input) == expected)
+    }
 }

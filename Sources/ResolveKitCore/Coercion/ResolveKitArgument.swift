@@ -132,9 +132,10 @@ extension Dictionary: ResolveKitArgument where Key == String, Value: ResolveKitA
     public static func resolveKitCoerce(_ value: JSONValue) throws -> [String: Value] {
         guard case .object(let members) = value else { throw TypeCoercionError(expected: "object", actual: value) }
         var result: [String: Value] = [:]
-        for (key, member) in members {
+        // Sorted, so that the member named in the error does not depend on the dictionary's iteration order.
+        for key in members.keys.sorted() {
             do {
-                result[key] = try Value.resolveKitCoerce(member)
+                result[key] = try Value.resolveKitCoerce(members[key]!)
             } catch let error as TypeCoercionError {
                 throw TypeCoercionError(expected: error.expected, actual: error.actual, reason: "at key '\(key)'")
             }

@@ -31,7 +31,9 @@ extension JSONSchema {
             return
         }
         if let enumValues, !enumValues.contains(value) {
-            report("must be one of \(enumValues.map { $0.serialized() }.joined(separator: ", "))")
+            // Sorted keys: the message must not depend on the dictionary's iteration order.
+            let allowed = enumValues.map { $0.serialized(options: .sortedKeys) }.joined(separator: ", ")
+            report("must be one of \(allowed)")
         }
         switch value {
         case .string(let text): validateString(text, report: report)

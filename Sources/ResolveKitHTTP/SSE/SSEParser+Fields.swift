@@ -80,12 +80,13 @@ extension SSEParser {
     }
 
     private mutating func appendData(_ value: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
-        let size = (hasData ? data.utf8.count + 1 : 0) + value.count
+        // The limit counts decoded UTF-8: an invalid byte becomes U+FFFD (3 bytes), so the raw size is not enough.
+        let line = String(decoding: value, as: UTF8.self)
+        let size = (hasData ? data.utf8.count + 1 : 0) + line.utf8.count
         guard size <= limits.maxEventDataSize else {
             fail(.eventTooLarge, limit: limits.maxEventDataSize, size: size, onOutput)
             return
         }
-        let line = String(decoding: value, as: UTF8.self)
         if hasData {
             data.append("\n")
             data.append(line)
