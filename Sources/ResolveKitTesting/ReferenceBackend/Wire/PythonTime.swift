@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCore
 
 /// Date-times as the real backend writes them: Python `isoformat()` (`+00:00`) and pydantic (`Z`), both with
 /// microseconds that are left out entirely when zero.
@@ -41,16 +42,7 @@ enum PythonTime {
         return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
-    // Howard Hinnant's civil_from_days.
     private static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        ISO8601Timestamp.civilFromDays(days)
     }
 }
