@@ -15,18 +15,17 @@ extension EventStreamTransport {
                 return EventStreamConnection(
                     status: response.status, body: body, chunks: AsyncThrowingStream { $0.finish() }, cancel: {})
             }
-            let (chunks, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
-            // Dropping the HTTP body's iterator (this task ending) aborts the transfer.
-            let reader = Task {
-                do {
-                    for try await chunk in response.body { continuation.yield(chunk) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in reader.cancel() }
-            return EventStreamConnection(status: response.status, chunks: chunks, cancel: { reader.cancel() })
+            // Pull-based: each chunk the stream's consumer asks for is read from the transfer then, so a slow
+            // consumer pauses the transfer (back-pressure) instead of filling a buffer. The iterator is held only
+            // so that releasing the stream aborts the transfer.
+            let transfer = response.body.storage.transfer
+            let iterator = response.body.makeAsyncIterator()
+            let chunks = AsyncThrowingStream<[UInt8], any Error>(unfolding: {
+                withExtendedLifetime(iterator) {}
+                return try await transfer.nextChunk()
+            })
+            return EventStreamConnection(
+                status: response.status, chunks: chunks, cancel: { transfer.cancel(.cancelledError) })
         }
     }
 }

@@ -29,7 +29,7 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
     }
 
     /// Reads the chunks in order.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         /// Reading fails with ``HTTPError``.
         public typealias Failure = HTTPError
 
