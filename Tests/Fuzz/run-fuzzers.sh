@@ -29,18 +29,16 @@ case "$OUT" in /*) ;; *) OUT="$ROOT/$OUT" ;; esac
 
 # The target list. Each entry is "<Target>|<Module>=<source folder> ...": the modules are compiled in the
 # order given (a later module may import an earlier one) and the harness imports what it needs.
-# Extending it: the codegen scanner (ResolveKitCodegen, on its own branch) gets a harness at
-# Tests/Fuzz/CodegenScanner/main.swift and this line, added by whoever merges it:
-#   "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
 TARGETS=(
     "SSEParser|ResolveKitHTTP=Sources/ResolveKitHTTP/SSE"
     "JSONParser|ResolveKitCore=Sources/ResolveKitCore"
     "EventEnvelope|ResolveKitCore=Sources/ResolveKitCore"
     "SchemaCoercion|ResolveKitCore=Sources/ResolveKitCore"
+    "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
 )
 
 SWIFT_FLAGS=(
-    -swift-version 6 -sanitize=fuzzer,address -g "$FUZZ_OPT"
+    -swift-version 6 -sanitize=fuzzer,address -g "$FUZZ_OPT" -package-name resolvekit_linux
     -enable-upcoming-feature ExistentialAny
     -enable-upcoming-feature MemberImportVisibility
     -enable-upcoming-feature InternalImportsByDefault
