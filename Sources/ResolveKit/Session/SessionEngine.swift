@@ -12,6 +12,9 @@ actor SessionEngine {
         case sessionGone(String)
         /// The session no longer exists for this app (404): create one again.
         case sessionMissing
+        /// The session's access broke in a way setup can repair (a token that could not be refreshed): run setup
+        /// again, reusing the session.
+        case reopen(String)
         case blocked(String)
         case failed(String)
     }
@@ -56,6 +59,8 @@ actor SessionEngine {
     var pendingRequestID: String?
     var lastTurnActivity: Duration = .zero
     var hasOpenedStream = false
+    /// The stream refreshed the token after a 403 and has not opened since; another 403 means chat is off.
+    var refreshedSinceStreamOpened = false
     var reuseNextSession = true
     /// Told to the user once the next session is open (its transcript starts empty).
     var pendingNotice: String?
@@ -103,6 +108,7 @@ actor SessionEngine {
                     pendingNotice = reason
                     reuseNextSession = false
                 case .sessionMissing: output.log("The session no longer exists; creating one", level: .warning)
+                case .reopen(let reason): output.log(reason, level: .warning)
                 case .blocked(let reason): block(reason); return
                 case .failed(let reason): fail(reason); return
                 }
