@@ -24,6 +24,7 @@ extension SessionEngine {
             functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
         unansweredCalls += 1
+        openCalls[call.callID] = call
         if isDraining {
             output.update { $0.addImmediate(Self.item(call, .pendingApproval)) }
             record(call, .failure(.cancelled("The service is shutting down; try again later")))
@@ -149,6 +150,7 @@ extension SessionEngine {
     func record(_ call: PendingToolCall, _ outcome: ToolCallOutcome) {
         guard let session else { return }
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
+        openCalls[call.callID] = nil
         guard journal.recordResult(key, outcome.submissionOutcome) else { return }
         persistJournal()
         unansweredCalls = max(0, unansweredCalls - 1)
@@ -165,11 +167,16 @@ extension SessionEngine {
         deliveryKick?.yield()
     }
 
-    /// Calls admitted but never started when a session's work ends get an error result.
+    /// Calls admitted but without an outcome when a session's work ends get an error result: those waiting for
+    /// their window, approval or a slot, and those whose job was still queued when the job group ended (it is
+    /// dropped, never run). Without this their turn would wait for ever, and so would the turn watchdog.
     func abandonUnstartedCalls() {
-        for call in batcher.drain() + waitingImmediateCalls {
+        _ = batcher.endSession()
+        for call in openCalls.values.sorted(by: { $0.receivedAt < $1.receivedAt }) {
             record(call, .failure(.cancelled("The session ended before the call ran")))
         }
+        openCalls = [:]
+        unansweredCalls = 0
     }
 
     static func item(_ call: PendingToolCall, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {

@@ -51,6 +51,8 @@ actor SessionEngine {
     var runningImmediateCalls = 0
     var waitingImmediateCalls: [PendingToolCall] = []
     var unansweredCalls = 0
+    /// Calls admitted in this session that have no outcome yet, by call id.
+    var openCalls: [String: PendingToolCall] = [:]
     var runningCalls = 0
     /// Set by ``beginDrain()``: new calls are answered with an error instead of being run.
     var isDraining = false
