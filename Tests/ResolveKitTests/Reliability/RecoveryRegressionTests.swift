@@ -45,6 +45,25 @@ struct RecoveryRegressionTests {
         }
     }
 
+    @Test func aTokenRefreshThatCannotReachTheBackendRunsSetupAgainInsteadOfBlocking() async throws {
+        let clock = ManualClock()
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration(clock: ResolveKitClock(clock))) { runtime in
+                let pump = RuntimeRecoveryTests.advanceThroughReconnects(runtime, clock)
+                defer { pump.cancel() }
+                let sessionID = runtime.sessionID
+                harness.backend.expireCapabilityTokens()
+                harness.backend.configuration.faults.fail(.init("POST", "/v1/sessions"), status: 503)
+                harness.backend.dropOpenStreams()
+                await runtime.wait { $0.executionLog.contains { $0.hasPrefix("The capability token could not be refreshed") } }
+                await runtime.wait { $0.connectionState == .active }
+                try await runtime.converse("what time is it")
+                #expect(runtime.messages.last?.text == #"Done. The get_time returned "10:42"."#)
+                #expect(runtime.sessionID == sessionID)
+            }
+        }
+    }
+
     @Test func afterTheWatchdogReconcilesATurnHiddenByRenumberingTheNextTurnIsSeenAtOnce() async throws {
         let clock = ManualClock()
         let configuration = ReferenceBackend.Configuration(eventIDStyle: .numeric, script: TestTools.script)
