@@ -1,6 +1,7 @@
 extension SessionEngine {
     /// A `tool_call_request`: admitted once per (session, call id), then run at once if its local registration
-    /// needs no approval, or batched for approval. The event's `requires_approval` is not trusted (§10.1).
+    /// needs no approval, or batched for approval. The event's `requires_approval` is not trusted (§10.1); a call
+    /// to a function that is unknown or not allowed in the session is refused at once, never shown for approval.
     func receive(_ request: ToolCallRequest, envelope: EventEnvelope) {
         guard let session else { return }
         guard !request.callID.isEmpty else {
@@ -15,7 +16,9 @@ extension SessionEngine {
             return
         }
         persistJournal()
-        let localApproval = registry.function(named: request.functionName)?.resolveKitRequiresApproval ?? false
+        // Calls this session may not run are refused without bothering the approver.
+        let isAllowed = allowedNames.contains(request.functionName)
+        let localApproval = isAllowed && registry.function(named: request.functionName)?.resolveKitRequiresApproval == true
         if localApproval != request.requiresApproval {
             output.log("Call \(request.callID): local registration says requiresApproval=\(localApproval); the event's flag is ignored")
         }

@@ -34,8 +34,13 @@ struct UntrustedEventTests {
     }
 
     @Test func callsToUnregisteredOrSessionDisallowedFunctionsGetAnErrorResultAndNeverRun() async throws {
+        let asked = AskedNames()
+        let approver = ClosureApprover { request in
+            await asked.record(request.calls.map(\.call.functionName))
+            return .approveAll
+        }
         try await SecurityHarness.run { harness in
-            let configuration = harness.configuration(allowed: { ["get_time", "set_lights"] })
+            let configuration = harness.configuration(approver: approver, allowed: { ["get_time", "set_lights"] })
             try await withRuntime(configuration) { runtime in
                 let (boom, door, unknown) = (Self.id("boom"), Self.id("door"), Self.id("unknown"))
                 #expect(harness.injectCall(boom, "boom", into: runtime))
@@ -48,6 +53,7 @@ struct UntrustedEventTests {
                 #expect(runtime.item(withID: door)?.status == .failed("Function lock_door is not available in this session"))
                 #expect(runtime.item(withID: unknown)?.status == .failed("Unknown function: format_disk"))
                 #expect(ExecutionLedger.shared.total(of: [boom, door, unknown]) == 0)
+                #expect(await asked.names.isEmpty, "nobody is asked to approve a call that cannot run")
                 // Each refusal is posted as an error result (injected calls are not pending on the server: 404).
                 await runtime.wait { runtime in
                     [boom, door, unknown].allSatisfy { id in
