@@ -10,8 +10,8 @@ struct SoakCalls {
         var functionName: String
         var sessionID: String
         var hasValidArguments: Bool
-        /// Emitted while renumbered events were hidden behind the runtime's cursor: the runtime cannot see it
-        /// before its turn watchdog reopens the stream, and the server may time it out first.
+        /// Unanswered when the backend forgot its events, or emitted while renumbered events were hidden behind
+        /// the runtime's cursor: the runtime may not see it before the server times it out.
         var wasHidden: Bool
     }
 
@@ -33,9 +33,12 @@ struct SoakCalls {
         }
     }
 
-    /// The backend forgot its events (renumbering): read what is left, then start over.
+    /// The backend forgot its events (renumbering): read what is left, then start over. A call not answered yet
+    /// may not have reached the runtime either; its event is gone, so nobody can answer it any more.
     mutating func eventsWillBeForgotten(backend: ReferenceBackend, sessions: [String]) {
         collect(from: backend, sessions: sessions)
+        let counters = backend.counters
+        for call in calls.values where !Self.wasAnswered(call.id, counters) { calls[call.id]?.wasHidden = true }
         readEvents = [:]
         hiddenUntilResetAfter = SoakActivity.shared.streamResets
     }
@@ -57,10 +60,13 @@ struct SoakCalls {
     /// Calls of sessions still alive that the runtime never answered at all.
     func unanswered(_ counters: ReferenceBackend.Counters) -> [Call] {
         calls.values.filter { call in
-            guard !endedSessions.contains(call.sessionID), !call.wasHidden else { return false }
-            let counts = counters.toolResults[call.id] ?? .init()
-            return counts.accepted + counts.duplicates + counts.ignored + counts.notPending == 0
+            !endedSessions.contains(call.sessionID) && !call.wasHidden && !Self.wasAnswered(call.id, counters)
         }
+    }
+
+    static func wasAnswered(_ callID: String, _ counters: ReferenceBackend.Counters) -> Bool {
+        let counts = counters.toolResults[callID] ?? .init()
+        return counts.accepted + counts.duplicates + counts.ignored + counts.notPending > 0
     }
 
     /// Every violated invariant, in words; empty when all hold.
