@@ -67,15 +67,14 @@ struct SoakTests {
         }
         SoakBounds.checkSecrets(world)
         let byKind = injected.sorted { $0.key.description < $1.key.description }.map { "\($0.key) \($0.value)" }
-        let summary =
-            "soak seed \(settings.seed): turns \(turns), faults \(injected.values.reduce(0, +)) (by kind: "
-            + byKind.joined(separator: ", ") + "), executions \(calls.executions), duplicate executions "
-            + "\(calls.duplicateExecutions), lost results \(lostResults), hung turns \(hungTurns)"
-        print(summary)
+        let counters = world.backend.counters
         print(
-            "soak detail: calls \(calls.calls.count), hidden by renumbering \(calls.hiddenCalls), server timeouts \(world.backend.counters.toolCallsTimedOut), "
-                + "stream connections \(world.backend.counters.streamConnections), sessions "
-                + "\(world.sessions.all.count), manual time \(world.clock.now)")
+            "soak seed \(settings.seed): turns \(turns), faults \(injected.values.reduce(0, +)) (by kind: "
+                + byKind.joined(separator: ", ") + "), executions \(calls.executions), duplicate executions "
+                + "\(calls.duplicateExecutions), lost results \(lostResults), hung turns \(hungTurns) [calls "
+                + "\(calls.calls.count), unreachable after renumbering \(calls.hiddenCalls), server timeouts "
+                + "\(counters.toolCallsTimedOut), stream connections \(counters.streamConnections), sessions "
+                + "\(world.sessions.all.count), manual time \(world.clock.now)]")
         await world.shutdown()
         #expect(turns == settings.turns)
         #expect(calls.duplicateExecutions == 0)
