@@ -92,6 +92,7 @@ extension SessionEngine {
                 output.log("Reconnecting without a cursor", level: .warning)
                 cursor = nil
                 persistSession()
+                guardReplay()
                 continue
             }
             guard case .failed(let error) = termination else { return .cancelled }
@@ -114,6 +115,15 @@ extension SessionEngine {
             }
         }
         return .cancelled
+    }
+
+    /// Before reopening without a cursor: the replay repeats the session's whole history, and the call journal
+    /// and ``HandledEvents`` are bounded, so a long session's oldest calls may be forgotten and would run again.
+    /// Events from before the newest one already handled are skipped, except calls still within their timeout
+    /// (which the journal holds); events renumbered by a restarted backend are newer and pass. Server time only.
+    func guardReplay() {
+        guard let newest = newestHandledEventTime, replayGuard.map({ $0.cutoff < newest }) ?? true else { return }
+        replayGuard = ReplayGuard(cutoff: newest, turnInProgress: true)
     }
 
     func streamHeaders() -> [(name: String, value: String)] {

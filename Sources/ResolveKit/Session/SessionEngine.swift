@@ -42,6 +42,8 @@ actor SessionEngine {
     var journal: CallJournal
     var batcher: ToolBatcherStateMachine
     var replayGuard: ReplayGuard?
+    /// The server time of the newest event handled in this session (the cutoff of a replay without cursor).
+    var newestHandledEventTime: Date?
     var handledEvents = HandledEvents()
     var streamReset: AsyncStream<Void>.Continuation?
 

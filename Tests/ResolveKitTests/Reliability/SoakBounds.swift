@@ -52,6 +52,8 @@ enum SoakBounds {
         return "state \(runtime.connectionState), turn \(runtime.isTurnInProgress), turns \(counters.turnsStarted)/\(counters.turnsEnded), "
             + "emitted \(counters.toolCallsEmitted), timed out \(counters.toolCallsTimedOut), "
             + "sleepers \(world.clock.pendingDeadlines.prefix(5)), now \(world.clock.now), log tail: "
-            + runtime.executionLog.suffix(15).joined(separator: " | ")
+            + runtime.executionLog.suffix(15).joined(separator: " | ") + " || activity "
+            + "\(SoakActivity.shared.current), logger tail: "
+            + SoakActivity.shared.loggedLines.suffix(12).joined(separator: " | ")
     }
 }
