@@ -10,6 +10,10 @@ final class SoakActivity: Sendable {
     /// Every log record the runtimes produced, for the secrets check; the newest 20 000.
     private let records = Mutex<[String]>([])
     private let cursorResets = Atomic<Int>(0)
+    private let requests = Mutex<[String]>([])
+
+    /// The newest requests the backend received, for hang reports.
+    var recentRequests: [String] { requests.withLock { $0 } }
 
     func bump() { generation.add(1, ordering: .relaxed) }
 
@@ -48,6 +52,10 @@ final class SoakActivity: Sendable {
     func observing(_ handler: @escaping LoopbackHandler) -> LoopbackHandler {
         { [self] request in
             bump()
+            requests.withLock { lines in
+                lines.append("\(request.method) \(request.target)")
+                if lines.count > 40 { lines.removeFirst(lines.count - 40) }
+            }
             var response = await handler(request)
             bump()
             if case .stream(let body) = response.body {

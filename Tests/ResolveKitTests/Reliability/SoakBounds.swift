@@ -1,6 +1,8 @@
 import Foundation
 import ResolveKit
+import ResolveKitHTTP
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 /// The memory and secrecy invariants of the soak.
@@ -54,6 +56,27 @@ enum SoakBounds {
             + "sleepers \(world.clock.pendingDeadlines.prefix(5)), now \(world.clock.now), log tail: "
             + runtime.executionLog.suffix(15).joined(separator: " | ") + " || activity "
             + "\(SoakActivity.shared.current), logger tail: "
-            + SoakActivity.shared.loggedLines.suffix(12).joined(separator: " | ")
+            + SoakActivity.shared.loggedLines.suffix(12).joined(separator: " | ") + " || requests: "
+            + SoakActivity.shared.recentRequests.suffix(15).joined(separator: " | ")
+    }
+}
+
+extension SoakBounds {
+    /// After a hang: whether the process-wide HTTP client still completes a fresh request (`GET /health`), to tell
+    /// a wedged transport from a stuck runtime.
+    static func probeHTTP(_ world: SoakWorld) async -> String {
+        let answer = Mutex<String?>(nil)
+        let request = HTTPRequest(method: .get, url: world.server.baseURL + "/health", timeout: .seconds(5))
+        let probe = Task {
+            do {
+                let response = try await ResolveKitRuntime.sharedHTTPClient.send(request)
+                answer.withLock { $0 = "health answered \(response.status)" }
+            } catch {
+                answer.withLock { $0 = "health failed: \(error)" }
+            }
+        }
+        for _ in 0..<100 where answer.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(100)) }
+        probe.cancel()
+        return answer.withLock { $0 } ?? "health got no answer in 10 s: the HTTP client is wedged"
     }
 }

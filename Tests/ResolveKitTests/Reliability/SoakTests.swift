@@ -60,7 +60,9 @@ struct SoakTests {
             if !settled || broken || outcome == nil {
                 hungTurns += 1
                 lostResults += calls.unanswered(counters).count
-                Issue.record("turn \(turn) (\(shape.tag), faults \(planned)) hung: \(SoakBounds.diagnostics(world))")
+                let diagnostics = SoakBounds.diagnostics(world)
+                let probe = await SoakBounds.probeHTTP(world)
+                Issue.record("turn \(turn) (\(shape.tag), faults \(planned)) hung: \(diagnostics) || \(probe)")
             }
             for problem in problems.prefix(10) { Issue.record("turn \(turn) (\(shape.tag), \(planned)): \(problem)") }
             if !settled || broken || !problems.isEmpty { break }
