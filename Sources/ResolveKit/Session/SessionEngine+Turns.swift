@@ -65,8 +65,11 @@ extension SessionEngine {
     func runTurnWatchdog() async {
         var silentChecks = 0
         while !Task.isCancelled {
+            // With no turn, or calls still outstanding (an approval or a function may take long), check again a
+            // full period later; waking at the overdue deadline would loop without ever sleeping.
             let due = lastTurnActivity + configuration.turnWatchdog
-            let wakeAt = activeTurnID == nil ? clock.elapsed + configuration.turnWatchdog : max(due, clock.elapsed)
+            let isWaitingForCalls = activeTurnID == nil || unansweredCalls > 0
+            let wakeAt = isWaitingForCalls ? clock.elapsed + configuration.turnWatchdog : max(due, clock.elapsed)
             do { try await clock.sleep(untilElapsed: wakeAt) } catch { return }
             guard activeTurnID != nil, unansweredCalls == 0, clock.elapsed >= lastTurnActivity + configuration.turnWatchdog
             else {
