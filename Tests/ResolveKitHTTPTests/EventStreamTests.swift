@@ -91,6 +91,19 @@ struct EventStreamTests {
         _ = await harness.cancel()
     }
 
+    @Test func aServerThatAcceptsButNeverAnswersIsGivenUpAfterTheIdleTimeoutAndRetried() async {
+        var harness = EventStreamHarness(
+            [.noAnswer, .stream([F.frame("1", "a")], end: .stayOpen)],
+            configuration: EventStreamHarness.configuration(idleTimeout: .seconds(45)))
+        #expect(await harness.next(1) == [F.connecting])
+        await harness.fireTimer(at: 45)
+        #expect(await harness.next(1) == [F.reconnecting(1, 1)])
+        await harness.fireTimer(at: 46)
+        #expect(await harness.next(3) == [F.connecting, F.open, F.event("1", "a")])
+        #expect(harness.transport.requests.count == 2)
+        _ = await harness.cancel()
+    }
+
     @Test func cancellingAnOpenStreamClosesTheConnection() async {
         var harness = EventStreamHarness([.stream([F.frame("1", "a")], end: .stayOpen)])
         #expect(await harness.next(3) == [F.connecting, F.open, F.event("1", "a")])

@@ -11,6 +11,8 @@ final class ScriptedTransport: Sendable {
         case stream([String], end: End)
         /// `connect` throws.
         case unreachable
+        /// The server accepts the request and never answers: `connect` returns only when cancelled.
+        case noAnswer
     }
 
     enum End: Sendable {
@@ -35,7 +37,7 @@ final class ScriptedTransport: Sendable {
     }
 
     var transport: EventStreamTransport {
-        EventStreamTransport { request in try self.connect(request) }
+        EventStreamTransport { request in try await self.connect(request) }
     }
 
     var urls: [String] { state.withLock { $0.requests.map(\.url) } }
@@ -48,13 +50,17 @@ final class ScriptedTransport: Sendable {
         continuation?.yield(Array(text.utf8))
     }
 
-    private func connect(_ request: EventStreamRequest) throws -> EventStreamConnection {
+    private func connect(_ request: EventStreamRequest) async throws -> EventStreamConnection {
         let reply = state.withLock { state in
             state.requests.append(request)
             return state.replies.isEmpty ? .stream([], end: .stayOpen) : state.replies.removeFirst()
         }
         switch reply {
         case .unreachable:
+            throw Broken()
+        case .noAnswer:
+            // A day on the real clock stands for "never"; the stream cancels the wait long before.
+            try await Task.sleep(for: .seconds(86_400))
             throw Broken()
         case .status(let status, let body):
             return EventStreamConnection(

@@ -36,6 +36,17 @@ struct ToolBatcherStateMachineTests {
         #expect(machine.batchFinished() == .none)
     }
 
+    @Test func aBatchInProgressWhenTheSessionEndsDoesNotHoldBackTheNextSessionsBatches() {
+        var machine = ToolBatcherStateMachine(windowLength: .milliseconds(250))
+        _ = machine.receive(call("a"), now: .zero)
+        #expect(machine.windowElapsed() == .present(ToolCallBatch(id: 1, calls: [call("a")])))
+        _ = machine.receive(call("b"), now: .seconds(1))
+        #expect(machine.endSession() == [call("b")])
+        // The job of batch 1 ended with the session and never reports back.
+        #expect(machine.receive(call("c"), now: .seconds(2)) == .armWindow(deadline: .milliseconds(2250)))
+        #expect(machine.windowElapsed() == .present(ToolCallBatch(id: 2, calls: [call("c")])))
+    }
+
     @Test func drainingReturnsEveryCallNotYetPresented() {
         var machine = ToolBatcherStateMachine(windowLength: .milliseconds(250))
         _ = machine.receive(call("a"), now: .zero)

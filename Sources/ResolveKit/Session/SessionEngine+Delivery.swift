@@ -77,10 +77,22 @@ extension SessionEngine {
         }
     }
 
+    /// How a token refresh ended.
+    enum TokenRefresh: Equatable {
+        case refreshed
+        /// The backend answered with another session: the old one ended (``control`` was told).
+        case sessionReplaced
+        /// The backend could not be asked or refused.
+        case failed
+    }
+
+    /// Refreshes the capability token; `true` when the same session has a fresh token.
+    func refreshToken() async -> Bool { await refreshCapabilityToken() == .refreshed }
+
     /// `POST /v1/sessions` with reuse and the same device id: a fresh token for the same session. If the backend
     /// answers with another session, the old one ended: the session's work restarts on the new one.
-    func refreshToken() async -> Bool {
-        guard let backend, let current = session else { return false }
+    func refreshCapabilityToken() async -> TokenRefresh {
+        guard let backend, let current = session else { return .failed }
         let registered = Set(registry.functionNames)
         let names = (configuration.availableFunctionNamesProvider?() ?? registry.functionNames).filter { registered.contains($0) }
         let request: SessionCreateRequest
@@ -91,21 +103,21 @@ extension SessionEngine {
                 locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
                 reuseActiveSession: true)
         } catch {
-            return false
+            return .failed
         }
         do {
             let response = try await backend.createSession(request)
             guard response.id == current.id else {
                 output.log("The session ended while refreshing its token; continuing with a new session", level: .warning)
                 control?.yield(.sessionGone("The conversation ended on the server; a new one started."))
-                return false
+                return .sessionReplaced
             }
             adopt(response)
             output.log("Refreshed the capability token (\(CapabilityToken(response.chatCapabilityToken)))")
-            return true
+            return .refreshed
         } catch {
             output.log("Refreshing the capability token failed: \(error)", level: .warning)
-            return false
+            return .failed
         }
     }
 }

@@ -25,6 +25,9 @@ extension SessionEngine {
         } else if replayGuard?.isStale(envelope) == true {
             return
         }
+        if let emitted = ISO8601Timestamp.parse(envelope.timestamp), newestHandledEventTime.map({ $0 < emitted }) ?? true {
+            newestHandledEventTime = emitted
+        }
         noteTurnActivity(envelope)
         if let key = HandledEvents.key(for: envelope, typed), !handledEvents.insert(key) {
             output.log("Ignored a repeated \(envelope.type) event of turn \(envelope.turnID)")

@@ -59,6 +59,7 @@ extension SessionEngine {
         cursor = stored?.sessionID == response.id ? stored?.cursor : nil
         persistSession()
         replayGuard = nil
+        newestHandledEventTime = nil
         let isFirstSessionOfProcess = output.read().sessionID == nil
         output.update { snapshot in
             snapshot.sessionID = response.id

@@ -58,10 +58,12 @@ extension SessionEngine {
         return Task.isCancelled ? .cancelled : ending
     }
 
-    /// The event stream with cursor resume. A 403 `chat_unavailable` refreshes the token once and resumes;
-    /// 404, 410 and 401 end the session's work with what the runtime must do next (§8.2).
+    /// The event stream with cursor resume. A 403 `chat_unavailable` refreshes the token and resumes (once until
+    /// the stream opens again: a second 403 with a fresh token means chat is off); when the refresh finds the
+    /// session replaced or cannot reach the backend, setup runs again, which tells an expired token from chat
+    /// switched off. 404, 410 and 401 end the session's work with what the runtime must do next (§8.2).
     func runStream() async -> SessionEnding {
-        var refreshedAfterForbidden = false
+        refreshedSinceStreamOpened = false
         while !Task.isCancelled {
             guard let backend, let response = sessionResponse else { return .failed("No session") }
             var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
@@ -90,15 +92,20 @@ extension SessionEngine {
                 output.log("Reconnecting without a cursor", level: .warning)
                 cursor = nil
                 persistSession()
+                guardReplay()
                 continue
             }
             guard case .failed(let error) = termination else { return .cancelled }
             switch error.status {
             case 401?: return .blocked("The backend rejected the API key (401)")
             case 403?:
-                if ServerErrorBody(bytes: error.body).isChatUnavailable, !refreshedAfterForbidden {
-                    refreshedAfterForbidden = true
-                    if await refreshToken() { continue }
+                if ServerErrorBody(bytes: error.body).isChatUnavailable, !refreshedSinceStreamOpened {
+                    refreshedSinceStreamOpened = true
+                    switch await refreshCapabilityToken() {
+                    case .refreshed: continue
+                    case .sessionReplaced: return .sessionGone("The conversation ended on the server; a new one started.")
+                    case .failed: return .reopen("The capability token could not be refreshed; opening the session again")
+                    }
                 }
                 return .blocked("Chat is unavailable for this app (403 chat_unavailable)")
             case 404?: return .sessionMissing
@@ -108,6 +115,15 @@ extension SessionEngine {
             }
         }
         return .cancelled
+    }
+
+    /// Before reopening without a cursor: the replay repeats the session's whole history, and the call journal
+    /// and ``HandledEvents`` are bounded, so a long session's oldest calls may be forgotten and would run again.
+    /// Events from before the newest one already handled are skipped, except calls still within their timeout
+    /// (which the journal holds); events renumbered by a restarted backend are newer and pass. Server time only.
+    func guardReplay() {
+        guard let newest = newestHandledEventTime, replayGuard.map({ $0.cutoff < newest }) ?? true else { return }
+        replayGuard = ReplayGuard(cutoff: newest, turnInProgress: true)
     }
 
     func streamHeaders() -> [(name: String, value: String)] {
@@ -124,6 +140,7 @@ extension SessionEngine {
                 output.setState(.reconnected)
             }
             hasOpenedStream = true
+            refreshedSinceStreamOpened = false
             output.setState(.active)
             deliveryKick?.yield()
         case .state(.reconnecting(let attempt, let delay)):

@@ -1,6 +1,7 @@
 extension SessionEngine {
     /// A `tool_call_request`: admitted once per (session, call id), then run at once if its local registration
-    /// needs no approval, or batched for approval. The event's `requires_approval` is not trusted (§10.1).
+    /// needs no approval, or batched for approval. The event's `requires_approval` is not trusted (§10.1); a call
+    /// to a function that is unknown or not allowed in the session is refused at once, never shown for approval.
     func receive(_ request: ToolCallRequest, envelope: EventEnvelope) {
         guard let session else { return }
         guard !request.callID.isEmpty else {
@@ -15,7 +16,9 @@ extension SessionEngine {
             return
         }
         persistJournal()
-        let localApproval = registry.function(named: request.functionName)?.resolveKitRequiresApproval ?? false
+        // Calls this session may not run are refused without bothering the approver.
+        let isAllowed = allowedNames.contains(request.functionName)
+        let localApproval = isAllowed && registry.function(named: request.functionName)?.resolveKitRequiresApproval == true
         if localApproval != request.requiresApproval {
             output.log("Call \(request.callID): local registration says requiresApproval=\(localApproval); the event's flag is ignored")
         }
@@ -23,7 +26,7 @@ extension SessionEngine {
             callID: request.callID, turnID: envelope.turnID, requestID: envelope.requestID,
             functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
-        unansweredCalls += 1
+        openCalls[call.callID] = call
         if isDraining {
             output.update { $0.addImmediate(Self.item(call, .pendingApproval)) }
             record(call, .failure(.cancelled("The service is shutting down; try again later")))
@@ -147,9 +150,9 @@ extension SessionEngine {
     func record(_ call: PendingToolCall, _ outcome: ToolCallOutcome) {
         guard let session else { return }
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
+        openCalls[call.callID] = nil
         guard journal.recordResult(key, outcome.submissionOutcome) else { return }
         persistJournal()
-        unansweredCalls = max(0, unansweredCalls - 1)
         lastTurnActivity = clock.elapsed
         let status: ToolCallChecklistItem.Status
         switch outcome {
@@ -165,11 +168,15 @@ extension SessionEngine {
         deliveryKick?.yield()
     }
 
-    /// Calls admitted but never started when a session's work ends get an error result.
+    /// Calls admitted but without an outcome when a session's work ends get an error result: those waiting for
+    /// their window, approval or a slot, and those whose job was still queued when the job group ended (it is
+    /// dropped, never run). Without this their turn would wait for ever, and so would the turn watchdog.
     func abandonUnstartedCalls() {
-        for call in batcher.drain() + waitingImmediateCalls {
+        _ = batcher.endSession()
+        for call in openCalls.values.sorted(by: { $0.receivedAt < $1.receivedAt }) {
             record(call, .failure(.cancelled("The session ended before the call ran")))
         }
+        openCalls = [:]
     }
 
     static func item(_ call: PendingToolCall, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {

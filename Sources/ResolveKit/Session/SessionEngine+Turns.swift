@@ -65,8 +65,11 @@ extension SessionEngine {
     func runTurnWatchdog() async {
         var silentChecks = 0
         while !Task.isCancelled {
+            // With no turn, or calls still outstanding (an approval or a function may take long), check again a
+            // full period later; waking at the overdue deadline would loop without ever sleeping.
             let due = lastTurnActivity + configuration.turnWatchdog
-            let wakeAt = activeTurnID == nil ? clock.elapsed + configuration.turnWatchdog : max(due, clock.elapsed)
+            let isWaitingForCalls = activeTurnID == nil || unansweredCalls > 0
+            let wakeAt = isWaitingForCalls ? clock.elapsed + configuration.turnWatchdog : max(due, clock.elapsed)
             do { try await clock.sleep(untilElapsed: wakeAt) } catch { return }
             guard activeTurnID != nil, unansweredCalls == 0, clock.elapsed >= lastTurnActivity + configuration.turnWatchdog
             else {
@@ -78,9 +81,11 @@ extension SessionEngine {
         }
     }
 
-    /// Asks the history whether the turn ended unseen. If not, the first time the stream is reopened without its
-    /// cursor (a restarted in-memory backend renumbers events and hides them behind an old cursor, §10.10); the
-    /// call journal and ``HandledEvents`` keep the replay from repeating anything.
+    /// Asks the history whether the turn ended unseen. Either way the stream missed events, so it is reopened
+    /// without its cursor (a restarted in-memory backend renumbers events and hides them behind an old cursor,
+    /// §10.10; without the reset every later event, tool calls included, would stay hidden too); while the turn
+    /// is still running only on the first check. The call journal and ``HandledEvents`` keep the replay from
+    /// repeating anything.
     private func reconcileTurn(firstCheck: Bool, giveUp: Bool) async {
         guard let backend, let session else { return }
         lastTurnActivity = clock.elapsed
@@ -91,6 +96,7 @@ extension SessionEngine {
             }
             output.log("The turn ended without a terminal event; reconciled from the history")
             finishTurn()
+            streamReset?.yield()
         } else if giveUp {
             output.system("The assistant did not answer.")
             finishTurn()

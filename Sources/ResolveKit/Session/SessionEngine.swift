@@ -12,6 +12,9 @@ actor SessionEngine {
         case sessionGone(String)
         /// The session no longer exists for this app (404): create one again.
         case sessionMissing
+        /// The session's access broke in a way setup can repair (a token that could not be refreshed): run setup
+        /// again, reusing the session.
+        case reopen(String)
         case blocked(String)
         case failed(String)
     }
@@ -39,6 +42,8 @@ actor SessionEngine {
     var journal: CallJournal
     var batcher: ToolBatcherStateMachine
     var replayGuard: ReplayGuard?
+    /// The server time of the newest event handled in this session (the cutoff of a replay without cursor).
+    var newestHandledEventTime: Date?
     var handledEvents = HandledEvents()
     var streamReset: AsyncStream<Void>.Continuation?
 
@@ -47,7 +52,9 @@ actor SessionEngine {
     var control: AsyncStream<SessionEnding>.Continuation?
     var runningImmediateCalls = 0
     var waitingImmediateCalls: [PendingToolCall] = []
-    var unansweredCalls = 0
+    /// Calls admitted in this session that have no outcome yet, by call id.
+    var openCalls: [String: PendingToolCall] = [:]
+    var unansweredCalls: Int { openCalls.count }
     /// Set by ``beginDrain()``: new calls are answered with an error instead of being run.
     var isDraining = false
 
@@ -55,6 +62,8 @@ actor SessionEngine {
     var pendingRequestID: String?
     var lastTurnActivity: Duration = .zero
     var hasOpenedStream = false
+    /// The stream refreshed the token after a 403 and has not opened since; another 403 means chat is off.
+    var refreshedSinceStreamOpened = false
     var reuseNextSession = true
     /// Told to the user once the next session is open (its transcript starts empty).
     var pendingNotice: String?
@@ -102,6 +111,7 @@ actor SessionEngine {
                     pendingNotice = reason
                     reuseNextSession = false
                 case .sessionMissing: output.log("The session no longer exists; creating one", level: .warning)
+                case .reopen(let reason): output.log(reason, level: .warning)
                 case .blocked(let reason): block(reason); return
                 case .failed(let reason): fail(reason); return
                 }

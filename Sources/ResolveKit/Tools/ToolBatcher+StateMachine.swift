@@ -74,6 +74,14 @@ struct ToolBatcherStateMachine {
         return dropped
     }
 
+    /// The session's work ended: drops every call not yet presented, like ``drain()``, and forgets the batch in
+    /// progress, whose job ended with the session (it may never have started), so the next session's first
+    /// batch is presented instead of queueing behind it for ever.
+    mutating func endSession() -> [PendingToolCall] {
+        isBatchInProgress = false
+        return drain()
+    }
+
     private mutating func presentNextIfIdle() -> BatchAction {
         guard !isBatchInProgress, !queue.isEmpty else { return .none }
         isBatchInProgress = true

@@ -103,7 +103,7 @@ public struct EventStream: Sendable {
         let request = EventStreamRequest(url: Self.url(url, cursor: cursor), headers: await headers())
         let connection: EventStreamConnection
         do {
-            connection = try await transport.connect(request)
+            connection = try await connect(request)
         } catch {
             return Task.isCancelled ? .cancelled : .retry(machine.connectFailed(error))
         }
@@ -117,6 +117,47 @@ public struct EventStream: Sendable {
         case .retry(let action):
             connection.cancel()
             return .retry(action)
+        }
+    }
+
+    /// Opens a connection. With an idle watchdog, a server that accepts the request but sends no response head
+    /// within the idle timeout is given up on like a silent open stream (retried with backoff); otherwise such a
+    /// server (a hung proxy, a stalled backend) would hold the stream in `connecting` for ever.
+    private func connect(_ request: EventStreamRequest) async throws -> EventStreamConnection {
+        guard let idleTimeout = configuration.idleTimeout else { return try await transport.connect(request) }
+        let deadline = time.now() + idleTimeout
+        return try await withThrowingTaskGroup(of: EventStreamConnection?.self) { group in
+            group.addTask { try await transport.connect(request) }
+            group.addTask {
+                try await time.sleep(deadline)
+                return nil
+            }
+            let first: EventStreamConnection??
+            do {
+                first = try await group.next()
+            } catch {
+                group.cancelAll()
+                await Self.closeLateConnections(&group)
+                throw error
+            }
+            group.cancelAll()
+            await Self.closeLateConnections(&group)
+            guard case .some(.some(let connection)) = first else {
+                throw EventStreamError(code: .idleTimeout, message: "No response within the idle timeout")
+            }
+            return connection
+        }
+    }
+
+    /// Waits for the rest of a connect race; a connection that arrived after the race was decided is closed.
+    private static func closeLateConnections(_ group: inout ThrowingTaskGroup<EventStreamConnection?, any Error>) async {
+        while true {
+            do {
+                guard let late = try await group.next() else { return }
+                late?.cancel()
+            } catch {
+                continue
+            }
         }
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+
+/// The server's view of every tool call of the soak, read from the events each session retained, and the
+/// exactly-once invariants checked against it after every turn.
+struct SoakCalls {
+    struct Call {
+        var id: String
+        var functionName: String
+        var sessionID: String
+        var hasValidArguments: Bool
+        /// Unanswered when the backend forgot its events, or emitted while renumbered events were hidden behind
+        /// the runtime's cursor: the runtime may not see it before the server times it out.
+        var wasHidden: Bool
+    }
+
+    private(set) var calls: [String: Call] = [:]
+    private var readEvents: [String: Int] = [:]
+    /// Sessions a fault ended while calls may have been pending: their results are dropped by design.
+    private(set) var endedSessions: Set<String> = []
+    /// While set, the backend renumbered its events and the runtime has not yet reopened its stream since.
+    private var hiddenUntilResetAfter: Int?
+
+    /// Reads tool calls from events not read yet.
+    mutating func collect(from backend: ReferenceBackend, sessions: [String]) {
+        if let resets = hiddenUntilResetAfter, SoakActivity.shared.streamResets > resets { hiddenUntilResetAfter = nil }
+        for session in sessions {
+            let events = backend.events(inSession: session)
+            let start = min(readEvents[session] ?? 0, events.count)
+            for event in events[start...] where event.type == "tool_call_request" { record(event, session: session) }
+            readEvents[session] = events.count
+        }
+    }
+
+    /// The backend forgot its events (renumbering): read what is left, then start over. A call not answered yet
+    /// may not have reached the runtime either; its event is gone, so nobody can answer it any more.
+    mutating func eventsWillBeForgotten(backend: ReferenceBackend, sessions: [String]) {
+        collect(from: backend, sessions: sessions)
+        let counters = backend.counters
+        for call in calls.values where !Self.wasAnswered(call.id, counters) { calls[call.id]?.wasHidden = true }
+        readEvents = [:]
+        hiddenUntilResetAfter = SoakActivity.shared.streamResets
+    }
+
+    mutating func sessionEnded(_ sessionID: String) { endedSessions.insert(sessionID) }
+
+    private mutating func record(_ event: ReferenceBackend.RecordedEvent, session: String) {
+        guard let line = event.frame.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),
+            let envelope = try? JSONValue(parsing: String(line.dropFirst(6))),
+            let payload = envelope["payload"], let id = payload["call_id"]?.stringValue,
+            let name = payload["function_name"]?.stringValue
+        else { return }
+        let valid = name != "soak_write" || payload["arguments"]?["value"]?.intValue != nil
+        calls[id] = Call(
+            id: id, functionName: name, sessionID: session, hasValidArguments: valid,
+            wasHidden: hiddenUntilResetAfter != nil)
+    }
+
+    /// Calls of sessions still alive that the runtime never answered at all.
+    func unanswered(_ counters: ReferenceBackend.Counters) -> [Call] {
+        calls.values.filter { call in
+            !endedSessions.contains(call.sessionID) && !call.wasHidden && !Self.wasAnswered(call.id, counters)
+        }
+    }
+
+    static func wasAnswered(_ callID: String, _ counters: ReferenceBackend.Counters) -> Bool {
+        let counts = counters.toolResults[callID] ?? .init()
+        return counts.accepted + counts.duplicates + counts.ignored + counts.notPending > 0
+    }
+
+    /// Every violated invariant, in words; empty when all hold.
+    func violations(_ counters: ReferenceBackend.Counters) -> [String] {
+        var problems: [String] = []
+        var acceptedCalls = 0
+        for call in calls.values {
+            let runs = ExecutionLedger.shared.count(call.id)
+            if runs > 1 { problems.append("\(call.id) (\(call.functionName)) ran \(runs) times") }
+            if !call.hasValidArguments, runs > 0 { problems.append("\(call.id) ran with arguments breaking its schema") }
+            let counts = counters.toolResults[call.id] ?? .init()
+            if counts.accepted > 1 { problems.append("\(call.id): \(counts.accepted) results accepted") }
+            if counts.ignored > 0 { problems.append("\(call.id): \(counts.ignored) different results posted") }
+            acceptedCalls += counts.accepted
+        }
+        for call in unanswered(counters) { problems.append("\(call.id) (\(call.functionName)): result lost") }
+        // With every server turn over, each emitted call either got its result or the server timed it out.
+        if acceptedCalls + counters.toolCallsTimedOut != calls.count {
+            problems.append(
+                "\(calls.count) calls emitted, \(acceptedCalls) accepted, \(counters.toolCallsTimedOut) timed out")
+        }
+        return problems
+    }
+
+    var hiddenCalls: Int { calls.values.filter(\.wasHidden).count }
+    var executions: Int { ExecutionLedger.shared.total(of: calls.keys) }
+    var duplicateExecutions: Int { calls.keys.reduce(0) { $0 + max(0, ExecutionLedger.shared.count($1) - 1) } }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+import Synchronization
+
+/// The soak's world: a reference backend on a loopback port, one runtime at a time on a persistent state folder
+/// (a restart is a new runtime on the same folder), and a driver that moves the shared manual clock to the next
+/// timer whenever everything has gone quiet.
+final class SoakWorld {
+    let backend: ReferenceBackend
+    let server: LoopbackHTTPServer
+    let stateDirectory: String
+    let deviceID = "soak-device-" + UUID().uuidString
+    let apiKey = "rk_soak_secret_" + UUID().uuidString
+    let clock = SoakTools.clock
+    private(set) var runtime: ResolveKitRuntime
+    private var listener: Task<Void, Never>?
+    /// Every session the runtimes opened, in order.
+    let sessions = SoakSessions()
+
+    init(faults: FaultPlan) throws {
+        backend = ReferenceBackend(configuration: ReferenceBackend.Configuration(
+            apiKeys: [apiKey], eventIDStyle: .numeric, script: SoakTools.script, faults: faults, clock: SoakTools.clock))
+        server = try LoopbackHTTPServer.start(handler: SoakActivity.shared.observing(backend.handler))
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-soak-\(UUID().uuidString)").path
+        runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(apiKeyProvider: { nil }))
+        runtime = makeRuntime()
+    }
+
+    private func makeRuntime() -> ResolveKitRuntime {
+        let key = apiKey
+        let device = deviceID
+        return ResolveKitRuntime(configuration: ResolveKitConfiguration(
+            baseURL: URL(string: server.baseURL)!, apiKeyProvider: { key }, deviceIDProvider: { device },
+            functions: SoakTools.all, approver: AutoApprover(), logger: SoakActivity.shared.logger,
+            stateLocation: .directory(stateDirectory), streamIdleTimeout: .seconds(45), clock: ResolveKitClock(clock)))
+    }
+
+    /// Starts the current runtime, moving the clock through setup retries; `false` if it did not become active.
+    func startRuntime() async -> Bool {
+        let runtime = self.runtime
+        let events = runtime.events
+        let sessions = self.sessions
+        listener = Task {
+            for await event in events {
+                SoakActivity.shared.bump()
+                if case .sessionStarted(let id, _) = event { sessions.add(id) }
+            }
+        }
+        let started = Mutex<Bool?>(nil)
+        let task = Task {
+            let ok = (try? await runtime.start()) != nil
+            started.withLock { $0 = ok }
+            SoakActivity.shared.bump()
+        }
+        let settled = await settle { started.withLock { $0 } != nil }
+        if !settled { task.cancel() }
+        return settled && started.withLock { $0 } == true
+    }
+
+    /// A process restart: the runtime stops (running calls are cancelled, results stay in the journal) and a new
+    /// one starts on the same state folder and device.
+    func restartRuntime() async -> Bool {
+        await stopRuntime()
+        runtime = makeRuntime()
+        return await startRuntime()
+    }
+
+    func stopRuntime() async {
+        await runtime.stop()
+        listener?.cancel()
+        listener = nil
+    }
+
+    /// Sends a message, moving the clock through retries; `nil` when sending did not finish in time.
+    func send(_ text: String) async -> ResolveKitSendOutcome? {
+        let runtime = self.runtime
+        let outcome = Mutex<ResolveKitSendOutcome?>(nil)
+        let task = Task {
+            let result = await runtime.sendMessage(text)
+            outcome.withLock { $0 = result }
+            SoakActivity.shared.bump()
+        }
+        guard await settle(until: { outcome.withLock { $0 } != nil }) else {
+            task.cancel()
+            return nil
+        }
+        return outcome.withLock { $0 }
+    }
+
+    /// Waits until `condition` holds. Whenever nothing has happened for a while (real time), the only way on is
+    /// a timer, so the manual clock jumps to the earliest pending deadline. `false` when the real or the manual
+    /// bound ran out first.
+    func settle(
+        realBound: Duration = .seconds(30), manualBound: Duration = .seconds(1800), until condition: () -> Bool
+    ) async -> Bool {
+        let real = ContinuousClock()
+        let realDeadline = real.now.advanced(by: realBound)
+        let manualDeadline = clock.now.advanced(by: manualBound)
+        var lastSeen = SoakActivity.shared.current
+        var quietSince = real.now
+        while !condition() {
+            guard real.now < realDeadline, clock.now < manualDeadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+            let activity = SoakActivity.shared.current
+            if activity != lastSeen {
+                lastSeen = activity
+                quietSince = real.now
+            } else if real.now - quietSince >= .milliseconds(25) {
+                if let next = clock.pendingDeadlines.first { clock.advance(to: next) }
+                quietSince = real.now
+            }
+        }
+        return true
+    }
+
+    func shutdown() async {
+        await stopRuntime()
+        backend.configuration.faults.reset()
+        await backend.stop()
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+}
+
+/// The sessions the runtimes opened, in order.
+final class SoakSessions: Sendable {
+    private let ids = Mutex<[String]>([])
+
+    func add(_ id: String) { ids.withLock { if !$0.contains(id) { $0.append(id) } } }
+    var all: [String] { ids.withLock { $0 } }
+}
