@@ -4,8 +4,7 @@ extension SessionEngine {
         guard let backend, let session else {
             throw BackendError(code: .transport, endpoint: "PATCH /context", message: "Not connected")
         }
-        let registered = Set(registry.functionNames)
-        let names = (configuration.availableFunctionNamesProvider?() ?? registry.functionNames).filter { registered.contains($0) }
+        let names = allowedFunctionNames()
         let patch = SessionContextPatch(
             client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
             llmContext: configuration.llmContextProvider(), availableFunctionNames: names, locale: configuration.resolvedLocale)

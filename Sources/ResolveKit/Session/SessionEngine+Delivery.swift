@@ -93,15 +93,9 @@ extension SessionEngine {
     /// answers with another session, the old one ended: the session's work restarts on the new one.
     func refreshCapabilityToken() async -> TokenRefresh {
         guard let backend, let current = session else { return .failed }
-        let registered = Set(registry.functionNames)
-        let names = (configuration.availableFunctionNamesProvider?() ?? registry.functionNames).filter { registered.contains($0) }
         let request: SessionCreateRequest
         do {
-            request = SessionCreateRequest(
-                deviceID: try deviceID(), client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
-                llmContext: configuration.llmContextProvider(), availableFunctionNames: names,
-                locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
-                reuseActiveSession: true)
+            request = try sessionRequest(reuse: true)
         } catch {
             return .failed
         }

@@ -40,14 +40,7 @@ extension SessionEngine {
     /// `POST /v1/sessions`, then the history or greeting, the cursor and the pending results.
     func openSession(reuse: Bool) async throws(SetupFailure) {
         guard let backend else { return }
-        let registered = Set(registry.functionNames)
-        let requested = configuration.availableFunctionNamesProvider?() ?? registry.functionNames
-        let names = requested.filter { registered.contains($0) }
-        let request = SessionCreateRequest(
-            deviceID: try deviceID(), client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
-            llmContext: configuration.llmContextProvider(), availableFunctionNames: names,
-            locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
-            reuseActiveSession: reuse)
+        let request = try sessionRequest(reuse: reuse)
         let response: SessionResponse
         do {
             response = try await backend.createSession(request)
@@ -109,6 +102,22 @@ extension SessionEngine {
                 replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: false)
             }
         }
+    }
+
+    /// The names the session may call: the host's allow-list (or every function) intersected with the registry.
+    func allowedFunctionNames() -> [String] {
+        let registered = Set(registry.functionNames)
+        return (configuration.availableFunctionNamesProvider?() ?? registry.functionNames).filter { registered.contains($0) }
+    }
+
+    /// The `POST /v1/sessions` body with the current context: device, client, model context, allow-list, locales.
+    func sessionRequest(reuse: Bool) throws(SetupFailure) -> SessionCreateRequest {
+        SessionCreateRequest(
+            deviceID: try deviceID(),
+            client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
+            llmContext: configuration.llmContextProvider(), availableFunctionNames: allowedFunctionNames(),
+            locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
+            reuseActiveSession: reuse)
     }
 
     func deviceID() throws(SetupFailure) -> String {
