@@ -73,10 +73,7 @@ let package = Package(
         ),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
-        .testTarget(
-            name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"],
-            exclude: ["Reliability/THREAT-MODEL.md"]
-        ),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(
