@@ -29,7 +29,7 @@ extension SSEParser {
                 eventID = String(decoding: value, as: UTF8.self)
             }
         case .event:
-            eventType = cachedTypeOrNew(value)
+            eventType = recentTypes.type(for: value)
         case .retry:
             if let milliseconds = Self.digits(value) {
                 reconnectionTime = milliseconds
@@ -47,11 +47,13 @@ extension SSEParser {
     /// The field a line sets and the offset of its colon (the line length when it has none).
     private static func field(of line: UnsafeRawBufferPointer) -> (Field, Int) {
         let base = line.baseAddress!
-        switch line[0] {
+        // The usual spellings, `name:`, compared as packed integers rather than with a `memcmp` call per line.
+        switch line.load(as: UInt8.self) {
         case UInt8(ascii: ":"): return (.comment, 0)
-        case UInt8(ascii: "d") where hasPrefix(line, "data:"): return (.data, 4)
-        case UInt8(ascii: "i") where hasPrefix(line, "id:"): return (.id, 2)
-        case UInt8(ascii: "e") where hasPrefix(line, "event:"): return (.event, 5)
+        case UInt8(ascii: "d") where starts(line, with: dataName, length: 4): return (.data, 4)
+        case UInt8(ascii: "i") where starts(line, with: idName, length: 2): return (.id, 2)
+        case UInt8(ascii: "e") where starts(line, with: eventName, length: 5): return (.event, 5)
+        case UInt8(ascii: "r") where starts(line, with: retryName, length: 5): return (.retry, 5)
         default: break
         }
         let colon = find(UInt8(ascii: ":"), in: base, from: 0, to: line.count)
@@ -61,22 +63,6 @@ extension SSEParser {
         if equals(name, "event") { return (.event, colon) }
         if equals(name, "retry") { return (.retry, colon) }
         return (.other, colon)
-    }
-
-    /// The event type as a `String`, reusing a recent one when the bytes match: types repeat, and a type of more
-    /// than 15 bytes (e.g. `tool_call_request`) would otherwise allocate for every event.
-    private mutating func cachedTypeOrNew(_ value: UnsafeRawBufferPointer) -> String {
-        for index in recentTypes.indices {
-            let matches = recentTypes[index].utf8.withContiguousStorageIfAvailable { cached in
-                cached.count == value.count
-                    && (value.isEmpty || memcmp(cached.baseAddress!, value.baseAddress!, value.count) == 0)
-            }
-            if matches == true { return recentTypes[index] }
-        }
-        let type = String(decoding: value, as: UTF8.self)
-        if recentTypes.count == 8 { recentTypes.removeFirst() }
-        recentTypes.append(type)
-        return type
     }
 
     private mutating func appendData(_ value: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
@@ -103,28 +89,23 @@ extension SSEParser {
             resetEvent()
             return
         }
-        var id: String?
-        swap(&id, &eventID)
-        if let id { lastEventID = id }
+        let id = eventID
+        if let id {
+            lastEventID = id
+            eventID = nil
+        }
         guard hasData else {
             resetEvent()
             return
         }
         var data = ""
         swap(&data, &self.data)
-        var type: String?
-        swap(&type, &eventType)
+        let type = eventType.map { $0.isEmpty ? "message" : $0 } ?? "message"
+        eventType = nil
         let retry = self.retry
         self.retry = nil
         hasData = false
-        let event = SSEEvent(
-            id: id, type: type.flatMap { $0.isEmpty ? nil : $0 } ?? "message", data: data, retry: retry)
-        onOutput(.event(event))
-    }
-
-    private static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        bytes.count >= literal.utf8CodeUnitCount
-            && memcmp(bytes.baseAddress!, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+        onOutput(.event(SSEEvent(id: id, type: type, data: data, retry: retry)))
     }
 
     private static func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {

@@ -15,7 +15,7 @@ import Glibc
 /// block at end of stream is discarded. Bytes are decoded as UTF-8 with replacement characters.
 ///
 /// Memory is bounded by ``Limits``: only the unfinished tail of the current line and the current event's data
-/// are kept between chunks. Scanning uses `memchr`; nothing is allocated per byte.
+/// are kept between chunks. Line ends are found with a 16-byte vector scan; nothing is allocated per byte.
 public struct SSEParser: Sendable {
     /// Hard limits on what one line and one event may hold.
     public struct Limits: Sendable, Hashable {
@@ -62,7 +62,7 @@ public struct SSEParser: Sendable {
     var data = ""
     var hasData = false
     var eventType: String?
-    var recentTypes: [String] = []
+    var recentTypes = SSETypeCache()
     var eventID: String?
     var retry: Int?
 
@@ -84,23 +84,20 @@ public struct SSEParser: Sendable {
         var position = 0
         if afterCR {
             afterCR = false
-            if chunk[0] == Self.lf { position = 1 }
+            if base.load(as: UInt8.self) == Self.lf { position = 1 }
         }
-        var nextCR = Self.find(Self.cr, in: base, from: position, to: count)
         while position < count {
-            if nextCR < position { nextCR = Self.find(Self.cr, in: base, from: position, to: count) }
-            let lf = Self.find(Self.lf, in: base, from: position, to: nextCR)
-            let end = min(lf, nextCR)
+            let end = Self.lineEnd(in: base, from: position, to: count)
             guard end < count else {
                 appendToTail(UnsafeRawBufferPointer(start: base + position, count: count - position), onOutput)
                 return
             }
             endLine(UnsafeRawBufferPointer(start: base + position, count: end - position), onOutput)
             position = end + 1
-            if end == nextCR {
+            if base.load(fromByteOffset: end, as: UInt8.self) == Self.cr {
                 if position == count {
                     afterCR = true
-                } else if chunk[position] == Self.lf {
+                } else if base.load(fromByteOffset: position, as: UInt8.self) == Self.lf {
                     position += 1
                 }
             }
