@@ -26,7 +26,6 @@ extension SessionEngine {
             callID: request.callID, turnID: envelope.turnID, requestID: envelope.requestID,
             functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
-        unansweredCalls += 1
         openCalls[call.callID] = call
         if isDraining {
             output.update { $0.addImmediate(Self.item(call, .pendingApproval)) }
@@ -156,7 +155,6 @@ extension SessionEngine {
         openCalls[call.callID] = nil
         guard journal.recordResult(key, outcome.submissionOutcome) else { return }
         persistJournal()
-        unansweredCalls = max(0, unansweredCalls - 1)
         lastTurnActivity = clock.elapsed
         let status: ToolCallChecklistItem.Status
         switch outcome {
@@ -179,7 +177,6 @@ extension SessionEngine {
             record(call, .failure(.cancelled("The session ended before the call ran")))
         }
         openCalls = [:]
-        unansweredCalls = 0
     }
 
     static func item(_ call: PendingToolCall, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {

@@ -52,7 +52,6 @@ actor SessionEngine {
     var control: AsyncStream<SessionEnding>.Continuation?
     var runningImmediateCalls = 0
     var waitingImmediateCalls: [PendingToolCall] = []
-    var unansweredCalls = 0
     /// Calls admitted in this session that have no outcome yet, by call id.
     var openCalls: [String: PendingToolCall] = [:]
     var runningCalls = 0
