@@ -68,10 +68,10 @@ extension SessionEngine {
             // With no turn, or calls still outstanding (an approval or a function may take long), check again a
             // full period later; waking at the overdue deadline would loop without ever sleeping.
             let due = lastTurnActivity + configuration.turnWatchdog
-            let isWaitingForCalls = activeTurnID == nil || unansweredCalls > 0
+            let isWaitingForCalls = activeTurnID == nil || hasOutstandingCalls
             let wakeAt = isWaitingForCalls ? clock.elapsed + configuration.turnWatchdog : max(due, clock.elapsed)
             do { try await clock.sleep(untilElapsed: wakeAt) } catch { return }
-            guard activeTurnID != nil, unansweredCalls == 0, clock.elapsed >= lastTurnActivity + configuration.turnWatchdog
+            guard activeTurnID != nil, !hasOutstandingCalls, clock.elapsed >= lastTurnActivity + configuration.turnWatchdog
             else {
                 silentChecks = 0
                 continue
@@ -79,6 +79,13 @@ extension SessionEngine {
             silentChecks += 1
             await reconcileTurn(firstCheck: silentChecks == 1, giveUp: configuration.turnWatchdog * silentChecks >= .seconds(600))
         }
+    }
+
+    /// Whether a call of this session still has no outcome and the server still waits for it. A call past its
+    /// server deadline no longer holds the watchdog back, whatever happened to it.
+    var hasOutstandingCalls: Bool {
+        let now = clock.elapsed
+        return openCalls.values.contains { $0.serverDeadline > now }
     }
 
     /// Asks the history whether the turn ended unseen. Either way the stream missed events, so it is reopened
