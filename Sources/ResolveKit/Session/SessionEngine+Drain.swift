@@ -13,6 +13,6 @@ extension SessionEngine {
 
     /// Whether every admitted call has an outcome and every outcome has been acknowledged.
     var isIdle: Bool {
-        unansweredCalls == 0 && journal.undelivered.isEmpty
+        openCalls.isEmpty && journal.undelivered.isEmpty
     }
 }

@@ -54,7 +54,6 @@ actor SessionEngine {
     var waitingImmediateCalls: [PendingToolCall] = []
     /// Calls admitted in this session that have no outcome yet, by call id.
     var openCalls: [String: PendingToolCall] = [:]
-    var unansweredCalls: Int { openCalls.count }
     /// Set by ``beginDrain()``: new calls are answered with an error instead of being run.
     var isDraining = false
 

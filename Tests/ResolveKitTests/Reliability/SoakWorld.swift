@@ -53,7 +53,8 @@ final class SoakWorld {
             started.withLock { $0 = ok }
             SoakActivity.shared.bump()
         }
-        let settled = await settle { started.withLock { $0 } != nil }
+        // Starting needs a timer only to back off after a failure: move the clock only after a long quiet spell.
+        let settled = await settle(quiet: .seconds(1)) { started.withLock { $0 } != nil }
         if !settled { task.cancel() }
         return settled && started.withLock { $0 } == true
     }
@@ -91,8 +92,12 @@ final class SoakWorld {
     /// Waits until `condition` holds. Whenever nothing has happened for a while (real time), the only way on is
     /// a timer, so the manual clock jumps to the earliest pending deadline. `false` when the real or the manual
     /// bound ran out first.
+    ///
+    /// "A while" is 100 ms: long enough that a busy machine (the whole suite runs in parallel on two cores) does not
+    /// look idle halfway through an HTTP exchange, which would fire timers early.
     func settle(
-        realBound: Duration = .seconds(30), manualBound: Duration = .seconds(1800), until condition: () -> Bool
+        realBound: Duration = .seconds(30), manualBound: Duration = .seconds(1800), quiet: Duration = .milliseconds(100),
+        until condition: () -> Bool
     ) async -> Bool {
         let real = ContinuousClock()
         let realDeadline = real.now.advanced(by: realBound)
@@ -106,7 +111,7 @@ final class SoakWorld {
             if activity != lastSeen {
                 lastSeen = activity
                 quietSince = real.now
-            } else if real.now - quietSince >= .milliseconds(25) {
+            } else if real.now - quietSince >= quiet {
                 if let next = clock.pendingDeadlines.first { clock.advance(to: next) }
                 quietSince = real.now
             }
