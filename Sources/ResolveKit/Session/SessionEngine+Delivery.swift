@@ -101,6 +101,14 @@ extension SessionEngine {
         }
         do {
             let response = try await backend.createSession(request)
+            // The actor is reentrant: while the request was out, this session's work may have ended and setup may
+            // have opened another one (a refresh from `sendMessage` is not a child of the session's work). The
+            // answer is then stale: adopting it would put the old session back under the new session's stream
+            // and deliveries, and telling ``control`` would end the new session.
+            guard session?.id == current.id else {
+                output.log("Ignored a token refresh for session \(current.id): another session started meanwhile")
+                return .failed
+            }
             guard response.id == current.id else {
                 output.log("The session ended while refreshing its token; continuing with a new session", level: .warning)
                 control?.yield(.sessionGone("The conversation ended on the server; a new one started."))

@@ -64,6 +64,37 @@ struct RecoveryRegressionTests {
         }
     }
 
+    /// A token refresh started by `sendMessage` outlives its session: the session expires and setup opens a new
+    /// one while the refresh is out. Its late answer must leave the new session alone (it used to end it, or put
+    /// the old session back under the new session's stream and deliveries).
+    @Test func aTokenRefreshAnsweredAfterTheSessionWasReplacedLeavesTheNewSessionAlone() async throws {
+        let clock = ManualClock()
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration(clock: ResolveKitClock(clock))) { runtime in
+                let pump = RuntimeRecoveryTests.advanceThroughReconnects(runtime, clock)
+                defer { pump.cancel() }
+                let oldSession = try #require(runtime.sessionID)
+                let faults = harness.backend.configuration.faults
+                harness.backend.expireCapabilityTokens()
+                faults.stall(.init("POST", "/v1/sessions"))
+                let before = harness.backend.counters.requests
+                // POST /messages is refused (403, expired token); the refresh it starts is held by the backend.
+                let send = Task { await runtime.sendMessage("what time is it") }
+                await runtime.wait { $0.executionLog.contains { $0.hasPrefix("Sending the message failed") } }
+                while harness.backend.counters.requests < before + 2 { await Task.yield() }
+                harness.backend.setStatus(.expired, ofSession: oldSession)
+                harness.backend.dropOpenStreams()
+                await runtime.wait { $0.sessionID != oldSession && $0.connectionState == .active }
+                let newSession = try #require(runtime.sessionID)
+                faults.releaseStalls()
+                _ = await send.value
+                try await runtime.converse("what time is it")
+                #expect(runtime.messages.last?.text == #"Done. The get_time returned "10:42"."#)
+                #expect(runtime.sessionID == newSession)
+            }
+        }
+    }
+
     @Test func afterTheWatchdogReconcilesATurnHiddenByRenumberingTheNextTurnIsSeenAtOnce() async throws {
         let clock = ManualClock()
         let configuration = ReferenceBackend.Configuration(eventIDStyle: .numeric, script: TestTools.script)
