@@ -40,11 +40,15 @@ extension SessionEngine {
                 }
                 switch error.status {
                 case 409?: output.log("A turn is still running on the server; retrying with the same request id")
+                // The actor is reentrant: if another session started while this request was out, the answer
+                // is about the old one and must not end the new one.
                 case 410?:
-                    control?.yield(.sessionGone("The conversation ended on the server; a new one started. Send your message again."))
+                    if self.session?.id == session.id {
+                        control?.yield(.sessionGone("The conversation ended on the server; a new one started. Send your message again."))
+                    }
                     return .failed(reason: "the session has ended (410)")
                 case 404?:
-                    control?.yield(.sessionMissing)
+                    if self.session?.id == session.id { control?.yield(.sessionMissing) }
                     return .failed(reason: "the session no longer exists (404)")
                 default:
                     guard error.isTransient else { return .failed(reason: error.description) }
