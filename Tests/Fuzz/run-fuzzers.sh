@@ -78,6 +78,8 @@ run_target() {
     local target="$1" binary="$2" work="$OUT/$1"
     mkdir -p "$work/corpus"
     cp -n "$ROOT/Tests/Fuzz/Corpus/$target/"* "$work/corpus/" 2>/dev/null || true
+    # Targets whose seeds already live elsewhere in the tree are seeded from there, not from copies.
+    [[ -z "${EXTRA_SEEDS[$target]:-}" ]] || cp -n "$ROOT/${EXTRA_SEEDS[$target]}"/*.swift "$work/corpus/" 2>/dev/null || true
     echo "== fuzzing $target for ${FUZZ_TIME}s"
     local status=0 fork=()
     [[ "$FUZZ_JOBS" -le 1 ]] || fork=(-fork="$FUZZ_JOBS")
@@ -99,6 +101,7 @@ run_target() {
 }
 
 declare -A BUILT=()
+declare -A EXTRA_SEEDS=([CodegenScanner]="Tests/ResolveKitCodegenFixtures")
 selected=("$@")
 mkdir -p "$OUT"
 : > "$OUT/summary.txt"

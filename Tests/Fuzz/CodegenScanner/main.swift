@@ -23,7 +23,9 @@ public func codegenScannerFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int
     let first = CodegenPipeline.run([input])
     let second = CodegenPipeline.run([input])
     if first != second { fatalError("the pipeline is not deterministic") }
-    let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    // Lines as the scanner counts them: LF bytes. (Splitting the String on "\n" would miss CRLF, which Swift treats
+    // as one Character.)
+    let lineCount = text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     for diagnostic in first.diagnostics {
         let location = diagnostic.location
         if location.line < 1 || location.line > lineCount + 1 || location.column < 1 {
