@@ -31,6 +31,14 @@ struct RobustnessTests {
         #expect(runs > 500)
     }
 
+    /// Found by the CodegenScanner fuzz target: a parameter type whose brackets do not match made the parser move
+    /// past the last token and index out of range.
+    @Test(arguments: ["func p(a:(]", "func p(a: [Int)", "func p(a: (Int, [String)", "func p(a: Foo<(]>"])
+    func mismatchedBracketsInAParameterTypeEndTheParse(source: String) {
+        let output = CodegenPipeline.run([CodegenPipeline.Input(path: "M.swift", contents: source)])
+        #expect(output.functionCount == 0)
+    }
+
     @Test func unbalancedBracketsEndTheFileInsteadOfLooping() {
         let sources = ["struct A {", "func f(", "struct B<T", "enum C: String { case a = ", "}}}", "@", "#if", "let x = ["]
         for source in sources {

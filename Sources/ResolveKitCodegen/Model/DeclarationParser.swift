@@ -58,7 +58,9 @@ struct DeclarationParser {
         position + offset < code.count ? tokens[code[position + offset]] : nil
     }
 
-    mutating func advance() { position += 1 }
+    /// Moves to the next code token; never past the end, so `position - 1` always names a real token once the
+    /// parser has moved (truncated input such as `perform(a: Int` ends a parse, it does not overrun it).
+    mutating func advance() { position = min(position + 1, code.count) }
 
     func location(_ token: Token?) -> SourceLocation {
         guard let token else {
