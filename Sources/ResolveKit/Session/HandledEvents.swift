@@ -23,6 +23,14 @@ struct HandledEvents {
         }
     }
 
+    /// The key recorded when a turn ends, however the runtime learned it (an event, or the history).
+    static func endedTurn(_ turnID: String) -> String { "ended|" + turnID }
+
+    /// The key of a turn's `turn_complete` event.
+    static func turnCompleted(_ turnID: String) -> String { TurnComplete.eventType + "|" + turnID }
+
+    func contains(_ key: String) -> Bool { keys.contains(key) }
+
     /// Records `key`; returns `false` when it was already there.
     mutating func insert(_ key: String) -> Bool {
         guard keys.insert(key).inserted else { return false }

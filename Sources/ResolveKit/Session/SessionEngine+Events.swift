@@ -86,6 +86,7 @@ extension SessionEngine {
 
     func finishTurn() {
         let turnID = activeTurnID
+        if let turnID { _ = handledEvents.insert(HandledEvents.endedTurn(turnID)) }
         activeTurnID = nil
         pendingRequestID = nil
         output.update { snapshot in

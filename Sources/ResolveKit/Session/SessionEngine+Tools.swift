@@ -8,6 +8,12 @@ extension SessionEngine {
             output.log("A call to \(request.functionName) came without a call id and cannot be answered", level: .warning)
             return
         }
+        // The server waits for no call of an ended turn: it timed the call out. A replay after a cursor reset
+        // can still bring such a call, unseen until then; running it now would act on a request nobody awaits.
+        guard !handledEvents.contains(HandledEvents.endedTurn(envelope.turnID)) else {
+            output.log("Ignored call \(request.callID) (\(request.functionName)): its turn already ended")
+            return
+        }
         let admission = journal.admit(
             sessionID: session.id, callID: request.callID, turnID: envelope.turnID, functionName: request.functionName)
         guard admission == .admitted else {

@@ -106,6 +106,8 @@ extension SessionEngine {
                 output.append(ResolveKitChatMessage(id: last.id, role: .assistant, text: text))
             }
             output.log("The turn ended without a terminal event; reconciled from the history")
+            // The replay that follows brings the turn's `turn_complete`: its answer is already in the transcript.
+            if let turnID = activeTurnID { _ = handledEvents.insert(HandledEvents.turnCompleted(turnID)) }
             finishTurn()
             streamReset?.yield()
         } else if giveUp {

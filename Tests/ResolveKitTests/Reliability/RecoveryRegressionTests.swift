@@ -123,4 +123,39 @@ struct RecoveryRegressionTests {
             }
         }
     }
+
+    /// Soak, turn 1213: a call hidden by renumbering was timed out by the server, the watchdog found the turn over
+    /// in the history and reopened the stream without its cursor, and the replay brought the call: it ran for a
+    /// turn nobody waited on any more, and the replayed `turn_complete` showed the answer a second time.
+    @Test func aCallReplayedAfterItsTurnEndedIsNotRun() async throws {
+        let clock = ManualClock()
+        let configuration = ReferenceBackend.Configuration(eventIDStyle: .numeric, script: TestTools.script, clock: clock)
+        try await RuntimeHarness.run(configuration) { harness in
+            try await harness.withRuntime(harness.configuration(clock: ResolveKitClock(clock))) { runtime in
+                try await runtime.converse("what time is it")
+                harness.backend.restartEventNumbering()
+                harness.backend.dropOpenStreams()
+                _ = await runtime.sendMessage("what time is it again")
+                let serverTimeout = clock.now.advanced(by: .seconds(30))
+                await clock.waitForSleeper(at: serverTimeout)
+                clock.advance(to: serverTimeout)
+                await harness.backend.waitForIdleTurns()
+                #expect(harness.backend.counters.toolCallsTimedOut == 1)
+                let watchdog = serverTimeout.advanced(by: .seconds(30))
+                await clock.waitForSleeper(at: watchdog)
+                clock.advance(to: watchdog)
+                await runtime.wait { $0.executionLog.contains("Reconnecting without a cursor") }
+                // The next turn rides the same stream, so the replay is fully handled once it ends.
+                try await runtime.converse("and now, what time is it")
+                #expect(runtime.executionLog.contains { $0.hasSuffix("its turn already ended") })
+                #expect(harness.backend.counters.toolResults.count == 2)
+                let ran = runtime.toolCallBatches.flatMap(\.items).map(\.id)
+                #expect(ran.count == 2)
+                #expect(ran.allSatisfy { ExecutionLedger.shared.count($0) == 1 })
+                let answers = runtime.messages.filter { $0.role == .assistant }.map(\.text)
+                #expect(answers.filter { $0.contains("timed out") }.count == 1)
+                #expect(answers.count == 4)
+            }
+        }
+    }
 }
