@@ -25,8 +25,10 @@ extension ReferenceBackend {
         public var toolResults: [String: ToolResultCounts] = [:]
         /// `tool_call_request` events emitted.
         public var toolCallsEmitted = 0
-        /// Tool calls whose wait ran out before a result arrived.
-        public var toolCallsTimedOut = 0
+        /// The calls whose wait ran out before a result arrived.
+        public var timedOutCalls: Set<String> = []
+        /// How many calls timed out.
+        public var toolCallsTimedOut: Int { timedOutCalls.count }
         /// Turns started (`POST /messages` answered with a new `turn_id`).
         public var turnsStarted = 0
         /// Turns whose background work has finished (whatever their outcome).

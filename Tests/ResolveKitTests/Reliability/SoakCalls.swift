@@ -57,10 +57,14 @@ struct SoakCalls {
             wasHidden: hiddenUntilResetAfter != nil)
     }
 
-    /// Calls of sessions still alive that the runtime never answered at all.
+    /// Calls of sessions still alive that the runtime never answered at all. A call the server timed out
+    /// before the runtime ran it is not among them: a stalled stream can hide it until its turn is over, and
+    /// then the runtime rightly ignores it.
     func unanswered(_ counters: ReferenceBackend.Counters) -> [Call] {
         calls.values.filter { call in
-            !endedSessions.contains(call.sessionID) && !call.wasHidden && !Self.wasAnswered(call.id, counters)
+            let missedInTime = counters.timedOutCalls.contains(call.id) && ExecutionLedger.shared.count(call.id) == 0
+            return !endedSessions.contains(call.sessionID) && !call.wasHidden && !missedInTime
+                && !Self.wasAnswered(call.id, counters)
         }
     }
 

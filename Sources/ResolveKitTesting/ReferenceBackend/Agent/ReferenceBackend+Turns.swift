@@ -120,7 +120,7 @@ extension ReferenceBackend {
             let outcome = state.withLock { state in
                 let pending = state.sessions[turn.sessionID]?.pendingCalls.removeValue(forKey: entry.callID)
                 let outcome = waited ?? pending?.result
-                if outcome == nil, !Task.isCancelled { state.counters.toolCallsTimedOut += 1 }
+                if outcome == nil, !Task.isCancelled { state.counters.timedOutCalls.insert(entry.callID) }
                 return outcome
             }
             let failure = ToolOutcome.failure("Function '\(function.name)' timed out after \(function.timeoutSeconds)s")
