@@ -1,8 +1,9 @@
 import Glibc
 
 extension SSEParser {
-    /// Interprets one complete line (without its line end).
-    mutating func processLine(_ whole: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
+    /// Interprets one complete line (without its line end); `inChunk` tells whether it lies in the chunk being
+    /// parsed, where fields may borrow it, or in the transient buffer of a line split across chunks.
+    mutating func processLine(_ whole: UnsafeRawBufferPointer, inChunk: Bool, _ onOutput: (BorrowedOutput) -> Void) {
         var line = whole
         if atStreamStart {
             atStreamStart = false
@@ -21,15 +22,15 @@ extension SSEParser {
         let value = UnsafeRawBufferPointer(start: base + valueStart, count: line.count - valueStart)
         switch field {
         case .comment:
-            onOutput(.comment(String(decoding: value, as: UTF8.self)))
+            onOutput(.comment(value))
         case .data:
-            appendData(value, onOutput)
+            appendData(value, inChunk: inChunk, onOutput)
         case .id:
             if Self.find(0, in: base + valueStart, from: 0, to: value.count) == value.count {
-                eventID = String(decoding: value, as: UTF8.self)
+                id.set(value, inChunk: inChunk)
             }
         case .event:
-            eventType = recentTypes.type(for: value)
+            type.set(value, inChunk: inChunk)
         case .retry:
             if let milliseconds = Self.digits(value) {
                 reconnectionTime = milliseconds
@@ -65,47 +66,52 @@ extension SSEParser {
         return (.other, colon)
     }
 
-    private mutating func appendData(_ value: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
+    private mutating func appendData(
+        _ value: UnsafeRawBufferPointer, inChunk: Bool, _ onOutput: (BorrowedOutput) -> Void
+    ) {
+        let separator = data.isSet ? 1 : 0
         // The limit counts decoded UTF-8: an invalid byte becomes U+FFFD (3 bytes), so the raw size is not enough.
-        let line = String(decoding: value, as: UTF8.self)
-        let size = (hasData ? data.utf8.count + 1 : 0) + line.utf8.count
-        guard size <= limits.maxEventDataSize else {
-            fail(.eventTooLarge, limit: limits.maxEventDataSize, size: size, onOutput)
-            return
+        // Below a third of the limit no decoding can cross it, so ordinary events are never decoded here.
+        if (data.count + separator + value.count) * 3 > limits.maxEventDataSize {
+            let current = decodedDataSize ?? Self.decodedSize(data.bytes)
+            let size = current + separator + Self.decodedSize(value)
+            guard size <= limits.maxEventDataSize else {
+                fail(.eventTooLarge, limit: limits.maxEventDataSize, size: size, onOutput)
+                return
+            }
+            decodedDataSize = size
         }
-        if hasData {
-            data.append("\n")
-            data.append(line)
+        if data.isSet {
+            data.append(value, after: Self.lf)
         } else {
-            data = line
+            data.set(value, inChunk: inChunk)
         }
-        hasData = true
     }
 
     /// A blank line: dispatch the block (or end the resync after a failure).
-    private mutating func endBlock(_ onOutput: (Output) -> Void) {
+    private mutating func endBlock(_ onOutput: (BorrowedOutput) -> Void) {
         if discardingEvent {
             discardingEvent = false
             resetEvent()
             return
         }
-        let id = eventID
-        if let id {
-            lastEventID = id
-            eventID = nil
+        if id.isSet {
+            lastID.replace(with: id.bytes)
         }
-        guard hasData else {
+        guard data.isSet else {
             resetEvent()
             return
         }
-        var data = ""
-        swap(&data, &self.data)
-        let type = eventType.map { $0.isEmpty ? "message" : $0 } ?? "message"
-        eventType = nil
-        let retry = self.retry
-        self.retry = nil
-        hasData = false
-        onOutput(.event(SSEEvent(id: id, type: type, data: data, retry: retry)))
+        let view = SSEEventView(
+            id: id.isSet ? id.bytes : nil, type: type.count > 0 ? type.bytes : SSEEventView.defaultType,
+            data: data.bytes, retry: retry)
+        onOutput(.event(view))
+        resetEvent()
+    }
+
+    /// The size of `bytes` once decoded as UTF-8 with replacement characters.
+    private static func decodedSize(_ bytes: some Collection<UInt8>) -> Int {
+        bytes.allSatisfy { $0 < 0x80 } ? bytes.count : String(decoding: bytes, as: UTF8.self).utf8.count
     }
 
     private static func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {

@@ -14,8 +14,10 @@ import Glibc
 /// fields are ignored; a blank line dispatches; a block without `data` is not dispatched; an unterminated
 /// block at end of stream is discarded. Bytes are decoded as UTF-8 with replacement characters.
 ///
-/// Memory is bounded by ``Limits``: only the unfinished tail of the current line and the current event's data
-/// are kept between chunks. Line ends are found with a 16-byte vector scan; nothing is allocated per byte.
+/// Memory is bounded by ``Limits``: only the unfinished tail of the current line and the current event's fields
+/// are kept between chunks, in buffers reused from event to event. Line ends are found with a vector scan;
+/// nothing is allocated per byte. ``parseBorrowing(_:_:)`` lends each event's bytes out of those buffers and
+/// allocates nothing per event; ``parse(_:_:)`` builds owned ``SSEEvent`` values on top of it.
 public struct SSEParser: Sendable {
     /// Hard limits on what one line and one event may hold.
     public struct Limits: Sendable, Hashable {
@@ -50,21 +52,24 @@ public struct SSEParser: Sendable {
     /// The stream's last event id as WHATWG defines it: set when a block with an `id` field ends (dispatched or
     /// not); kept across events and across ``finish()``; empty when never set or reset by an empty `id`. The id of
     /// a block cut short by ``finish()`` or dropped for exceeding a limit is not adopted.
-    public internal(set) var lastEventID = ""
+    public var lastEventID: String { String(decoding: lastID.bytes, as: UTF8.self) }
     /// The last valid `retry` value in milliseconds, if the server ever sent one.
     public internal(set) var reconnectionTime: Int?
 
-    var tail: [UInt8] = []
+    var tail = SSEByteBuffer()
     var skippingLine = false
     var discardingEvent = false
     var afterCR = false
     var atStreamStart = true
-    var data = ""
-    var hasData = false
-    var eventType: String?
-    var recentTypes = SSETypeCache()
-    var eventID: String?
+    /// The current block's fields as raw bytes.
+    var data = SSEField()
+    /// The decoded UTF-8 size of `data`, tracked only once the raw size is large enough to matter for the limit.
+    var decodedDataSize: Int?
+    var type = SSEField()
+    var id = SSEField()
     var retry: Int?
+    var lastID = SSEByteBuffer()
+    var recentTypes = SSETypeCache()
 
     /// Creates a parser.
     ///
@@ -79,7 +84,32 @@ public struct SSEParser: Sendable {
     ///   - chunk: The next bytes of the stream; may end anywhere, even inside a CRLF or a UTF-8 sequence.
     ///   - onOutput: Called synchronously, in stream order.
     public mutating func parse(_ chunk: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
+        // The type cache leaves `self` for the call: the borrowing parse holds `self` while the closure runs.
+        var types = SSETypeCache()
+        swap(&types, &recentTypes)
+        defer { swap(&types, &recentTypes) }
+        parseBorrowing(chunk) { output in
+            switch output {
+            case .event(let view): onOutput(.event(SSEEvent(view, type: types.type(for: view.type))))
+            case .comment(let text): onOutput(.comment(String(decoding: text, as: UTF8.self)))
+            case .failure(let error): onOutput(.failure(error))
+            }
+        }
+    }
+
+    /// Parses one chunk, lending `onOutput` everything it completes as bytes inside the chunk or the parser's
+    /// own buffers: nothing is allocated per event. The bytes are valid only until `onOutput` returns.
+    ///
+    /// - Parameters:
+    ///   - chunk: The next bytes of the stream; may end anywhere, even inside a CRLF or a UTF-8 sequence.
+    ///   - onOutput: Called synchronously, in stream order.
+    public mutating func parseBorrowing(_ chunk: UnsafeRawBufferPointer, _ onOutput: (BorrowedOutput) -> Void) {
         guard let base = chunk.baseAddress, !chunk.isEmpty else { return }
+        defer {
+            data.keepBeyondChunk()
+            type.keepBeyondChunk()
+            id.keepBeyondChunk()
+        }
         let count = chunk.count
         var position = 0
         if afterCR {
@@ -127,8 +157,8 @@ public struct SSEParser: Sendable {
     /// - Returns: Whether an incomplete line or event was discarded.
     @discardableResult
     public mutating func finish() -> Bool {
-        let discarded = !tail.isEmpty || skippingLine || hasData || eventType != nil || eventID != nil
-        tail.removeAll(keepingCapacity: true)
+        let discarded = !tail.isEmpty || skippingLine || data.isSet || type.isSet || id.isSet
+        tail.removeAll(keepingCapacityUpTo: Self.keptCapacity)
         skippingLine = false
         discardingEvent = false
         afterCR = false
@@ -147,19 +177,19 @@ public struct SSEParser: Sendable {
         return UnsafeRawPointer(hit) - base
     }
 
-    private mutating func appendToTail(_ bytes: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
+    private mutating func appendToTail(_ bytes: UnsafeRawBufferPointer, _ onOutput: (BorrowedOutput) -> Void) {
         guard !skippingLine else { return }
         let size = tail.count + bytes.count
         guard size <= limits.maxLineLength else {
             skippingLine = true
-            tail.removeAll(keepingCapacity: false)
+            tail.removeAll(keepingCapacityUpTo: Self.keptCapacity)
             fail(.lineTooLong, limit: limits.maxLineLength, size: size, onOutput)
             return
         }
-        tail.append(contentsOf: bytes)
+        tail.append(bytes)
     }
 
-    private mutating func endLine(_ segment: UnsafeRawBufferPointer, _ onOutput: (Output) -> Void) {
+    private mutating func endLine(_ segment: UnsafeRawBufferPointer, _ onOutput: (BorrowedOutput) -> Void) {
         if skippingLine {
             skippingLine = false
             atStreamStart = false
@@ -167,34 +197,38 @@ public struct SSEParser: Sendable {
         }
         let size = tail.count + segment.count
         guard size <= limits.maxLineLength else {
-            tail.removeAll(keepingCapacity: false)
+            tail.removeAll(keepingCapacityUpTo: Self.keptCapacity)
             atStreamStart = false
             fail(.lineTooLong, limit: limits.maxLineLength, size: size, onOutput)
             return
         }
         if tail.isEmpty {
-            processLine(segment, onOutput)
+            processLine(segment, inChunk: true, onOutput)
             return
         }
-        var line: [UInt8] = []
+        // The joined line leaves `self` while it is processed, which mutates `self`.
+        var line = SSEByteBuffer()
         swap(&line, &tail)
-        line.append(contentsOf: segment)
-        line.withUnsafeBytes { processLine($0, onOutput) }
-        line.removeAll(keepingCapacity: line.capacity <= 1 << 16)
+        line.append(segment)
+        processLine(line.bytes, inChunk: false, onOutput)
+        line.removeAll(keepingCapacityUpTo: Self.keptCapacity)
         swap(&line, &tail)
     }
 
-    mutating func fail(_ code: SSEError.Code, limit: Int, size: Int, _ onOutput: (Output) -> Void) {
+    mutating func fail(_ code: SSEError.Code, limit: Int, size: Int, _ onOutput: (BorrowedOutput) -> Void) {
         resetEvent()
         discardingEvent = true
         onOutput(.failure(SSEError(code: code, limit: limit, size: size)))
     }
 
     mutating func resetEvent() {
-        data = ""
-        hasData = false
-        eventType = nil
-        eventID = nil
+        data.reset(keepingCapacityUpTo: Self.keptCapacity)
+        decodedDataSize = nil
+        type.reset(keepingCapacityUpTo: Self.keptCapacity)
+        id.reset(keepingCapacityUpTo: Self.keptCapacity)
         retry = nil
     }
+
+    /// Buffers up to this size keep their storage for the next event; a rare huge event gives its memory back.
+    static let keptCapacity = 1 << 16
 }

@@ -7,7 +7,8 @@ struct SSETypeCache: Sendable {
     static let slots = 8
     static let slotSize = 32
 
-    private var keys = [UInt8](repeating: 0, count: slots * slotSize)
+    /// Allocated with the first entry, so an empty cache costs nothing to create.
+    private var keys: [UInt8] = []
     private var types: [String] = []
     private var next = 0
 
@@ -42,6 +43,7 @@ struct SSETypeCache: Sendable {
             next = (next + 1) % Self.slots
             types[slot] = type
         }
+        if keys.isEmpty { keys = [UInt8](repeating: 0, count: Self.slots * Self.slotSize) }
         keys.withUnsafeMutableBytes { keys in
             let key = keys.baseAddress! + slot * Self.slotSize
             key.storeBytes(of: UInt8(truncatingIfNeeded: count), as: UInt8.self)
