@@ -129,7 +129,8 @@ struct RecoveryRegressionTests {
     /// turn nobody waited on any more, and the replayed `turn_complete` showed the answer a second time.
     @Test func aCallReplayedAfterItsTurnEndedIsNotRun() async throws {
         let clock = ManualClock()
-        let configuration = ReferenceBackend.Configuration(eventIDStyle: .numeric, script: TestTools.script, clock: clock)
+        let configuration = ReferenceBackend.Configuration(
+            eventIDStyle: .numeric, script: TestTools.script, clock: clock)
         try await RuntimeHarness.run(configuration) { harness in
             try await harness.withRuntime(harness.configuration(clock: ResolveKitClock(clock))) { runtime in
                 try await runtime.converse("what time is it")
