@@ -98,6 +98,30 @@ struct EventStreamStateMachineTests {
         #expect(machine.connectionEnded(.endOfStream, at: .seconds(301)) == .reconnect(attempt: 0, delay: .zero))
     }
 
+    @Test(arguments: [
+        (Duration.milliseconds(500), [1, 2, 4]),  // shorter than the backoff: the backoff stands
+        (Duration.seconds(3), [3, 3, 4]),  // longer: the server's time is the floor
+        (Duration.seconds(3600), [30, 30, 30]),  // never beyond the maximum delay
+    ])
+    func theServersRetryTimeIsTheShortestWaitAfterAFailure(requested: Duration, expectedSeconds: [Int]) {
+        var machine = Machine(configuration: Self.configuration(), cursor: nil)
+        _ = machine.start()
+        machine.serverReconnectionTime = requested
+        var delays: [Duration] = []
+        for _ in expectedSeconds {
+            guard case .reconnect(_, let delay) = machine.connectFailed(Self.broken) else { break }
+            delays.append(delay)
+            _ = machine.reconnectDelayElapsed()
+        }
+        #expect(delays == expectedSeconds.map { .seconds($0) })
+    }
+
+    @Test func theServersRetryTimeDoesNotDelayTheRoutineReconnect() {
+        var machine = Self.openMachine()
+        machine.serverReconnectionTime = .seconds(10)
+        #expect(machine.connectionEnded(.endOfStream, at: .seconds(300)) == .reconnect(attempt: 0, delay: .zero))
+    }
+
     @Test func aCleanEndBeforeTheStreamBecameHealthyBacksOff() {
         var machine = Self.openMachine(at: .seconds(10))
         let action = machine.connectionEnded(.endOfStream, at: .seconds(11))

@@ -51,6 +51,18 @@ struct EventStreamTests {
         _ = await harness.cancel()
     }
 
+    @Test func aRetryFieldFromTheServerLengthensTheWaitAfterADrop() async {
+        var harness = EventStreamHarness([
+            .stream(["retry: 7000\n\n", F.frame("1", "a")], end: .fail),
+            .stream([F.frame("2", "b")], end: .stayOpen),
+        ])
+        #expect(await harness.next(4) == [F.connecting, F.open, F.event("1", "a"), F.reconnecting(1, 7)])
+        await harness.fireTimer(at: 7)
+        #expect(await harness.next(3) == [F.connecting, F.open, F.event("2", "b")])
+        #expect(harness.transport.urls == [Self.url, Self.url + "?cursor=1"])
+        _ = await harness.cancel()
+    }
+
     @Test func anUnreachableServerIsRetriedWithBackoff() async {
         var harness = EventStreamHarness([.unreachable, .stream([F.frame("1", "a")], end: .stayOpen)])
         #expect(await harness.next(2) == [F.connecting, F.reconnecting(1, 1)])

@@ -50,6 +50,10 @@ extension EventStream {
         private var recent: RecentEventIDs
         /// The id of the last event received; sent as `cursor` on the next connect.
         package private(set) var cursor: String?
+        /// The reconnection time the server last asked for with `retry:` (``SSEParser/reconnectionTime``): the
+        /// shortest wait before a retry after a failure, capped at ``Backoff/maximumDelay`` so that a server cannot
+        /// park the stream. The routine reconnect after a healthy stream ended stays immediate (PROTOCOL.md §5).
+        package var serverReconnectionTime: Duration?
 
         package init(configuration: Configuration, cursor: String?) {
             self.configuration = configuration
@@ -135,7 +139,9 @@ extension EventStream {
                         status: error.status, body: error.body, underlying: error))
             }
             state = .waiting
-            return .reconnect(attempt: failures, delay: backoff.delay(forAttempt: failures, unit: backoff.random()))
+            var delay = backoff.delay(forAttempt: failures, unit: backoff.random())
+            if let requested = serverReconnectionTime { delay = max(delay, min(requested, backoff.maximumDelay)) }
+            return .reconnect(attempt: failures, delay: delay)
         }
 
         private var isIdle: Bool {

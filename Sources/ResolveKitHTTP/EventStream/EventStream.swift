@@ -10,7 +10,8 @@
 ///   called anew for every connect so a refreshed capability token is used.
 /// - Events whose id is among the last ``Configuration/recentEventIDCapacity`` ids are dropped as replays.
 /// - The server ending a healthy stream (every 300 s) is routine: reconnect at once, no backoff, no attempt used.
-/// - Transport errors, 5xx, 400, 408, 429, idle timeouts and early ends are retried with ``Backoff``.
+/// - Transport errors, 5xx, 400, 408, 429, idle timeouts and early ends are retried with ``Backoff``, waiting at
+///   least the server's `retry:` time (up to ``Backoff/maximumDelay``) once it sent one.
 /// - 401, 403, 404, 410 and other 4xx end the stream as ``Termination/failed(_:)`` with status and body, so the
 ///   runtime can refresh the token or create a new session.
 public struct EventStream: Sendable {
@@ -75,6 +76,7 @@ public struct EventStream: Sendable {
                 guard let ending = try await read(connection, parser: &parser, machine: &machine, body: body) else {
                     break connecting
                 }
+                machine.serverReconnectionTime = parser.reconnectionTime.map { .milliseconds($0) }
                 retry = machine.connectionEnded(ending, at: time.now())
             }
             switch retry {
