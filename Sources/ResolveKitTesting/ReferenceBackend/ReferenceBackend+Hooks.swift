@@ -16,8 +16,19 @@ extension ReferenceBackend {
 
     /// The events retained for a session, oldest first (empty for an unknown session).
     public func events(inSession sessionID: String) -> [RecordedEvent] {
+        events(inSession: sessionID, from: 0)
+    }
+
+    /// The events retained for a session from position `start` on, oldest first: reads a session's events
+    /// incrementally without copying what was read before. Empty for an unknown session or a `start` past the end.
+    ///
+    /// - Parameters:
+    ///   - sessionID: The session.
+    ///   - start: How many of the session's events to skip.
+    public func events(inSession sessionID: String, from start: Int) -> [RecordedEvent] {
         state.withLock { state in
-            (state.sessions[sessionID.lowercased()]?.events ?? []).map {
+            let events = state.sessions[sessionID.lowercased()]?.events ?? []
+            return events[min(max(start, 0), events.count)...].map {
                 RecordedEvent(
                     id: $0.id, type: $0.type, turnID: $0.turnID, frame: String(decoding: $0.frame, as: UTF8.self))
             }

@@ -16,6 +16,9 @@ struct SoakCalls {
     }
 
     private(set) var calls: [String: Call] = [:]
+    /// The calls no result has reached the server for yet. Being answered is final, so the checks after every
+    /// poll look only at these, not at every call of the run.
+    private var awaitingAnswer: Set<String> = []
     private var readEvents: [String: Int] = [:]
     /// Sessions a fault ended while calls may have been pending: their results are dropped by design.
     private(set) var endedSessions: Set<String> = []
@@ -26,10 +29,10 @@ struct SoakCalls {
     mutating func collect(from backend: ReferenceBackend, sessions: [String]) {
         if let resets = hiddenUntilResetAfter, SoakActivity.shared.streamResets > resets { hiddenUntilResetAfter = nil }
         for session in sessions {
-            let events = backend.events(inSession: session)
-            let start = min(readEvents[session] ?? 0, events.count)
-            for event in events[start...] where event.type == "tool_call_request" { record(event, session: session) }
-            readEvents[session] = events.count
+            let start = readEvents[session] ?? 0
+            let events = backend.events(inSession: session, from: start)
+            for event in events where event.type == "tool_call_request" { record(event, session: session) }
+            readEvents[session] = start + events.count
         }
     }
 
@@ -55,16 +58,17 @@ struct SoakCalls {
         calls[id] = Call(
             id: id, functionName: name, sessionID: session, hasValidArguments: valid,
             wasHidden: hiddenUntilResetAfter != nil)
+        awaitingAnswer.insert(id)
     }
 
     /// Calls of sessions still alive that the runtime never answered at all. A call the server timed out
     /// before the runtime ran it is not among them: a stalled stream can hide it until its turn is over, and
     /// then the runtime rightly ignores it.
-    func unanswered(_ counters: ReferenceBackend.Counters) -> [Call] {
-        calls.values.filter { call in
+    mutating func unanswered(_ counters: ReferenceBackend.Counters) -> [Call] {
+        awaitingAnswer = awaitingAnswer.filter { !Self.wasAnswered($0, counters) }
+        return awaitingAnswer.compactMap { calls[$0] }.filter { call in
             let missedInTime = counters.timedOutCalls.contains(call.id) && ExecutionLedger.shared.count(call.id) == 0
             return !endedSessions.contains(call.sessionID) && !call.wasHidden && !missedInTime
-                && !Self.wasAnswered(call.id, counters)
         }
     }
 
@@ -74,7 +78,7 @@ struct SoakCalls {
     }
 
     /// Every violated invariant, in words; empty when all hold.
-    func violations(_ counters: ReferenceBackend.Counters) -> [String] {
+    mutating func violations(_ counters: ReferenceBackend.Counters) -> [String] {
         var problems: [String] = []
         var acceptedCalls = 0
         for call in calls.values {
