@@ -69,7 +69,10 @@ struct SoakTests {
             for problem in problems.prefix(10) { Issue.record("turn \(turn) (\(shape.tag), \(planned)): \(problem)") }
             if !settled || broken || !problems.isEmpty { break }
             if turns % 500 == 0 {
-                print("soak: \(turns) turns, \(injected.values.reduce(0, +)) faults, \(calls.executions) executions")
+                // Standard error is unbuffered: the line shows while the run goes on, even when redirected.
+                let faultCount = injected.values.reduce(0, +)
+                let line = "soak: \(turns) turns, \(faultCount) faults, \(calls.executions) executions\n"
+                FileHandle.standardError.write(Data(line.utf8))
             }
         }
         SoakBounds.checkSecrets(world)
