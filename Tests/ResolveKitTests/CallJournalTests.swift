@@ -83,6 +83,23 @@ struct CallJournalTests {
         #expect(journal.status(CallJournal.Key(sessionID: "s", callID: "3")) == .received)
     }
 
+    @Test func aFullJournalForgetsAnEighthOfItsOldestSettledCallsAtOnceAndKeepsUnacknowledgedOnes() {
+        var journal = CallJournal(capacity: 64)
+        let key = { (index: Int) in CallJournal.Key(sessionID: "s", callID: "\(index)") }
+        for index in 0..<64 {
+            _ = journal.admit(sessionID: "s", callID: "\(index)", turnID: "t", functionName: "f")
+            if index != 0 { journal.settle(key(index)) }
+        }
+        _ = journal.admit(sessionID: "s", callID: "64", turnID: "t", functionName: "f")
+        #expect(journal.entries.count == 56)
+        #expect(journal.status(key(0)) == .received)
+        #expect((1...9).allSatisfy { journal.status(key($0)) == nil })
+        #expect(journal.status(key(10)) == .settled)
+        for index in 65..<73 { _ = journal.admit(sessionID: "s", callID: "\(index)", turnID: "t", functionName: "f") }
+        #expect(journal.entries.count == 64)
+        #expect(journal.status(key(10)) == .settled)
+    }
+
     @Test func theStateStorePersistsSessionDeviceAndJournalAcrossInstances() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

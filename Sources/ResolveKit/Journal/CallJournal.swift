@@ -36,7 +36,7 @@ struct CallJournal: Equatable {
         case duplicate(Status)
     }
 
-    /// The most entries kept; the oldest settled ones are forgotten beyond it.
+    /// The most entries kept; beyond it the oldest settled ones are forgotten, down to seven eighths of it.
     let capacity: Int
     private(set) var entries: [Key: Entry] = [:]
     private var nextSequence = 0
@@ -119,9 +119,14 @@ struct CallJournal: Equatable {
         }
     }
 
+    /// Past the capacity, forgets the oldest settled entries down to seven eighths of it in one pass: a full
+    /// journal is the steady state of a long-running host, and pruning one entry per admission sorted the whole
+    /// journal on every call. Calls without an acknowledged result are never forgotten.
     private mutating func pruneIfNeeded() {
         guard entries.count > capacity else { return }
-        let settled = entries.values.filter { $0.status == .settled }.sorted { $0.sequence < $1.sequence }
-        for entry in settled.prefix(entries.count - capacity) { entries[entry.key] = nil }
+        let target = capacity - capacity / 8
+        let settled = entries.values.filter { $0.status == .settled }.map { ($0.sequence, $0.key) }
+            .sorted { $0.0 < $1.0 }
+        for (_, key) in settled.prefix(entries.count - target) { entries[key] = nil }
     }
 }
