@@ -13,6 +13,9 @@ struct ToolLatencyWorkload: Workload {
     let name = "tool-latency"
     let summary = "request-to-start and return-to-posted overhead of an approval-free call (us, p50/p99)"
     static let iterations = 2000
+    /// Calls before measuring: past the call journal's capacity (4096), so the figures are those of a service that
+    /// has been running a while, not of a fresh process.
+    static let warmUp = 5000
 
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
         do {
@@ -36,7 +39,7 @@ struct ToolLatencyWorkload: Workload {
         var iterator = delivered.makeAsyncIterator()
         var dispatch: [Double] = []
         var posting: [Double] = []
-        for index in 0..<(Self.iterations + 200) {
+        for index in 0..<(Self.iterations + Self.warmUp) {
             let callID = "bench_\(index)"
             let sentAt = Probe.now()
             let payload: JSONValue = [
@@ -49,7 +52,7 @@ struct ToolLatencyWorkload: Workload {
             }
             let postedAt = Probe.now()
             guard let times = Probe.times(callID) else { throw BenchFailure(message: "the probe did not run for \(callID)") }
-            if index >= 200 {  // warm-up
+            if index >= Self.warmUp {
                 dispatch.append((times.started - sentAt) / 1000)
                 posting.append((postedAt - times.returned) / 1000)
             }
@@ -65,7 +68,7 @@ struct ToolLatencyWorkload: Workload {
         }
         await backend.stop()
         await server.stop()
-        log("tool-latency: \(Self.iterations) calls measured after 200 warm-up calls")
+        log("tool-latency: \(Self.iterations) calls measured after \(Self.warmUp) warm-up calls")
         return [
             Self.row(name, "call-dispatch", dispatch), Self.row(name, "result-post", posting),
             Self.row(name, "http-get-floor", roundTrips),
