@@ -115,6 +115,7 @@ actor SessionEngine {
                 case .failed(let reason): fail(reason); return
                 }
             } catch {
+                let why: String
                 switch error {
                 case .blocked(let reason):
                     block(reason)
@@ -128,9 +129,10 @@ actor SessionEngine {
                         fail("Gave up after \(failures) attempts: \(reason)")
                         return
                     }
+                    why = reason
                 }
                 let delay = Backoff.delay(forAttempt: failures)
-                output.log("Setup failed; retrying in \(delay)", level: .warning)
+                output.log("Setup failed (\(why)); retrying in \(delay)", level: .warning)
                 output.setState(.reconnecting(attempt: failures, delay: delay))
                 do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { break }
             }
