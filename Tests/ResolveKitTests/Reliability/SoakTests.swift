@@ -64,7 +64,9 @@ struct SoakTests {
                 lostResults += calls.unanswered(counters).count
                 let diagnostics = SoakBounds.diagnostics(world)
                 let probe = await SoakBounds.probeHTTP(world)
-                Issue.record("turn \(turn) (\(shape.tag), faults \(planned)) hung: \(diagnostics) || \(probe)")
+                let stage = broken ? "a fault's recovery stuck" : outcome == nil ? "sending stuck" : "unsettled"
+                let turnText = "turn \(turn) (\(shape.tag), faults \(planned))"
+                Issue.record("\(turnText) hung (\(stage)): \(diagnostics) || \(probe)")
             }
             for problem in problems.prefix(10) { Issue.record("turn \(turn) (\(shape.tag), \(planned)): \(problem)") }
             if !settled || broken || !problems.isEmpty { break }
