@@ -71,7 +71,9 @@ struct SoakTests {
             for problem in problems.prefix(10) { Issue.record("turn \(turn) (\(shape.tag), \(planned)): \(problem)") }
             if !settled || broken || !problems.isEmpty { break }
             if turns % 500 == 0 {
-                // Standard error is unbuffered: the line shows while the run goes on, even when redirected.
+                // Unbuffered, so it shows at once when the test binary runs directly (`.build/debug/*.xctest
+                // --testing-library swift-testing --filter SoakTests`); `swift test` relays a redirected run's
+                // output only when it ends.
                 let faultCount = injected.values.reduce(0, +)
                 let line = "soak: \(turns) turns, \(faultCount) faults, \(calls.executions) executions\n"
                 FileHandle.standardError.write(Data(line.utf8))
