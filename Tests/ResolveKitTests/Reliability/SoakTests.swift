@@ -13,7 +13,7 @@ extension Tag {
 struct SoakTests {
     /// Many scripted turns while faults fire at random, reproducibly from the seed. After every turn: no call ran
     /// twice, no result was lost or posted twice, no turn hangs, and the in-memory and on-disk state stays bounded.
-    /// The limit fits the long run (`RK_SOAK_TURNS=5000` takes about an hour on two shared cores); the short one
+    /// The limit fits the long run (`RK_SOAK_TURNS=5000` takes about 30 minutes on two cores); the short one
     /// takes seconds, and a hung turn ends the run after 30 s of real time whatever this says.
     @Test(.timeLimit(.minutes(150)))
     func turnsUnderRandomFaultsRunEachCallAtMostOnceAndDeliverEveryResultOnce() async throws {
