@@ -12,6 +12,13 @@ extension ReferenceBackend {
         public var turnID: String
         /// The exact SSE frame bytes, `id: …\nevent: …\ndata: …\n\n`, as text.
         public var frame: String
+
+        init(_ stored: StoredEvent) {
+            id = stored.id
+            type = stored.type
+            turnID = stored.turnID
+            frame = String(decoding: stored.frame, as: UTF8.self)
+        }
     }
 
     /// The events retained for a session, oldest first (empty for an unknown session).
@@ -28,10 +35,7 @@ extension ReferenceBackend {
     public func events(inSession sessionID: String, from start: Int) -> [RecordedEvent] {
         state.withLock { state in
             let events = state.sessions[sessionID.lowercased()]?.events ?? []
-            return events[min(max(start, 0), events.count)...].map {
-                RecordedEvent(
-                    id: $0.id, type: $0.type, turnID: $0.turnID, frame: String(decoding: $0.frame, as: UTF8.self))
-            }
+            return events[min(max(start, 0), events.count)...].map(RecordedEvent.init)
         }
     }
 
@@ -94,10 +98,19 @@ extension ReferenceBackend {
 
     /// Simulates a restart of an in-memory backend: retained events are lost and event numbering starts again
     /// (sessions, functions and tokens are kept, as they live in the database).
-    public func restartEventNumbering() {
+    ///
+    /// - Returns: The events it dropped, oldest first, by session id. They are taken under the same lock that
+    ///   drops them, so a test that must account for every event misses none emitted just before the restart.
+    @discardableResult
+    public func restartEventNumbering() -> [String: [RecordedEvent]] {
         state.withLock { state in
             state.eventIDs.restart()
-            for id in state.sessions.keys { state.sessions[id]!.events.removeAll() }
+            var forgotten: [String: [RecordedEvent]] = [:]
+            for id in state.sessions.keys {
+                forgotten[id] = state.sessions[id]!.events.map(RecordedEvent.init)
+                state.sessions[id]!.events.removeAll()
+            }
+            return forgotten
         }
     }
 

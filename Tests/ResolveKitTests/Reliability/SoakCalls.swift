@@ -19,6 +19,7 @@ struct SoakCalls {
     /// The calls no result has reached the server for yet. Being answered is final, so the checks after every
     /// poll look only at these, not at every call of the run.
     private var awaitingAnswer: Set<String> = []
+    /// How many of each session's events were read, by lowercased session id (the backend's key).
     private var readEvents: [String: Int] = [:]
     /// Sessions a fault ended while calls may have been pending: their results are dropped by design.
     private(set) var endedSessions: Set<String> = []
@@ -28,7 +29,7 @@ struct SoakCalls {
     /// Reads tool calls from events not read yet.
     mutating func collect(from backend: ReferenceBackend, sessions: [String]) {
         if let resets = hiddenUntilResetAfter, SoakActivity.shared.streamResets > resets { hiddenUntilResetAfter = nil }
-        for session in sessions {
+        for session in sessions.map({ $0.lowercased() }) {
             let start = readEvents[session] ?? 0
             let events = backend.events(inSession: session, from: start)
             for event in events where event.type == "tool_call_request" { record(event, session: session) }
@@ -36,17 +37,22 @@ struct SoakCalls {
         }
     }
 
-    /// The backend forgot its events (renumbering): read what is left, then start over. A call not answered yet
-    /// may not have reached the runtime either; its event is gone, so nobody can answer it any more.
-    mutating func eventsWillBeForgotten(backend: ReferenceBackend, sessions: [String]) {
-        collect(from: backend, sessions: sessions)
+    /// The backend forgot its events (renumbering); `forgotten` is what it dropped, taken under the lock that
+    /// dropped them (reading first and then restarting would miss a call emitted in between). Reads what was not
+    /// read yet, then starts over. A call not answered yet may not have reached the runtime either; its event is
+    /// gone, so nobody can answer it any more.
+    mutating func eventsForgotten(_ forgotten: [String: [ReferenceBackend.RecordedEvent]], backend: ReferenceBackend) {
+        for (session, events) in forgotten {
+            let unread = events.dropFirst(readEvents[session] ?? 0)
+            for event in unread where event.type == "tool_call_request" { record(event, session: session) }
+        }
         let counters = backend.counters
         for call in calls.values where !Self.wasAnswered(call.id, counters) { calls[call.id]?.wasHidden = true }
         readEvents = [:]
         hiddenUntilResetAfter = SoakActivity.shared.streamResets
     }
 
-    mutating func sessionEnded(_ sessionID: String) { endedSessions.insert(sessionID) }
+    mutating func sessionEnded(_ sessionID: String) { endedSessions.insert(sessionID.lowercased()) }
 
     private mutating func record(_ event: ReferenceBackend.RecordedEvent, session: String) {
         guard let line = event.frame.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),

@@ -85,8 +85,7 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
             backend.setStatus(.expired, ofSession: session)
             backend.dropOpenStreams()
         case .eventRenumbering:
-            calls.eventsWillBeForgotten(backend: backend, sessions: world.sessions.all)
-            backend.restartEventNumbering()
+            calls.eventsForgotten(backend.restartEventNumbering(), backend: backend)
             backend.dropOpenStreams()
         case .duplicatedReplay:
             faults.duplicateEventsOnReplay(true)
