@@ -15,10 +15,15 @@ struct ProcParsersTests {
 
         """
 
+    /// meminfo's "kB". Typed on purpose: with an untyped `16_318_164 * 1024` compared to an optional, the compiler
+    /// routes `#expect` through an `AnyHashable` conversion that reads past the value (swiftlang/swift#92469;
+    /// AddressSanitizer reports a stack-buffer-overflow, and a `nil` would trap instead of failing the test).
+    static let kibibyte: UInt64 = 1024
+
     @Test func readsMeminfoFieldsAsBytes() {
         let fields = ProcParsers.memInfo(Self.meminfo)
-        #expect(fields["MemTotal"] == 16_318_164 * 1024)
-        #expect(fields["SwapFree"] == 2_097_148 * 1024)
+        #expect(fields["MemTotal"] == 16_318_164 * Self.kibibyte)
+        #expect(fields["SwapFree"] == 2_097_148 * Self.kibibyte)
         #expect(fields["HugePages_Total"] == 0)
     }
 
