@@ -15,8 +15,7 @@ final class JournalFile {
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         path = directory + "/journal.jsonl"
         descriptor = try Self.open(path)
-        let existing = FileManager.default.contents(atPath: path) ?? Data()
-        lineCount = existing.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        lineCount = StateFileReader.lineCount(atPath: path)
     }
 
     func append(_ bytes: [UInt8], lines: Int) throws {

@@ -52,7 +52,7 @@ final class RuntimeStateStore: Sendable {
     /// The journal from `journal.jsonl`: one line per change, the last line of a call wins. Empty in memory mode
     /// (the engine holds the live journal; a new runtime starts a new one).
     func loadJournal() -> CallJournal {
-        guard let directory, let data = FileManager.default.contents(atPath: directory + "/journal.jsonl") else {
+        guard let directory, let data = StateFileReader.contents(atPath: directory + "/journal.jsonl") else {
             return CallJournal()
         }
         let lines = data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue(parsing: $0) }
@@ -80,7 +80,7 @@ final class RuntimeStateStore: Sendable {
     }
 
     private func read(_ name: String) -> JSONValue? {
-        guard let directory, let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+        guard let directory, let data = StateFileReader.contents(atPath: directory + "/" + name) else { return nil }
         return try? JSONValue(parsing: data)
     }
 
