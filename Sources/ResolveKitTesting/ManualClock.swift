@@ -46,19 +46,31 @@ public final class ManualClock: Clock, Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    struct Waiter {
+        var condition: @Sendable ([Instant]) -> Bool
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
     struct State {
         var now: Instant
+        /// Numbers sleepers and waiters alike.
         var nextID = 0
         var sleepers: [Int: Sleeper] = [:]
+        var waiters: [Int: Waiter] = [:]
+        /// Sleepers and waiters cancelled before they were registered.
         var cancelled: Set<Int> = []
-        var waiters: [(condition: @Sendable ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
-        /// Removes and returns the waiters whose condition on the sleepers' deadlines holds.
+        mutating func takeID() -> Int {
+            defer { nextID += 1 }
+            return nextID
+        }
+
+        /// Removes and returns the waiters whose condition on the sleepers' deadlines holds, oldest first.
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             let deadlines = sleepers.values.map(\.deadline)
-            let ready = waiters.filter { $0.condition(deadlines) }.map(\.continuation)
-            waiters.removeAll { $0.condition(deadlines) }
-            return ready
+            let ready = waiters.filter { $0.value.condition(deadlines) }.sorted { $0.key < $1.key }
+            for (id, _) in ready { waiters.removeValue(forKey: id) }
+            return ready.map(\.value.continuation)
         }
     }
 
@@ -90,10 +102,7 @@ public final class ManualClock: Clock, Sendable {
     ///   - tolerance: Ignored.
     /// - Throws: `CancellationError` when the calling task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
+        let id = state.withLock { $0.takeID() }
         defer { state.withLock { _ = $0.cancelled.remove(id) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -143,7 +152,7 @@ public final class ManualClock: Clock, Sendable {
         due.forEach { $0.resume() }
     }
 
-    /// Returns once at least `count` sleeps are suspended on this clock.
+    /// Returns once at least `count` sleeps are suspended on this clock, or when the calling task is cancelled.
     ///
     /// Use it before ``advance(by:)`` so the code under test has really reached its timer. It waits on a
     /// continuation, not by polling; give the calling test a time limit.
@@ -153,22 +162,37 @@ public final class ManualClock: Clock, Sendable {
         await waitForSleepers { $0.count >= count }
     }
 
-    /// Returns once some sleep is suspended until exactly `deadline`: the timer of interest has been armed.
+    /// Returns once some sleep is suspended until exactly `deadline` (the timer of interest has been armed), or
+    /// when the calling task is cancelled.
     ///
     /// Prefer it to ``waitForSleepers(count:)`` when other timers (watchdogs, refreshes) sleep on the same clock.
     public func waitForSleeper(at deadline: Instant) async {
         await waitForSleepers { $0.contains(deadline) }
     }
 
-    /// Returns once `condition` holds for the deadlines of the suspended sleeps; waits on a continuation.
+    /// Returns once `condition` holds for the deadlines of the suspended sleeps, or when the calling task is
+    /// cancelled (check `Task.isCancelled` if it matters which); waits on a continuation.
+    ///
+    /// Returning on cancellation lets a helper task that waits for a timer which never comes be cancelled; it
+    /// would otherwise stay suspended, and keep what it holds alive, until the process exits.
     public func waitForSleepers(where condition: @escaping @Sendable ([Instant]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let satisfied = state.withLock { state in
-                guard !condition(state.sleepers.values.map(\.deadline)) else { return true }
-                state.waiters.append((condition, continuation))
-                return false
+        let id = state.withLock { $0.takeID() }
+        defer { state.withLock { _ = $0.cancelled.remove(id) } }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state in
+                    if state.cancelled.contains(id) || condition(state.sleepers.values.map(\.deadline)) { return true }
+                    state.waiters[id] = Waiter(condition: condition, continuation: continuation)
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if satisfied { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.cancelled.insert(id)
+                return state.waiters.removeValue(forKey: id)
+            }
+            waiter?.continuation.resume()
         }
     }
 }

@@ -69,6 +69,29 @@ struct ManualClockTests {
         #expect(clock.sleeperCount == 0)
     }
 
+    @Test func cancellingAWaitForATimerThatNeverComesReturnsAndLeavesOtherWaitsAlone() async {
+        let clock = ManualClock()
+        let abandoned = Task {
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(10)))
+            return Task.isCancelled
+        }
+        let kept = Task { await clock.waitForSleepers(count: 1) }
+        abandoned.cancel()
+        #expect(await abandoned.value)
+        let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
+        await kept.value
+        sleeper.cancel()
+    }
+
+    @Test func aTaskCancelledBeforeWaitingForSleepersReturnsAtOnce() async {
+        let clock = ManualClock()
+        await withTaskGroup(of: Void.self) { group in
+            group.cancelAll()
+            group.addTask { await clock.waitForSleepers(count: 1) }
+        }
+        #expect(clock.sleeperCount == 0)
+    }
+
     @Test func timeNeverMovesBackwards() {
         let clock = ManualClock()
         clock.advance(by: .seconds(5))

@@ -49,9 +49,14 @@ struct RuntimeRecoveryTests {
                 // The backend "restarts": ids start at 1 again, below the runtime's cursor, and the stream drops.
                 harness.backend.restartEventNumbering()
                 harness.backend.dropOpenStreams()
+                let sent = clock.now
                 _ = await runtime.sendMessage("time once more")
-                let watchdog = clock.now.advanced(by: .seconds(60))
-                await clock.waitForSleeper(at: watchdog)
+                // The turn watchdog fires 60 s after the turn's last activity, which is at `sent` or later: the pump
+                // moves the clock through the reconnect's backoff meanwhile. So wait for a timer in that window,
+                // not at one exact instant (the idle watchdog is an hour out, backoffs are shorter than 30 s).
+                let window = sent.advanced(by: .seconds(60))...sent.advanced(by: .seconds(90))
+                await clock.waitForSleepers { $0.contains(where: window.contains) }
+                let watchdog = try #require(clock.pendingDeadlines.first(where: window.contains))
                 clock.advance(to: watchdog)
                 await runtime.wait { !$0.isTurnInProgress }
                 #expect(runtime.messages.last?.role == .assistant)
