@@ -62,7 +62,9 @@ run() {
     echo "== swift test --skip-build --disable-xctest --sanitize=$sanitizer --scratch-path $scratch"
     local status=0
     # exitcode=0: TSan would exit 66 for the false positives; its reports are judged below instead.
+    # The LSan suppressions cover Foundation's Process, which leaks by itself (see the file).
     TSAN_OPTIONS="exitcode=0:${TSAN_OPTIONS:-}" \
+        LSAN_OPTIONS="suppressions=$ROOT/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=1:${LSAN_OPTIONS:-}" \
         swift test --skip-build --disable-xctest --sanitize="$sanitizer" --scratch-path "$scratch" \
             > "$scratch/sanitizer-test.log" 2>&1 || status=$?
     grep -E '^(✔|✘) Test run with' "$scratch/sanitizer-test.log" || tail -n 3 "$scratch/sanitizer-test.log"
