@@ -47,7 +47,7 @@ struct SoakCalls {
             for event in unread where event.type == "tool_call_request" { record(event, session: session) }
         }
         let counters = backend.counters
-        for call in calls.values where !Self.wasAnswered(call.id, counters) { calls[call.id]?.wasHidden = true }
+        for id in awaitingAnswer where !Self.wasAnswered(id, counters) { calls[id]?.wasHidden = true }
         readEvents = [:]
         hiddenUntilResetAfter = SoakActivity.shared.streamResets
     }
