@@ -46,8 +46,7 @@ struct Conversation {
             case .accepted:
                 for await _ in turnEnds { break }
             case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
-            case .rejectedInvalidText(let reason): screen.print(StyledLine(reason))
-            case .failed(let reason): screen.print(StyledLine("Not sent: \(reason)"))
+            case .failed(let error): screen.print(StyledLine("Not sent: \(error.message)"))
             }
         }
         return 0

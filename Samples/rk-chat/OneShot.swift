@@ -1,32 +1,37 @@
 import ResolveKit
 import ResolveKitTerminal
 
-/// `--message`: one turn, the transcript and tool results printed, then exit.
+/// `--message`: one turn asked and awaited; the question, its tool calls and the answer printed, then exit.
 struct OneShot {
     let runtime: ResolveKitRuntime
     let screen: TerminalScreen
 
+    /// Exit 0 when the agent answered, 1 when it did not (an agent error, a lost turn, a refused message), 3 when
+    /// the backend could not be reached or refused this host.
     func run(_ message: String) async -> Int32 {
         let renderer = TranscriptRenderer(screen: screen)
         do {
             try await runtime.start()
         } catch {
-            screen.print(StyledLine("rk-chat: could not connect: \(error)"))
+            screen.print(StyledLine("rk-chat: could not connect: \(error.message)"))
             return 3
         }
-        let events = runtime.events
-        let outcome = await runtime.sendMessage(message)
-        guard case .accepted = outcome else {
-            screen.print(StyledLine("rk-chat: the message was not sent: \(outcome)"))
-            return 1
+        for line in renderer.lines(for: ResolveKitChatMessage(id: "question", role: .user, text: message)) {
+            screen.print(line)
         }
-        for await event in events {
-            if case .turnEnded = event { break }
+        let result: ResolveKitTurnResult
+        do {
+            result = try await runtime.ask(message)
+        } catch {
+            screen.print(StyledLine("rk-chat: no answer: \(error.message)"))
+            return error.code == .unreachable ? 3 : 1
         }
-        for line in runtime.messages.flatMap(renderer.lines(for:)) { screen.print(line) }
-        for item in runtime.toolCallBatches.flatMap(\.items) { screen.print(StyledLine(Self.describe(item))) }
-        let failed = runtime.messages.last?.role != .assistant
-        return failed ? 1 : 0
+        for item in result.toolCalls { screen.print(StyledLine(Self.describe(item))) }
+        let role: ResolveKitChatMessage.Role = result.ending == .answered ? .assistant : .system
+        for line in renderer.lines(for: ResolveKitChatMessage(id: result.turnID, role: role, text: result.text)) {
+            screen.print(line)
+        }
+        return result.ending == .answered && !result.text.isEmpty ? 0 : 1
     }
 
     static func describe(_ item: ToolCallChecklistItem) -> String {

@@ -1,7 +1,7 @@
 import ResolveKit
 
-/// Answers request lines: status at once, messages one turn at a time (a session runs one turn at a time), in the
-/// order they arrived. After ``stopAccepting()`` messages not yet sent are answered with an error.
+/// Answers request lines: status at once, messages through the runtime's `ask`, which runs one turn at a time in
+/// the order they arrived. After ``stopAccepting()`` new messages are answered with an error.
 actor RequestHandler {
     /// Requests answered so far, for `status`.
     struct Counts: Sendable {
@@ -11,16 +11,14 @@ actor RequestHandler {
     }
 
     private let runtime: ResolveKitRuntime
-    private let exchange: TurnExchange
+    private let turnTimeout: Duration
     private let log: ResolveKitLogger
     private var counts = Counts()
     private var accepting = true
-    private var turnBusy = false
-    private var turnWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(runtime: ResolveKitRuntime, turnTimeout: Duration, log: ResolveKitLogger) {
         self.runtime = runtime
-        self.exchange = TurnExchange(runtime: runtime, timeout: turnTimeout)
+        self.turnTimeout = turnTimeout
         self.log = log
     }
 
@@ -60,13 +58,15 @@ actor RequestHandler {
 
     private func converse(_ text: String, id: JSONValue?) async -> ServiceResponse {
         let idText = id.map { $0.stringValue ?? $0.serialized() } ?? "-"
-        guard accepting else { return .error(id: id, "the service is shutting down") }
-        await acquireTurn()
-        defer { releaseTurn() }
         guard accepting, !Task.isCancelled else { return .error(id: id, "the service is shutting down") }
         log.info("request started", metadata: ["id": idText, "characters": "\(text.count)"])
         let started = ContinuousClock.now
-        let response = await exchange.run(text, id: id)
+        let response: ServiceResponse
+        do {
+            response = .turn(try await runtime.ask(text, timeout: turnTimeout), id: id)
+        } catch {
+            response = .failure(error, id: id)
+        }
         let elapsed = ContinuousClock.now - started
         log.info(
             "request answered",
@@ -94,21 +94,5 @@ actor RequestHandler {
                 "turn_in_progress": .bool(runtime.isTurnInProgress), "accepting": .bool(accepting),
                 "counts": .object(countsObject),
             ])
-    }
-
-    private func acquireTurn() async {
-        guard turnBusy else {
-            turnBusy = true
-            return
-        }
-        await withCheckedContinuation { turnWaiters.append($0) }
-    }
-
-    private func releaseTurn() {
-        if turnWaiters.isEmpty {
-            turnBusy = false
-        } else {
-            turnWaiters.removeFirst().resume()
-        }
     }
 }

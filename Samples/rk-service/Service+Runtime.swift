@@ -36,14 +36,13 @@ extension Service {
             case .connectionStateChanged(let state):
                 notifier.notify("STATUS=Connection \(state)")
                 switch state {
-                case .failed: return .backendLost(runtime.lastError ?? "the runtime failed")
-                case .blocked(let reason): return .backendLost(reason)
+                case .failed(let error), .blocked(let error): return .backendLost(error.message)
                 default: break
                 }
             case .sessionStarted(let sessionID, let reused):
                 log.info("session started", metadata: ["session_id": sessionID, "reused": "\(reused)"])
-            case .error(let message):
-                log.warning("runtime error", metadata: ["error": message])
+            case .error(let error):
+                log.warning("runtime error", metadata: ["error": error.message, "code": error.code.rawValue])
             default:
                 break
             }

@@ -52,35 +52,31 @@ struct ServicePartsTests {
         }
     }
 
-    @Test func aTurnFoldsItsAnswerAndTheLastStateOfEachCall() {
-        var transcript = TurnTranscript(turnID: "t1")
-        let events: [ResolveKitRuntimeEvent] = [
-            .messageAppended(ResolveKitChatMessage(id: "u", role: .user, text: "disk?")),
-            .turnEnded(turnID: "other"),
-            .messageAppended(ResolveKitChatMessage(id: "a", role: .assistant, text: "It failed.")),
-        ]
-        transcript.record(id: "c1", .init(function: "get_disk_usage", status: "running"))
-        transcript.record(id: "c2", .init(function: "get_local_time", status: "completed"))
-        transcript.record(id: "c1", .init(function: "get_disk_usage", status: "failed", error: "disk is full"))
-        var ended: [Bool] = []
-        for event in events { ended.append(transcript.apply(event)) }
-        #expect(ended == [false, false, false])
-        let endedByItsOwnTurn = transcript.apply(.turnEnded(turnID: "t1"))
-        #expect(endedByItsOwnTurn)
-        let line = transcript.response(id: "9", interruption: nil).line
+    @Test func anAnsweredTurnCarriesItsAnswerAndTheLastStateOfEachCall() {
+        func call(_ id: String, _ name: String, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {
+            ToolCallChecklistItem(
+                id: id, functionName: name, humanDescription: "", arguments: [:], requiresApproval: false, status: status)
+        }
+        let result = ResolveKitTurnResult(
+            turnID: "t1", ending: .answered, text: "It failed.",
+            toolCalls: [call("c1", "get_disk_usage", .failed("disk is full")), call("c2", "get_local_time", .completed)])
         #expect(
-            line == #"{"answer":"It failed.","id":"9","status":"ok","#
+            ServiceResponse.turn(result, id: "9").line
+                == #"{"answer":"It failed.","id":"9","status":"ok","#
                 + #""tool_calls":[{"error":"disk is full","function":"get_disk_usage","status":"failed"},"#
                 + #"{"function":"get_local_time","status":"completed"}]}"#)
     }
 
-    @Test func aTurnThatDidNotEndIsAnErrorWithTheCallsSoFar() {
-        var transcript = TurnTranscript(turnID: "t1")
-        transcript.record(id: "c1", .init(function: "get_disk_usage", status: "completed"))
-        let response = transcript.response(id: nil, interruption: "the service is shutting down")
+    @Test func anAgentErrorIsAnErrorLineWithTheAgentsWords() {
+        let result = ResolveKitTurnResult(turnID: "t1", ending: .agentError, text: "The model is unavailable")
+        let response = ServiceResponse.turn(result, id: nil)
         #expect(response.isError)
-        #expect(response.fields["error"] == "the service is shutting down")
-        #expect(response.fields["tool_calls"]?[0]?["status"] == "completed")
+        #expect(response.fields["error"] == "The model is unavailable")
+    }
+
+    @Test func aStoppedRuntimeSaysTheServiceIsShuttingDown() {
+        let response = ServiceResponse.failure(ResolveKitError(.cancelled, "The runtime stopped"), id: nil)
+        #expect(response.fields["error"] == "the service is shutting down; the turn did not finish")
     }
 
     @Test func logLinesQuoteWhatNeedsQuotingAndRedactSecrets() {

@@ -50,11 +50,19 @@ public struct ResolveKitConfiguration: Sendable {
     public var maxConcurrentCalls: Int
     /// Whether approved calls of a batch run one after another (the reference SDK's order) or in parallel.
     public var runsApprovedCallsSequentially: Bool
-    /// How many reconnect attempts in a row before the runtime fails; `nil` retries forever.
+    /// How many reconnect attempts in a row before the runtime fails; `nil` (the default) keeps a runtime that
+    /// was connected once reconnecting through an outage, bounded by nothing but ``stop()``.
     public var reconnectAttemptBudget: Int?
+    /// How long `start()` may take to connect before it fails with ``ResolveKitError/Code/unreachable``;
+    /// `nil` waits for ever (an explicit choice).
+    public var connectTimeout: Duration?
+    /// How many `ask` turns may wait behind the running one; more fail with
+    /// ``ResolveKitError/Code/turnQueueFull``.
+    public var turnQueueLimit: Int
     /// Total deadline of each REST call.
     public var requestTimeout: Duration
-    /// With a turn running and no event or pending call for this long, reconcile through `GET /messages`.
+    /// With a turn running and no event or pending call for this long, reconcile through `GET /messages`; a turn
+    /// still without progress one more period later is lost (``ResolveKitError/Code/turnLost``).
     public var turnWatchdog: Duration
     /// No byte on the stream (keep-alives count) for this long → reconnect.
     public var streamIdleTimeout: Duration
@@ -83,6 +91,8 @@ public struct ResolveKitConfiguration: Sendable {
         maxConcurrentCalls: Int = 8,
         runsApprovedCallsSequentially: Bool = true,
         reconnectAttemptBudget: Int? = nil,
+        connectTimeout: Duration? = .seconds(30),
+        turnQueueLimit: Int = 64,
         requestTimeout: Duration = .seconds(15),
         turnWatchdog: Duration = .seconds(60),
         streamIdleTimeout: Duration = .seconds(45),
@@ -107,6 +117,8 @@ public struct ResolveKitConfiguration: Sendable {
         self.maxConcurrentCalls = max(1, maxConcurrentCalls)
         self.runsApprovedCallsSequentially = runsApprovedCallsSequentially
         self.reconnectAttemptBudget = reconnectAttemptBudget
+        self.connectTimeout = connectTimeout
+        self.turnQueueLimit = max(0, turnQueueLimit)
         self.requestTimeout = requestTimeout
         self.turnWatchdog = turnWatchdog
         self.streamIdleTimeout = streamIdleTimeout

@@ -7,18 +7,22 @@ struct ToolDispatcher: Sendable {
     let clock: ResolveKitClock
     let logger: ResolveKitLogger
 
+    /// Checks that the call's function is registered and allowed in the session; the arguments are checked when
+    /// it is about to run (``prepare(_:allowedNames:)``).
+    func check(_ call: PendingToolCall, allowedNames: Set<String>) -> Result<Void, ResolveKitFunctionError> {
+        guard registry.entry(named: call.functionName) != nil else { return .failure(.unknownFunction(call.functionName)) }
+        guard allowedNames.contains(call.functionName) else { return .failure(.notAllowed(call.functionName)) }
+        return .success(())
+    }
+
     /// Checks a call without running it: the function, the session's allow-list and the arguments.
     /// - Returns: the function and the coerced arguments, or the error result to send instead.
     func prepare(
         _ call: PendingToolCall,
         allowedNames: Set<String>
     ) -> Result<(function: any AnyResolveKitFunction.Type, arguments: JSONObject), ResolveKitFunctionError> {
-        guard let entry = registry.entry(named: call.functionName) else {
-            return .failure(.unknownFunction(call.functionName))
-        }
-        guard allowedNames.contains(call.functionName) else {
-            return .failure(.notAllowed(call.functionName))
-        }
+        if case .failure(let refusal) = check(call, allowedNames: allowedNames) { return .failure(refusal) }
+        guard let entry = registry.entry(named: call.functionName) else { return .failure(.unknownFunction(call.functionName)) }
         guard case .object = call.arguments else {
             return .failure(.invalidArguments(
                 "Invalid arguments: expected a JSON object, got \(call.arguments.typeName)"))

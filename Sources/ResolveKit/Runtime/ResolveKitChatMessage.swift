@@ -43,6 +43,25 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
         case failed(String)
     }
 
+    /// How a call was decided.
+    public struct Decision: Hashable, Sendable, CustomStringConvertible {
+        /// A stable identifier such as `approved`.
+        public let rawValue: String
+        /// Creates a decision from its identifier.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// Its function needs no approval.
+        public static let notRequired = Decision("not_required")
+        /// An approver allowed it.
+        public static let approved = Decision("approved")
+        /// An approver declined it, or its approval timed out.
+        public static let declined = Decision("declined")
+        /// Refused before anyone was asked: an unknown or not-allowed function, a draining runtime, an ended turn.
+        public static let refused = Decision("refused")
+    }
+
     /// The call id.
     public var id: String
     /// The function.
@@ -57,6 +76,24 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
     public var status: Status
     /// The function's result once ``status`` is ``Status/completed``.
     public var result: JSONValue?
+    /// How the call was decided; `nil` while undecided.
+    public var decision: Decision?
+    /// When the request arrived, on the runtime's clock.
+    public var receivedAt: Duration = .zero
+    /// When it was approved, declined or refused.
+    public var decidedAt: Duration?
+    /// When the function started.
+    public var startedAt: Duration?
+    /// When its outcome was recorded.
+    public var finishedAt: Duration?
+
+    /// The error text the model was told, when the call did not complete.
+    public var error: String? {
+        switch status {
+        case .failed(let message), .cancelled(let message): message
+        case .pendingApproval, .running, .completed: nil
+        }
+    }
 
     /// Creates a row (for hosts and tests that feed checklists themselves).
     public init(
@@ -94,15 +131,16 @@ public enum ResolveKitToolCallBatchState: Sendable, Hashable {
 }
 
 /// What `sendMessage` achieved. Failures are results, not thrown errors.
+///
+/// Frozen on purpose: a message is accepted, refused because a turn runs, or not sent for a reason that the
+/// ``ResolveKitError`` names (``ResolveKitError/Code/invalidMessage`` for a bad text).
 public enum ResolveKitSendOutcome: Sendable, Hashable {
     /// The backend accepted the turn.
     case accepted(turnID: String)
-    /// Not sent: a turn is already running on this session (one turn at a time, §7.6).
+    /// Not sent: a turn is already running on this session (one turn at a time, §7.6). `ask` waits instead.
     case rejectedTurnInProgress
-    /// Not sent: the text is empty or longer than 32768 characters.
-    case rejectedInvalidText(String)
-    /// Sending failed after the retries; the reason says why.
-    case failed(reason: String)
+    /// Not sent, for this reason.
+    case failed(ResolveKitError)
 }
 
 /// Something that happened, for hosts that react with side effects. Each subscriber of
@@ -129,5 +167,5 @@ public enum ResolveKitRuntimeEvent: Sendable, Hashable {
     /// A new session replaced the previous one.
     case sessionStarted(sessionID: String, reused: Bool)
     /// A problem worth telling a person.
-    case error(String)
+    case error(ResolveKitError)
 }

@@ -24,8 +24,8 @@ extension ResolveKitRuntime {
     public var toolCallBatches: [ToolCallChecklistBatch] { observe(\.toolCallBatches, \.toolCallBatches) }
     /// Lifecycle lines for debugging (the newest 500); never contains secrets.
     public var executionLog: [String] { observe(\.executionLog, \.executionLog) }
-    /// The last unrecoverable problem.
-    public var lastError: String? { observe(\.lastError, \.lastError) }
+    /// The last problem that stopped the runtime or was worth telling a person.
+    public var lastError: ResolveKitError? { observe(\.lastError, \.lastError) }
     /// The session's locale.
     public var currentLocale: String { observe(\.currentLocale, \.currentLocale) }
     /// The localized chat title.
@@ -76,7 +76,7 @@ extension ResolveKitRuntime {
         var activeTurnID: String?
         var assistantDraft: String?
         var toolCallBatchState: ResolveKitToolCallBatchState
-        var lastError: String?
+        var lastError: ResolveKitError?
         var currentLocale: String
         var chatTitle: String
         var messagePlaceholder: String

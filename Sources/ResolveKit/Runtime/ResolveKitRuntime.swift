@@ -1,5 +1,6 @@
 public import Observation
 public import ResolveKitHTTP
+import Foundation
 import Synchronization
 
 /// The public entry point: registers your functions, keeps a session and its event stream alive, runs the
@@ -55,45 +56,86 @@ public final class ResolveKitRuntime: Observable, Sendable {
 
     /// Runs the runtime in the calling task until the task is cancelled, the runtime is blocked, or it fails;
     /// everything it started is finished when it returns. Use this from a service's structured lifetime.
-    /// - Throws: ``ResolveKitRegistryError`` when a configured function is refused before anything connects.
-    public func run() async throws {
-        let registry = try registryResult.get()
+    ///
+    /// The state folder is locked for the whole run, so no other runtime, in this process or another, can share
+    /// its session and journal.
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` (a refused function, a base
+    ///   URL that is not http(s)), ``ResolveKitError/Code/stateLocked`` or ``ResolveKitError/Code/stateStore``
+    ///   before anything connects. Once running, a block or failure ends `run()` without throwing; it is in
+    ///   ``connectionState`` and ``lastError``.
+    public func run() async throws(ResolveKitError) {
+        let registry: ResolveKitRegistry
+        switch registryResult {
+        case .success(let value): registry = value
+        case .failure(let error):
+            throw ResolveKitError(.invalidConfiguration, "A function was refused: \(error)", underlying: error)
+        }
+        guard let scheme = configuration.baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            configuration.baseURL.host?.isEmpty == false
+        else {
+            throw ResolveKitError(
+                .invalidConfiguration, "The base URL \(configuration.baseURL.absoluteString) is not an http(s) URL")
+        }
+        let lock = try Self.lockStateFolder(configuration.resolvedStateDirectory)
         let engine = SessionEngine(configuration: configuration, registry: registry, http: http, output: makeOutput())
         engineStorage.withLock { $0 = engine }
         await engine.run()
+        engineStorage.withLock { if $0 === engine { $0 = nil } }
+        withExtendedLifetime(lock) {}
     }
 
-    /// Starts the runtime in the background and returns once the event stream is open.
-    /// - Throws: ``ResolveKitRuntimeError`` when the runtime ends up blocked or failed instead (no API key, an
-    ///   unsupported SDK, a rejected key, a refused function …); the reason is also in ``lastError``.
-    public func start() async throws {
+    private static func lockStateFolder(_ folder: String?) throws(ResolveKitError) -> StateFolderLock? {
+        guard let folder else { return nil }
+        do {
+            return try StateFolderLock(folder: folder)
+        } catch {
+            let code: ResolveKitError.Code = error.isHeldByAnother ? .stateLocked : .stateStore
+            throw ResolveKitError(code, error.description, underlying: error)
+        }
+    }
+
+    /// Starts the runtime in the background and returns once the event stream is open. Calling it again while it
+    /// runs returns at once; after a block, a failure or ``stop()`` it starts afresh.
+    /// - Throws: ``ResolveKitError`` when the runtime ends up blocked or failed instead: no API key, a rejected
+    ///   key, an unsupported SDK, a locked state folder, or ``ResolveKitError/Code/unreachable`` when nothing
+    ///   connected within ``ResolveKitConfiguration/connectTimeout``. The error is also in ``lastError``.
+    public func start() async throws(ResolveKitError) {
         let events = broadcaster.subscribe()
-        let started = lifecycle.withLock { task -> Bool in
-            guard task == nil else { return false }
-            task = Task { [self] in
-                do {
+        let task = lifecycle.withLock { task -> Task<Void, Never> in
+            if let running = task, !Self.hasEnded(connectionState) { return running }
+            let started = Task { [self] in
+                do throws(ResolveKitError) {
                     try await run()
                 } catch {
-                    let reason = "\(error)"
-                    update { $0.lastError = reason }
-                    makeOutput().setState(.blocked(reason: reason))
+                    update { $0.lastError = error }
+                    makeOutput().setState(error.code == .invalidConfiguration ? .failed(error) : .blocked(error))
                 }
             }
-            return true
+            task = started
+            return started
         }
-        if !started, connectionState == .active { return }
+        if connectionState == .active { return }
         for await event in events {
             guard case .connectionStateChanged(let state) = event else { continue }
             switch state {
             case .active: return
-            case .blocked(let reason): throw ResolveKitRuntimeError(message: reason)
-            case .failed: throw ResolveKitRuntimeError(message: lastError ?? "The runtime failed")
+            case .blocked(let error), .failed(let error): throw error
             default: continue
             }
         }
+        task.cancel()
+        throw ResolveKitError(.cancelled, "Cancelled while starting")
     }
 
-    /// Stops everything: the stream, pending approvals and running calls are cancelled and awaited. Idempotent.
+    private static func hasEnded(_ state: ResolveKitConnectionState) -> Bool {
+        switch state {
+        case .blocked, .failed: true
+        default: false
+        }
+    }
+
+    /// Stops everything: the stream, pending approvals and running calls are cancelled and awaited, waiting `ask`s
+    /// end with ``ResolveKitError/Code/cancelled``, the state folder is unlocked. Idempotent.
     public func stop() async {
         let task = lifecycle.withLock { task -> Task<Void, Never>? in
             defer { task = nil }
@@ -122,9 +164,27 @@ public final class ResolveKitRuntime: Observable, Sendable {
 
     /// Sends a user message. Returns at once with ``ResolveKitSendOutcome/rejectedTurnInProgress`` while a turn
     /// runs; otherwise when the backend accepted the turn or sending failed after retries (a result, not an error).
+    /// Follow the turn through ``events``, or use ``ask(_:timeout:)`` to wait for its answer.
     public func sendMessage(_ text: String) async -> ResolveKitSendOutcome {
-        guard let engine else { return .failed(reason: "Not connected: start the runtime first") }
+        guard let engine else { return .failed(ResolveKitError(.notStarted, "Not connected: start the runtime first")) }
         return await engine.sendMessage(text)
+    }
+
+    /// Asks and waits for the answer: the turn's text, its tool calls with their decisions, outcomes and timing,
+    /// and the token usage.
+    ///
+    /// A second `ask` while a turn runs waits its turn (first come, first served, at most
+    /// ``ResolveKitConfiguration/turnQueueLimit`` waiting) instead of failing. Declined or failed tool calls and an
+    /// agent's error are part of the result. With no `timeout`, the wait is still bounded: a turn the backend lost
+    /// ends with ``ResolveKitError/Code/turnLost`` after two watchdog periods of silence.
+    /// - Parameters:
+    ///   - text: The message, 1 to 32768 characters.
+    ///   - timeout: The longest wait, queueing included; the turn may still finish on the server afterwards.
+    /// - Throws: ``ResolveKitError``: `invalidMessage`, `notStarted`, `turnQueueFull`, `turnTimedOut`, `turnLost`,
+    ///   `sessionGone`, `backend`, `cancelled` (the task was cancelled or the runtime stopped).
+    public func ask(_ text: String, timeout: Duration? = nil) async throws(ResolveKitError) -> ResolveKitTurnResult {
+        guard let engine else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
+        return try await engine.ask(text, timeout: timeout).get()
     }
 
     /// Ends the current session and starts a fresh one (a new conversation, the transcript cleared).
@@ -134,27 +194,27 @@ public final class ResolveKitRuntime: Observable, Sendable {
 
     /// Sends the current context, allow-list and locale to the session (`PATCH /context`); they apply from the
     /// next turn.
-    /// - Throws: ``BackendError`` when the backend refuses or cannot be reached.
-    public func refreshSessionContext() async throws {
-        guard let engine else { throw ResolveKitRuntimeError(message: "Not connected: start the runtime first") }
-        try await engine.refreshSessionContext()
+    /// - Throws: ``ResolveKitError`` (`notStarted`, or `backend` with the ``BackendError``) when the backend
+    ///   refuses or cannot be reached.
+    public func refreshSessionContext() async throws(ResolveKitError) {
+        guard let engine else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
+        do {
+            try await engine.refreshSessionContext()
+        } catch {
+            throw ResolveKitError(.backend, "Refreshing the session context failed: \(error)", underlying: error)
+        }
     }
 
     /// Switches the chat locale (a BCP 47 tag, or `nil` for the configured one) and updates ``currentLocale``,
     /// ``chatTitle`` and ``messagePlaceholder`` from the backend.
-    /// - Throws: ``BackendError`` when the backend refuses or cannot be reached.
-    public func setLocale(_ locale: String?) async throws {
-        guard let engine else { throw ResolveKitRuntimeError(message: "Not connected: start the runtime first") }
-        try await engine.setLocale(locale ?? configuration.resolvedLocale)
+    /// - Throws: ``ResolveKitError`` (`notStarted`, or `backend` with the ``BackendError``) when the backend
+    ///   refuses or cannot be reached.
+    public func setLocale(_ locale: String?) async throws(ResolveKitError) {
+        guard let engine else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
+        do {
+            try await engine.setLocale(locale ?? configuration.resolvedLocale)
+        } catch {
+            throw ResolveKitError(.backend, "Switching the locale failed: \(error)", underlying: error)
+        }
     }
-}
-
-/// A runtime operation that could not be carried out, with the reason in words.
-public struct ResolveKitRuntimeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong and what to do about it.
-    public var message: String
-    /// Creates an error.
-    public init(message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
 }

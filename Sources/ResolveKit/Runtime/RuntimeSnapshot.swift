@@ -19,7 +19,7 @@ struct RuntimeSnapshot: Sendable {
     var toolCallBatchState = ResolveKitToolCallBatchState.idle
     var toolCallBatches: [ToolCallChecklistBatch] = [] { didSet { revisions.toolCallBatches &+= 1 } }
     var executionLog: [String] = [] { didSet { revisions.executionLog &+= 1 } }
-    var lastError: String?
+    var lastError: ResolveKitError?
     var currentLocale = "en"
     var chatTitle = "Support Chat"
     var messagePlaceholder = "Message"

@@ -32,10 +32,10 @@ struct RuntimeOutput: Sendable {
         logger.log(level, line)
     }
 
-    func fail(_ message: String) {
-        update { $0.lastError = message }
-        logger.error(message)
-        emit(.error(message))
+    func fail(_ error: ResolveKitError) {
+        update { $0.lastError = error }
+        logger.error("\(error)")
+        emit(.error(error))
     }
 
     func updateItem(_ item: ToolCallChecklistItem) {

@@ -35,24 +35,24 @@ extension SessionEngine {
     private func deliver(_ submission: ToolResultSubmission) async -> Bool {
         guard let backend, let session else { return false }
         let key = CallJournal.Key(sessionID: session.id, callID: submission.callID)
+        let error: BackendError
         do {
             let acknowledgement = try await backend.submitToolResult(session, submission)
             settle(key, note: acknowledgement.deduplicated ? "already received" : "delivered")
             return true
-        } catch let error {
-            switch error.status {
-            case 404?, 410?:
-                settle(key, note: "no longer awaited by the server (\(error.status!))")
-                return true
-            case 403? where error.isChatUnavailable:
-                _ = await refreshToken()
-                return false
-            case 422?:
-                settle(key, note: "rejected as invalid: \(error)")
-                return true
-            default:
-                return false
-            }
+        } catch let caught {
+            error = caught
+        }
+        switch BackendFailurePolicy.action(.toolResults, error) {
+        case .settle:
+            settle(key, note: "no longer awaited by the server (\(error))")
+            return true
+        case .refreshToken:
+            _ = await refreshToken()
+            return false
+        case .block, .retry, .waitForTurnLock, .replaceSession, .recreateSession, .fail:
+            // The result stays in the journal: the stream's own failure handling ends the session when it must.
+            return false
         }
     }
 
@@ -93,12 +93,7 @@ extension SessionEngine {
     /// answers with another session, the old one ended: the session's work restarts on the new one.
     func refreshCapabilityToken() async -> TokenRefresh {
         guard let backend, let current = session else { return .failed }
-        let request: SessionCreateRequest
-        do {
-            request = try sessionRequest(reuse: true)
-        } catch {
-            return .failed
-        }
+        let request = sessionRequest(reuse: true)
         do {
             let response = try await backend.createSession(request)
             // The actor is reentrant: while the request was out, this session's work may have ended and setup may

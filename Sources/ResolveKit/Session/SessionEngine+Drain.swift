@@ -4,10 +4,10 @@ extension SessionEngine {
     func beginDrain() {
         isDraining = true
         output.log("Draining: new calls are refused; running calls finish and results are posted", level: .info)
-        for call in batcher.drain() + waitingImmediateCalls {
-            record(call, .failure(.cancelled("The service is shutting down; try again later")))
+        let waitingForSlot = slotWaiters.keys.compactMap { openCalls[$0] }
+        for call in batcher.drain() + waitingForSlot {
+            record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
         }
-        waitingImmediateCalls = []
         deliveryKick?.yield()
     }
 

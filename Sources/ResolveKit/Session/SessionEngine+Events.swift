@@ -1,11 +1,11 @@
+import Foundation
 import ResolveKitHTTP
 
 extension SessionEngine {
     /// One stream event: advance the cursor, decode, and act. A malformed event is logged and skipped; the cursor
     /// still moves past it so it is not fetched again (§10.12).
     func handle(_ event: SSEEvent) async {
-        if let id = event.id, !id.isEmpty {
-            cursor = id
+        if let id = event.id, !id.isEmpty, cursor.advance(to: id, now: clock.elapsed) {
             persistSession()
         }
         let envelope: EventEnvelope
@@ -28,7 +28,9 @@ extension SessionEngine {
         if let emitted = ISO8601Timestamp.parse(envelope.timestamp), newestHandledEventTime.map({ $0 < emitted }) ?? true {
             newestHandledEventTime = emitted
         }
-        noteTurnActivity(envelope)
+        if turns.observed(turnID: envelope.turnID, requestID: envelope.requestID, now: clock.elapsed) {
+            turnStarted(envelope.turnID)
+        }
         if let key = HandledEvents.key(for: envelope, typed), !handledEvents.insert(key) {
             output.log("Ignored a repeated \(envelope.type) event of turn \(envelope.turnID)")
             return
@@ -38,17 +40,25 @@ extension SessionEngine {
         case .turnComplete(let complete):
             output.update { $0.assistantDraft = nil }
             output.append(ResolveKitChatMessage(id: envelope.eventID, role: .assistant, text: complete.fullText))
-            endTurn(envelope)
+            if turnRecord?.turnID == envelope.turnID {
+                turnRecord?.text = complete.fullText
+                turnRecord?.usage = complete.usage
+            }
+            endTurn(envelope, .answered)
         case .assistantTextDelta(let delta):
             output.update { $0.assistantDraft = delta.accumulated }
             output.emit(.assistantDraft(delta.accumulated))
         case .error(let error):
-            output.system(error.message.isEmpty ? "The assistant failed (\(error.code))" : error.message)
+            let text = error.message.isEmpty ? "The assistant failed (\(error.code))" : error.message
+            output.system(text)
             output.log("Turn error \(error.code): \(error.message)", level: .warning)
-            endTurn(envelope)
+            if turnRecord?.turnID == envelope.turnID { turnRecord?.text = text }
+            endTurn(envelope, .agentError)
         case .sessionEscalated(let escalation):
-            output.system("The conversation was handed off to a person" + (escalation.reason.isEmpty ? "." : ": \(escalation.reason)"))
-            endTurn(envelope)
+            let text = "The conversation was handed off to a person" + (escalation.reason.isEmpty ? "." : ": \(escalation.reason)")
+            output.system(text)
+            if turnRecord?.turnID == envelope.turnID { turnRecord?.text = text }
+            endTurn(envelope, .escalated)
         case .humanMessage(let message):
             output.append(ResolveKitChatMessage(
                 id: message.messageID.isEmpty ? envelope.eventID : message.messageID, role: .humanAgent, text: message.text))
@@ -59,18 +69,9 @@ extension SessionEngine {
         }
     }
 
-    /// Adopts the turn from the events when the `POST /messages` answer was lost, and feeds the watchdog.
-    func noteTurnActivity(_ envelope: EventEnvelope) {
-        if activeTurnID == nil, let pendingRequestID, envelope.requestID == pendingRequestID {
-            startTurn(envelope.turnID)
-        }
-        if envelope.turnID == activeTurnID { lastTurnActivity = clock.elapsed }
-    }
-
-    func startTurn(_ turnID: String) {
-        guard activeTurnID != turnID else { return }
-        activeTurnID = turnID
-        lastTurnActivity = clock.elapsed
+    /// The turn started (the `POST` answer or its first event): hosts see it, and its record begins.
+    func turnStarted(_ turnID: String) {
+        turnRecord = TurnRecord(turnID: turnID, requestID: turns.requestID)
         output.update { snapshot in
             snapshot.activeTurnID = turnID
             snapshot.isTurnInProgress = true
@@ -78,22 +79,42 @@ extension SessionEngine {
         output.emit(.turnStarted(turnID: turnID))
     }
 
-    /// Ends the active turn when `envelope` belongs to it (or to the request still awaiting its turn id).
-    func endTurn(_ envelope: EventEnvelope) {
-        guard envelope.turnID == activeTurnID || (activeTurnID == nil && envelope.requestID == pendingRequestID) else { return }
-        finishTurn()
+    /// Ends the current turn when `envelope` belongs to it (or to the request still awaiting its turn id). A turn
+    /// that failed or was handed off takes its unfinished calls with it: the server waits for none of them.
+    func endTurn(_ envelope: EventEnvelope, _ ending: ResolveKitTurnResult.Ending) {
+        guard turns.isCurrent(turnID: envelope.turnID, requestID: envelope.requestID) else {
+            if ending != .answered { abandonCalls(ofTurn: envelope.turnID, reason: "its turn ended (\(ending))") }
+            return
+        }
+        if turnRecord == nil { turnRecord = TurnRecord(turnID: envelope.turnID, requestID: envelope.requestID) }
+        if ending != .answered { abandonCalls(ofTurn: envelope.turnID, reason: "its turn ended (\(ending))") }
+        finishTurn(.success(ending))
     }
 
-    func finishTurn() {
-        let turnID = activeTurnID
+    /// Ends the turn: hosts see it, the `ask` waiting on it gets its result or error, and the next queued `ask`
+    /// may send.
+    func finishTurn(_ outcome: Result<ResolveKitTurnResult.Ending, ResolveKitError>, lost: Bool = false) {
+        let (turnID, requestID) = lost ? turns.declareLost() : turns.finish()
         if let turnID { _ = handledEvents.insert(HandledEvents.endedTurn(turnID)) }
-        activeTurnID = nil
-        pendingRequestID = nil
+        let record = turnRecord
+        turnRecord = nil
         output.update { snapshot in
             snapshot.activeTurnID = nil
             snapshot.isTurnInProgress = false
             snapshot.assistantDraft = nil
         }
         output.emit(.turnEnded(turnID: turnID))
+        if let requestID, let waiter = turnWaiters.removeValue(forKey: requestID) {
+            waiter.fulfill(outcome.map { ending in
+                (record ?? TurnRecord(turnID: turnID ?? "", requestID: requestID)).result(ending)
+            })
+        }
+        admitNextAsk()
+    }
+
+    /// Every waiting `ask` ends with `error` (the session they waited on is gone).
+    func endTurnWaiters(_ error: ResolveKitError) {
+        for waiter in turnWaiters.values { waiter.fulfill(.failure(error)) }
+        turnWaiters = [:]
     }
 }

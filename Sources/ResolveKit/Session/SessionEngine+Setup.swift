@@ -5,20 +5,17 @@ extension SessionEngine {
     /// (an older backend) passes.
     func checkCompatibility() async throws(SetupFailure) {
         guard let backend else { return }
+        let compat: CompatibilityInfo?
         do {
-            guard let compat = try await backend.compatibility() else { return }
-            guard compat.supports(sdkVersion: ResolveKitDefaults.sdkVersion) else {
-                throw SetupFailure.blocked(
-                    "This SDK (\(ResolveKitDefaults.sdkVersion)) is not supported by the backend (minimum "
-                        + "\(compat.minimumSDKVersion), majors \(compat.supportedSDKMajorVersions))")
-            }
-        } catch let error as BackendError {
-            throw Self.setupFailure(error)
-        } catch let error as SetupFailure {
-            throw error
+            compat = try await backend.compatibility()
         } catch {
-            throw SetupFailure.retry("\(error)")
+            throw Self.setupFailure(.compatibility, error)
         }
+        guard let compat, !compat.supports(sdkVersion: ResolveKitDefaults.sdkVersion) else { return }
+        throw SetupFailure.blocked(ResolveKitError(
+            .unsupportedSDK,
+            "This SDK (\(ResolveKitDefaults.sdkVersion)) is not supported by the backend (minimum "
+                + "\(compat.minimumSDKVersion), majors \(compat.supportedSDKMajorVersions))"))
     }
 
     /// `PUT /v1/functions/bulk` with every registered function. Skipped when none are registered, because a
@@ -33,23 +30,25 @@ extension SessionEngine {
             try await backend.registerFunctions(registry.bulkRegistration())
             output.log("Registered \(registry.entries.count) functions")
         } catch {
-            throw Self.setupFailure(error)
+            throw Self.setupFailure(.registration, error)
         }
     }
 
     /// `POST /v1/sessions`, then the history or greeting, the cursor and the pending results.
     func openSession(reuse: Bool) async throws(SetupFailure) {
         guard let backend else { return }
-        let request = try sessionRequest(reuse: reuse)
+        let request = sessionRequest(reuse: reuse)
         let response: SessionResponse
         do {
             response = try await backend.createSession(request)
         } catch {
-            throw Self.setupFailure(error)
+            throw Self.setupFailure(.createSession, error)
         }
+        let previousSessionID = session?.id
         adopt(response)
+        if previousSessionID != response.id { startNewSessionState() }
         let stored = store.loadSession()
-        cursor = stored?.sessionID == response.id ? stored?.cursor : nil
+        cursor.restore(stored?.sessionID == response.id ? stored?.cursor : nil)
         persistSession()
         replayGuard = nil
         newestHandledEventTime = nil
@@ -63,15 +62,22 @@ extension SessionEngine {
             snapshot.activeTurnID = nil
             if !response.reusedActiveSession || !isFirstSessionOfProcess { snapshot.messages = [] }
         }
-        activeTurnID = nil
-        pendingRequestID = nil
         if response.reusedActiveSession {
             await loadHistory(response: response)
         } else if !response.initialMessage.isEmpty {
             output.append(ResolveKitChatMessage(id: "greeting-" + response.id, role: .assistant, text: response.initialMessage))
         }
-        output.log("Session \(response.id) \(response.reusedActiveSession ? "reused" : "created"); cursor \(cursor ?? "none")")
+        output.log("Session \(response.id) \(response.reusedActiveSession ? "reused" : "created"); cursor \(cursor.value ?? "none")")
         output.emit(.sessionStarted(sessionID: response.id, reused: response.reusedActiveSession))
+    }
+
+    /// A different session than before: the old one's turn and its waiters end with it.
+    private func startNewSessionState() {
+        endTurnWaiters(ResolveKitError(.sessionGone, "The session ended before the turn finished"))
+        turns.reset()
+        turnRecord = nil
+        for waiter in askQueue { waiter.fulfill(true) }
+        askQueue = []
     }
 
     /// Takes over a session response: id, token, allow-list.
@@ -93,12 +99,12 @@ extension SessionEngine {
                 let role = ResolveKitChatMessage.Role(rawValue: message.role) ?? .assistant
                 output.append(ResolveKitChatMessage(id: message.id, role: role, text: text))
             }
-            if cursor == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
+            if cursor.value == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
                 replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: history.last?.role == "user")
             }
         } catch {
             output.log("Could not load the history: \(error)", level: .warning)
-            if cursor == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
+            if cursor.value == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
                 replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: false)
             }
         }
@@ -111,16 +117,16 @@ extension SessionEngine {
     }
 
     /// The `POST /v1/sessions` body with the current context: device, client, model context, allow-list, locales.
-    func sessionRequest(reuse: Bool) throws(SetupFailure) -> SessionCreateRequest {
+    func sessionRequest(reuse: Bool) -> SessionCreateRequest {
         SessionCreateRequest(
-            deviceID: try deviceID(),
+            deviceID: deviceID(),
             client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
             llmContext: configuration.llmContextProvider(), availableFunctionNames: allowedFunctionNames(),
             locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
             reuseActiveSession: reuse)
     }
 
-    func deviceID() throws(SetupFailure) -> String {
+    func deviceID() -> String {
         if let provided = configuration.deviceIDProvider(), !provided.isEmpty { return provided }
         if let stored = store.loadDeviceID() { return stored }
         let generated = UUIDText.make()
@@ -135,7 +141,8 @@ extension SessionEngine {
     func persistSession() {
         guard let session else { return }
         do {
-            try store.saveSession(.init(sessionID: session.id, cursor: cursor))
+            try store.saveSession(.init(sessionID: session.id, cursor: cursor.value))
+            cursor.written(now: clock.elapsed)
         } catch {
             output.log("Could not persist the session: \(error)", level: .warning)
         }
@@ -149,26 +156,21 @@ extension SessionEngine {
         }
     }
 
-    static func setupFailure(_ error: BackendError) -> SetupFailure {
-        switch error.status {
-        case 401?: return .blocked("The backend rejected the API key (401 \(error.serverError?.description ?? ""))")
-        case 403? where error.isChatUnavailable: return .blocked("Chat is unavailable for this app (403 chat_unavailable)")
-        case 422?: return .failed("The backend rejected a request as invalid: \(error)")
-        default: return error.isTransient || error.status == nil ? .retry(error.description) : .failed(error.description)
+    /// What a failed setup request means, from ``BackendFailurePolicy``.
+    static func setupFailure(_ endpoint: BackendFailurePolicy.Endpoint, _ error: BackendError) -> SetupFailure {
+        switch BackendFailurePolicy.action(endpoint, error) {
+        case .block(let code): return .blocked(ResolveKitError(code, Self.blockMessage(code, error), underlying: error))
+        case .retry: return .retry(error)
+        default: return .failed(ResolveKitError(.backend, "The backend refused the request: \(error)", underlying: error))
         }
     }
-}
 
-/// Decides which replayed events to ignore when a reused session is opened without a stored cursor (§10.9):
-/// events emitted before the session was reopened repeat what the history already shows, and a tool call from
-/// then is run only if a turn is still in progress and the server may still be waiting for it.
-struct ReplayGuard: Sendable {
-    let cutoff: Date
-    let turnInProgress: Bool
-
-    func isStale(_ envelope: EventEnvelope, timeoutSeconds: Int? = nil) -> Bool {
-        guard let emitted = ISO8601Timestamp.parse(envelope.timestamp), emitted < cutoff else { return false }
-        guard let timeoutSeconds else { return true }
-        return !turnInProgress || emitted.addingTimeInterval(Double(timeoutSeconds)) <= cutoff
+    /// The words for a stop that needs a change on this side.
+    static func blockMessage(_ code: ResolveKitError.Code, _ error: BackendError) -> String {
+        switch code {
+        case .apiKeyRejected: "The backend rejected the API key (\(error)); check RESOLVEKIT_API_KEY or the key file"
+        case .chatUnavailable: "Chat is unavailable for this app (403 chat_unavailable); it is switched off on the backend"
+        default: error.description
+        }
     }
 }

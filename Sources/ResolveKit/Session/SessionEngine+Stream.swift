@@ -12,6 +12,8 @@ extension SessionEngine {
         deliveryKick = kickContinuation
         control = controlContinuation
         kickContinuation.yield()
+        for waiter in sessionWaiters { waiter.fulfill(true) }
+        sessionWaiters = []
         let ending = await withTaskGroup(of: SessionEnding?.self) { group in
             group.addTask { await self.runStream() }
             group.addTask {
@@ -53,8 +55,7 @@ extension SessionEngine {
         deliveryKick = nil
         control = nil
         abandonUnstartedCalls()
-        runningImmediateCalls = 0
-        waitingImmediateCalls = []
+        if cursor.isDirty { persistSession() }
         return Task.isCancelled ? .cancelled : ending
     }
 
@@ -65,11 +66,13 @@ extension SessionEngine {
     func runStream() async -> SessionEnding {
         refreshedSinceStreamOpened = false
         while !Task.isCancelled {
-            guard let backend, let response = sessionResponse else { return .failed("No session") }
+            guard let backend, let response = sessionResponse else {
+                return .failed(ResolveKitError(.notStarted, "No session to stream"))
+            }
             var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
             if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
             let stream = EventStream(
-                url: backend.eventsURL(for: response.eventsURL), cursor: cursor, configuration: streamConfiguration,
+                url: backend.eventsURL(for: response.eventsURL), cursor: cursor.value, configuration: streamConfiguration,
                 transport: .http(http), clock: clock,
                 headers: { [weak self] in await self?.streamHeaders() ?? [] })
             let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -90,28 +93,34 @@ extension SessionEngine {
             streamReset = nil
             guard let termination = outcome else {
                 output.log("Reconnecting without a cursor", level: .warning)
-                cursor = nil
+                cursor.clear()
                 persistSession()
                 guardReplay()
                 continue
             }
             guard case .failed(let error) = termination else { return .cancelled }
-            switch error.status {
-            case 401?: return .blocked("The backend rejected the API key (401)")
-            case 403?:
-                if ServerErrorBody(bytes: error.body).isChatUnavailable, !refreshedSinceStreamOpened {
-                    refreshedSinceStreamOpened = true
-                    switch await refreshCapabilityToken() {
-                    case .refreshed: continue
-                    case .sessionReplaced: return .sessionGone("The conversation ended on the server; a new one started.")
-                    case .failed: return .reopen("The capability token could not be refreshed; opening the session again")
-                    }
+            lastConnectFailure = error
+            let detail = ServerErrorBody(bytes: error.body)
+            let action = BackendFailurePolicy.action(
+                .events, status: error.status, isChatUnavailable: detail.isChatUnavailable,
+                tokenRefreshed: refreshedSinceStreamOpened)
+            switch action {
+            case .refreshToken:
+                refreshedSinceStreamOpened = true
+                switch await refreshCapabilityToken() {
+                case .refreshed: continue
+                case .sessionReplaced: return .sessionGone("The conversation ended on the server; a new one started.")
+                case .failed: return .reopen("The capability token could not be refreshed; opening the session again")
                 }
-                return .blocked("Chat is unavailable for this app (403 chat_unavailable)")
-            case 404?: return .sessionMissing
-            case 410?:
+            case .block(let code):
+                return .blocked(ResolveKitError(code, Self.streamBlockMessage(code, error), underlying: error))
+            case .recreateSession: return .sessionMissing
+            case .replaceSession:
                 return .sessionGone("The conversation ended on the server (it expired or was handed off); a new one started.")
-            default: return .failed("The event stream failed: \(error)")
+            case .retry where error.code == .attemptsExhausted:
+                return .failed(ResolveKitError(.unreachable, "The event stream failed: \(error)", underlying: error))
+            case .retry, .waitForTurnLock, .settle, .fail:
+                return .failed(ResolveKitError(.backend, "The event stream failed: \(error)", underlying: error))
             }
         }
         return .cancelled
@@ -121,6 +130,13 @@ extension SessionEngine {
     /// and ``HandledEvents`` are bounded, so a long session's oldest calls may be forgotten and would run again.
     /// Events from before the newest one already handled are skipped, except calls still within their timeout
     /// (which the journal holds); events renumbered by a restarted backend are newer and pass. Server time only.
+    static func streamBlockMessage(_ code: ResolveKitError.Code, _ error: EventStreamError) -> String {
+        switch code {
+        case .apiKeyRejected: "The backend rejected the API key (the event stream got HTTP 401)"
+        default: "Chat is unavailable for this app (403 chat_unavailable)"
+        }
+    }
+
     func guardReplay() {
         guard let newest = newestHandledEventTime, replayGuard.map({ $0.cutoff < newest }) ?? true else { return }
         replayGuard = ReplayGuard(cutoff: newest, turnInProgress: true)
@@ -140,6 +156,7 @@ extension SessionEngine {
                 output.setState(.reconnected)
             }
             hasOpenedStream = true
+            firstOpen.fulfill(true)
             refreshedSinceStreamOpened = false
             output.setState(.active)
             deliveryKick?.yield()

@@ -22,7 +22,6 @@ extension SessionEngine {
             return
         }
         persistJournal()
-        // Calls this session may not run are refused without bothering the approver.
         let isAllowed = allowedNames.contains(request.functionName)
         let localApproval = isAllowed && registry.function(named: request.functionName)?.resolveKitRequiresApproval == true
         if localApproval != request.requiresApproval {
@@ -33,15 +32,21 @@ extension SessionEngine {
             functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
         openCalls[call.callID] = call
+        // Calls this session may not run, and any call while draining, are answered without a batch or a slot.
+        if case .failure(let refusal) = dispatcher.check(call, allowedNames: allowedNames) {
+            addImmediate(call)
+            record(call, .failure(refusal), decision: .refused)
+            return
+        }
         if isDraining {
-            output.update { $0.addImmediate(Self.item(call, .pendingApproval)) }
-            record(call, .failure(.cancelled("The service is shutting down; try again later")))
+            addImmediate(call)
+            record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
             return
         }
         switch batcher.receive(call, now: clock.elapsed) {
         case .runImmediately(let call):
-            output.update { $0.addImmediate(Self.item(call, .running)) }
-            startImmediate(call)
+            addImmediate(call)
+            enqueue { await self.execute(call, decision: .notRequired) }
         case .armWindow(let deadline):
             enqueue { [clock] in
                 do { try await clock.sleep(untilElapsed: deadline) } catch { return }
@@ -52,25 +57,15 @@ extension SessionEngine {
         }
     }
 
+    private func addImmediate(_ call: PendingToolCall) {
+        var item = Self.item(call, .running)
+        item.decision = .notRequired
+        output.update { $0.addImmediate(item) }
+        if turnRecord?.turnID == call.turnID { turnRecord?.update(item) }
+    }
+
     func enqueue(_ job: @escaping @Sendable () async -> Void) {
         jobs?.yield(job)
-    }
-
-    private func startImmediate(_ call: PendingToolCall) {
-        guard runningImmediateCalls < configuration.maxConcurrentCalls else {
-            waitingImmediateCalls.append(call)
-            return
-        }
-        runningImmediateCalls += 1
-        enqueue {
-            await self.execute(call)
-            await self.immediateCallFinished()
-        }
-    }
-
-    private func immediateCallFinished() {
-        runningImmediateCalls -= 1
-        if !waitingImmediateCalls.isEmpty { startImmediate(waitingImmediateCalls.removeFirst()) }
     }
 
     private func windowElapsed() {
@@ -86,8 +81,9 @@ extension SessionEngine {
         let items = batch.calls.map { Self.item($0, .pendingApproval) }
         var checklist = ToolCallChecklistBatch(id: 0, items: items)
         output.update { checklist = $0.startBatch(items) }
+        for (call, item) in zip(batch.calls, items) where turnRecord?.turnID == call.turnID { turnRecord?.update(item) }
         output.emit(.toolBatchAwaitingApproval(checklist))
-        var remaining = batch.calls
+        var remaining = batch.calls.filter { openCalls[$0.callID] != nil }
         var approved: [PendingToolCall] = []
         while !remaining.isEmpty, let session {
             let deadline = remaining.map(executionDeadline).min()!
@@ -104,26 +100,29 @@ extension SessionEngine {
                 for call in remaining {
                     switch decision.decision(for: call.callID) {
                     case .approve: approved.append(call)
-                    case .decline(let reason): record(call, .failure(.declined(reason ?? "User denied action")))
+                    case .decline(let reason):
+                        record(call, .failure(.declined(reason ?? "User denied action")), decision: .declined)
                     }
                 }
                 remaining = []
             case .timedOut:
                 let now = clock.elapsed
                 for call in remaining where executionDeadline(call) <= now {
-                    record(call, .failure(.declined("Approval timed out")))
+                    record(call, .failure(.declined("Approval timed out")), decision: .declined)
                 }
                 remaining.removeAll { executionDeadline($0) <= now }
             case .cancelled, .finished(.failure):
                 for call in remaining { record(call, .failure(.cancelled("Cancelled while awaiting approval"))) }
                 remaining = []
             }
+            // Calls whose turn ended meanwhile already have their outcome.
+            remaining.removeAll { openCalls[$0.callID] == nil }
         }
         if configuration.runsApprovedCallsSequentially {
-            for call in approved { await execute(call) }
+            for call in approved { await execute(call, decision: .approved) }
         } else {
             await withDiscardingTaskGroup { group in
-                for call in approved { group.addTask { await self.execute(call) } }
+                for call in approved { group.addTask { await self.execute(call, decision: .approved) } }
             }
         }
         if case .present(let next) = batcher.batchFinished() { present(next) }
@@ -135,31 +134,61 @@ extension SessionEngine {
         call.serverDeadline - min(configuration.resultDeliveryMargin, .seconds(call.timeoutSeconds) / 10)
     }
 
-    /// Validates and runs one call, then records its outcome.
-    func execute(_ call: PendingToolCall) async {
-        guard let session else { return }
+    /// Waits for a slot under the one concurrency limit, validates and runs one call, then records its outcome.
+    /// A call that got its outcome another way meanwhile (its turn ended, the runtime drains) is not run.
+    func execute(_ call: PendingToolCall, decision: ToolCallChecklistItem.Decision) async {
+        guard let session, openCalls[call.callID] != nil else { return }
+        guard await acquireSlot(call.callID) else { return }
+        defer { releaseSlot() }
+        guard openCalls[call.callID] != nil else { return }
         switch dispatcher.prepare(call, allowedNames: allowedNames) {
         case .failure(let error):
-            record(call, .failure(error))
+            record(call, .failure(error), decision: decision)
         case .success(let prepared):
             journal.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
             persistJournal()
-            output.updateItem(Self.item(call, .running))
-            let outcome = await dispatcher.execute(
-                prepared.function, arguments: prepared.arguments, call: call, sessionID: session.id,
-                deadline: executionDeadline(call))
-            record(call, outcome)
+            var item = Self.item(call, .running)
+            item.decision = decision
+            item.decidedAt = clock.elapsed
+            item.startedAt = clock.elapsed
+            show(item, turnID: call.turnID)
+            let dispatcher = dispatcher
+            let deadline = executionDeadline(call)
+            let task = Task {
+                await dispatcher.execute(
+                    prepared.function, arguments: prepared.arguments, call: call, sessionID: session.id, deadline: deadline)
+            }
+            runningCalls[call.callID] = task
+            let outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            runningCalls[call.callID] = nil
+            record(call, outcome, decision: decision, startedAt: item.startedAt)
         }
     }
 
+    /// Waits for a slot; `false` when the session's work ended first.
+    private func acquireSlot(_ callID: String) async -> Bool {
+        if slots.request(callID) { return true }
+        return await withCheckedContinuation { slotWaiters[callID] = $0 }
+    }
+
+    private func releaseSlot() {
+        guard let next = slots.release() else { return }
+        slotWaiters.removeValue(forKey: next)?.resume(returning: true)
+    }
+
     /// Saves the outcome in the journal (first outcome wins), updates the checklist and wakes the deliverer.
-    func record(_ call: PendingToolCall, _ outcome: ToolCallOutcome) {
+    func record(
+        _ call: PendingToolCall, _ outcome: ToolCallOutcome, decision: ToolCallChecklistItem.Decision? = nil,
+        startedAt: Duration? = nil, settled: Bool = false
+    ) {
         guard let session else { return }
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
         openCalls[call.callID] = nil
+        if slots.withdraw(call.callID) { slotWaiters.removeValue(forKey: call.callID)?.resume(returning: false) }
         guard journal.recordResult(key, outcome.submissionOutcome) else { return }
+        if settled { journal.settle(key) }
         persistJournal()
-        lastTurnActivity = clock.elapsed
+        if turns.turnID == call.turnID { turns.noteActivity(now: clock.elapsed) }
         let status: ToolCallChecklistItem.Status
         switch outcome {
         case .success: status = .completed
@@ -169,9 +198,25 @@ extension SessionEngine {
         }
         var item = Self.item(call, status)
         if case .success(let value) = outcome { item.result = value }
-        output.updateItem(item)
+        item.decision = decision
+        item.decidedAt = decision.map { _ in startedAt ?? clock.elapsed }
+        item.startedAt = startedAt
+        item.finishedAt = clock.elapsed
+        show(item, turnID: call.turnID)
         output.log("Call \(call.callID) (\(call.functionName)): \(status)")
-        deliveryKick?.yield()
+        if !settled { deliveryKick?.yield() }
+    }
+
+    /// A turn ended with an error or a hand-off: the server waits for none of its calls, so running ones are
+    /// cancelled and undecided ones declined, and their outcomes are kept locally instead of posted.
+    func abandonCalls(ofTurn turnID: String, reason: String) {
+        for call in openCalls.values.filter({ $0.turnID == turnID }).sorted(by: { $0.receivedAt < $1.receivedAt }) {
+            if let task = runningCalls[call.callID] {
+                task.cancel()
+                continue
+            }
+            record(call, .failure(.cancelled("Not run: \(reason)")), decision: .refused, settled: true)
+        }
     }
 
     /// Calls admitted but without an outcome when a session's work ends get an error result: those waiting for
@@ -179,15 +224,26 @@ extension SessionEngine {
     /// dropped, never run). Without this their turn would wait for ever, and so would the turn watchdog.
     func abandonUnstartedCalls() {
         _ = batcher.endSession()
+        for callID in slots.reset() { slotWaiters.removeValue(forKey: callID)?.resume(returning: false) }
+        for waiter in slotWaiters.values { waiter.resume(returning: false) }
+        slotWaiters = [:]
         for call in openCalls.values.sorted(by: { $0.receivedAt < $1.receivedAt }) {
             record(call, .failure(.cancelled("The session ended before the call ran")))
         }
         openCalls = [:]
     }
 
+    /// Shows a call's new state to hosts and to the record of its turn.
+    func show(_ item: ToolCallChecklistItem, turnID: String) {
+        output.updateItem(item)
+        if turnRecord?.turnID == turnID { turnRecord?.update(item) }
+    }
+
     static func item(_ call: PendingToolCall, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {
-        ToolCallChecklistItem(
+        var item = ToolCallChecklistItem(
             id: call.callID, functionName: call.functionName, humanDescription: call.humanDescription,
             arguments: call.arguments, requiresApproval: call.requiresApproval, status: status)
+        item.receivedAt = call.receivedAt
+        return item
     }
 }

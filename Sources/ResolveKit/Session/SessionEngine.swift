@@ -2,28 +2,32 @@ import Foundation
 import ResolveKitHTTP
 
 /// Drives one runtime: compatibility check, function registration, the session, its event stream, tool calls
-/// and result delivery. All mutable state is isolated here; ``ResolveKitRuntime`` is the public face.
+/// and result delivery. All mutable state is isolated here; ``ResolveKitRuntime`` is the public face. The
+/// decisions are made by pure machines it owns: ``BackendFailurePolicy`` for every failed request,
+/// ``TurnTracker`` for the turn, ``ToolBatcherStateMachine`` and ``CallSlots`` for calls, ``CallJournal`` for
+/// results.
 actor SessionEngine {
     /// Why a session's work stopped.
     enum SessionEnding: Sendable, Equatable {
         case cancelled
         case newSessionRequested
-        /// The session is expired, closed or escalated (410): start a new one.
+        /// The session is expired, closed or escalated (410), or holds a lost turn's lock: start a new one and
+        /// tell the user this.
         case sessionGone(String)
         /// The session no longer exists for this app (404): create one again.
         case sessionMissing
         /// The session's access broke in a way setup can repair (a token that could not be refreshed): run setup
         /// again, reusing the session.
         case reopen(String)
-        case blocked(String)
-        case failed(String)
+        case blocked(ResolveKitError)
+        case failed(ResolveKitError)
     }
 
     /// A stop during setup.
     enum SetupFailure: Error {
-        case blocked(String)
-        case failed(String)
-        case retry(String)
+        case blocked(ResolveKitError)
+        case failed(ResolveKitError)
+        case retry(any Error & Sendable)
     }
 
     let configuration: ResolveKitConfiguration
@@ -37,10 +41,12 @@ actor SessionEngine {
     var backend: BackendClient?
     var session: SessionAccess?
     var sessionResponse: SessionResponse?
-    var cursor: String?
+    var cursor = CursorKeeper()
     var allowedNames: Set<String> = []
     var journal: CallJournal
     var batcher: ToolBatcherStateMachine
+    var slots: CallSlots
+    var slotWaiters: [String: CheckedContinuation<Bool, Never>] = [:]
     var replayGuard: ReplayGuard?
     /// The server time of the newest event handled in this session (the cutoff of a replay without cursor).
     var newestHandledEventTime: Date?
@@ -50,22 +56,29 @@ actor SessionEngine {
     var jobs: AsyncStream<@Sendable () async -> Void>.Continuation?
     var deliveryKick: AsyncStream<Void>.Continuation?
     var control: AsyncStream<SessionEnding>.Continuation?
-    var runningImmediateCalls = 0
-    var waitingImmediateCalls: [PendingToolCall] = []
     /// Calls admitted in this session that have no outcome yet, by call id.
     var openCalls: [String: PendingToolCall] = [:]
+    /// The tasks running functions, to cancel a call whose turn ended.
+    var runningCalls: [String: Task<ToolCallOutcome, Never>] = [:]
     /// Set by ``beginDrain()``: new calls are answered with an error instead of being run.
     var isDraining = false
 
-    var activeTurnID: String?
-    var pendingRequestID: String?
-    var lastTurnActivity: Duration = .zero
+    var turns: TurnTracker
+    var turnRecord: TurnRecord?
+    var turnWaiters: [String: OneShot<Result<ResolveKitTurnResult, ResolveKitError>>] = [:]
+    var askQueue: [OneShot<Bool>] = []
+    /// Tasks waiting for the next session to open; `false` when the runtime stops first.
+    var sessionWaiters: [OneShot<Bool>] = []
     var hasOpenedStream = false
+    /// Fulfilled with `true` when the first stream opens, or `false` when the connect budget ran out first.
+    let firstOpen = OneShot<Bool>()
     /// The stream refreshed the token after a 403 and has not opened since; another 403 means chat is off.
     var refreshedSinceStreamOpened = false
     var reuseNextSession = true
     /// Told to the user once the next session is open (its transcript starts empty).
     var pendingNotice: String?
+    /// The last reason a connection attempt failed, for the `unreachable` error.
+    var lastConnectFailure: (any Error & Sendable)?
 
     init(configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput) {
         self.configuration = configuration
@@ -78,17 +91,58 @@ actor SessionEngine {
         journal.resolveInterruptedCalls()
         self.journal = journal
         self.batcher = ToolBatcherStateMachine(windowLength: configuration.batchWindow)
+        self.slots = CallSlots(limit: configuration.maxConcurrentCalls)
+        self.turns = TurnTracker(period: configuration.turnWatchdog)
         self.dispatcher = ToolDispatcher(registry: registry, clock: configuration.clock, logger: configuration.logger)
     }
 
-    /// Runs until cancelled, blocked or failed.
+    /// Runs until cancelled, blocked or failed. Fails with ``ResolveKitError/Code/unreachable`` when no event stream
+    /// opened within the configured connect timeout.
     func run() async {
         guard let apiKey = configuration.apiKeyProvider(), !apiKey.isEmpty else {
-            block("No API key: the apiKeyProvider returned nil or an empty string")
+            block(ResolveKitError(.missingAPIKey, "No API key: the apiKeyProvider returned nil or an empty string"))
             return
         }
         backend = BackendClient(
             http: http, baseURL: configuration.baseURL.absoluteString, apiKey: apiKey, timeout: configuration.requestTimeout)
+        enum Finished { case sessions, budget(unconnected: Bool) }
+        let gaveUp = await withTaskGroup(of: Finished.self) { group in
+            group.addTask {
+                await self.runSessions()
+                return .sessions
+            }
+            if let budget = configuration.connectTimeout {
+                group.addTask { [clock, firstOpen] in
+                    // The timer ends as soon as the stream opens, so it does not linger on the clock.
+                    let timer = Task {
+                        try await clock.sleep(untilElapsed: clock.elapsed + budget)
+                        firstOpen.fulfill(false)
+                    }
+                    let opened = await firstOpen.value()
+                    timer.cancel()
+                    return .budget(unconnected: opened == false)
+                }
+            }
+            for await finished in group {
+                if case .budget(unconnected: false) = finished { continue }
+                group.cancelAll()
+                if case .budget(unconnected: true) = finished { return true }
+                return false
+            }
+            return false
+        }
+        endOfRun()
+        if gaveUp, !Task.isCancelled {
+            let budget = configuration.connectTimeout ?? .zero
+            let cause = lastConnectFailure.map { " (last cause: \($0))" } ?? ""
+            fail(ResolveKitError(
+                .unreachable, "No connection to \(configuration.baseURL.absoluteString) within \(budget)\(cause)",
+                underlying: lastConnectFailure))
+        }
+    }
+
+    /// Sets up and runs sessions one after another until cancelled, blocked or failed.
+    private func runSessions() async {
         var failures = 0
         while !Task.isCancelled {
             do throws(SetupFailure) {
@@ -111,44 +165,57 @@ actor SessionEngine {
                     reuseNextSession = false
                 case .sessionMissing: output.log("The session no longer exists; creating one", level: .warning)
                 case .reopen(let reason): output.log(reason, level: .warning)
-                case .blocked(let reason): block(reason); return
-                case .failed(let reason): fail(reason); return
+                case .blocked(let error): block(error); return
+                case .failed(let error): fail(error); return
                 }
             } catch {
-                let why: String
                 switch error {
-                case .blocked(let reason):
-                    block(reason)
+                case .blocked(let error):
+                    block(error)
                     return
-                case .failed(let reason):
-                    fail(reason)
+                case .failed(let error):
+                    fail(error)
                     return
-                case .retry(let reason):
+                case .retry(let cause):
+                    guard !Task.isCancelled else { break }
                     failures += 1
+                    lastConnectFailure = cause
                     if let budget = configuration.reconnectAttemptBudget, failures > budget {
-                        fail("Gave up after \(failures) attempts: \(reason)")
+                        fail(ResolveKitError(
+                            .unreachable, "Gave up after \(budget) retries: \(cause)", underlying: cause))
                         return
                     }
-                    why = reason
+                    let delay = Backoff.delay(forAttempt: failures)
+                    output.log("Setup failed (\(cause)); retrying in \(delay)", level: .warning)
+                    output.setState(.reconnecting(attempt: failures, delay: delay))
+                    do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { break }
                 }
-                let delay = Backoff.delay(forAttempt: failures)
-                output.log("Setup failed (\(why)); retrying in \(delay)", level: .warning)
-                output.setState(.reconnecting(attempt: failures, delay: delay))
-                do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { break }
             }
         }
         output.setState(.idle)
     }
 
-    func block(_ reason: String) {
-        output.update { $0.lastError = reason }
-        output.setState(.blocked(reason: reason))
-        output.emit(.error(reason))
+    /// Whatever waits on this runtime learns it stopped: queued and running `ask`s, and session waiters.
+    private func endOfRun() {
+        if cursor.isDirty { persistSession() }
+        let stopped = ResolveKitError(.cancelled, "The runtime stopped")
+        for waiter in turnWaiters.values { waiter.fulfill(.failure(stopped)) }
+        turnWaiters = [:]
+        for waiter in askQueue { waiter.fulfill(false) }
+        askQueue = []
+        for waiter in sessionWaiters { waiter.fulfill(false) }
+        sessionWaiters = []
     }
 
-    func fail(_ reason: String) {
-        output.fail(reason)
-        output.setState(.failed)
+    func block(_ error: ResolveKitError) {
+        output.update { $0.lastError = error }
+        output.setState(.blocked(error))
+        output.emit(.error(error))
+    }
+
+    func fail(_ error: ResolveKitError) {
+        output.fail(error)
+        output.setState(.failed(error))
     }
 
     /// Ends the current session's work and starts a new session (the seed's "new chat").

@@ -1,8 +1,11 @@
 /// Where the runtime's session and event stream are (the reference SDK's lifecycle).
 ///
 /// `idle → registering → connecting → active`; after a drop `reconnecting → reconnected → active`; `failed` when
-/// retries are exhausted or an unrecoverable error occurred (see ``ResolveKitRuntime/lastError``); `blocked`
-/// when the runtime must not connect (no API key, an SDK the backend does not support, chat disabled).
+/// the connect budget ran out or an unrecoverable error occurred; `blocked` when the runtime must not connect (no
+/// API key, a rejected key, an SDK the backend does not support, chat disabled, a state folder in use). Both carry
+/// the ``ResolveKitError``, also kept in ``ResolveKitRuntime/lastError``.
+///
+/// Frozen on purpose: these are the reference SDK's states, and hosts switch over them exhaustively.
 public enum ResolveKitConnectionState: Sendable, Hashable, CustomStringConvertible {
     /// Created; `start()` not called yet, or stopped.
     case idle
@@ -16,10 +19,10 @@ public enum ResolveKitConnectionState: Sendable, Hashable, CustomStringConvertib
     case reconnecting(attempt: Int, delay: Duration)
     /// A reconnect succeeded; `active` follows.
     case reconnected
-    /// Gave up; see `lastError`.
-    case failed
-    /// Must not connect, for the reason given.
-    case blocked(reason: String)
+    /// Gave up, for this reason.
+    case failed(ResolveKitError)
+    /// Must not connect, for this reason.
+    case blocked(ResolveKitError)
 
     /// A short lower-case name with details.
     public var description: String {
@@ -30,8 +33,8 @@ public enum ResolveKitConnectionState: Sendable, Hashable, CustomStringConvertib
         case .active: "active"
         case .reconnecting(let attempt, let delay): "reconnecting (attempt \(attempt), in \(delay))"
         case .reconnected: "reconnected"
-        case .failed: "failed"
-        case .blocked(let reason): "blocked: \(reason)"
+        case .failed(let error): "failed: \(error)"
+        case .blocked(let error): "blocked: \(error)"
         }
     }
 }

@@ -54,7 +54,10 @@ public final class TranscriptRenderer: Sendable {
 
     /// A connection change as one dimmed line, e.g. `· connection: reconnecting (attempt 2, in 4.0 seconds)`.
     public func line(for state: ResolveKitConnectionState) -> StyledLine {
-        StyledLine("· connection: \(state)", state == .failed ? .red : .dim)
+        switch state {
+        case .failed, .blocked: StyledLine("· connection: \(state)", .red)
+        default: StyledLine("· connection: \(state)", .dim)
+        }
     }
 
     /// The streaming answer so far, as the live region shows it.

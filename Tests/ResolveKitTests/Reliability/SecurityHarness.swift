@@ -61,7 +61,8 @@ struct SecurityHarness: Sendable {
 
     /// Every text a host or operator can see of `runtime`: log records, execution log, transcript, last error.
     func visibleTexts(of runtime: ResolveKitRuntime) -> [String] {
-        records.all + runtime.executionLog + runtime.messages.map(\.text) + [runtime.lastError ?? ""]
+        let lastError: [String] = runtime.lastError.map { ["\($0)"] } ?? []
+        return records.all + runtime.executionLog + runtime.messages.map(\.text) + lastError
     }
 
     /// Injects a `tool_call_request` into the runtime's session.

@@ -40,7 +40,7 @@ enum SoakBounds {
         let runtime = world.runtime
         let texts: [(String, [String])] = [
             ("logger", SoakActivity.shared.loggedLines), ("executionLog", runtime.executionLog),
-            ("messages", runtime.messages.map(\.text)), ("lastError", runtime.lastError.map { [$0] } ?? []),
+            ("messages", runtime.messages.map(\.text)), ("lastError", runtime.lastError.map { ["\($0)"] } ?? []),
         ]
         for (place, lines) in texts {
             #expect(!lines.contains { $0.contains(world.apiKey) }, "the API key leaked into \(place)")

@@ -1,0 +1,86 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct RuntimeAskTests {
+    @Test func askReturnsTheAnswerAndEveryCallWithItsDecisionAndTiming() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration()) { runtime in
+                let result = try await runtime.ask("run three tools")
+                #expect(result.ending == .answered)
+                #expect(result.text == "All done.")
+                #expect(result.toolCalls.map(\.functionName) == ["get_time", "set_lights", "lock_door"])
+                #expect(result.toolCalls.allSatisfy { $0.status == .completed })
+                #expect(result.toolCalls.map(\.decision) == [.notRequired, .approved, .approved])
+                for call in result.toolCalls {
+                    let finished = try #require(call.finishedAt)
+                    #expect(call.receivedAt <= (call.startedAt ?? finished) && (call.startedAt ?? finished) <= finished)
+                }
+                #expect(!result.turnID.isEmpty)
+            }
+        }
+    }
+
+    @Test func asksSentTogetherWaitTheirTurnInsteadOfFailing() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration()) { runtime in
+                async let first = runtime.ask("what time is it")
+                async let second = runtime.ask("switch on the lights")
+                async let third = runtime.ask("what time is it again")
+                let answers = try await [first, second, third].map(\.text)
+                let time = #"Done. The get_time returned "10:42"."#
+                #expect(answers.sorted() == [time, time, "Lights done."].sorted())
+                #expect(harness.backend.counters.turnsStarted == 3)
+            }
+        }
+    }
+
+    @Test func aDeclinedCallIsPartOfTheResultNotAnError() async throws {
+        try await RuntimeHarness.run { harness in
+            let configuration = harness.configuration(approver: DenyAllApprover(reason: "Not today"))
+            try await harness.withRuntime(configuration) { runtime in
+                let result = try await runtime.ask("switch on the lights")
+                #expect(result.ending == .answered)
+                let call = try #require(result.toolCalls.first)
+                #expect(call.decision == .declined)
+                #expect(call.error == "Not today")
+            }
+        }
+    }
+
+    @Test func anEmptyMessageIsRefusedWithATypedError() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration()) { runtime in
+                await #expect(throws: ResolveKitError(.invalidMessage, "A message must have 1 to 32768 characters (and at most 32768 bytes)")) {
+                    try await runtime.ask("")
+                }
+            }
+        }
+    }
+
+    @Test func askBeforeStartSaysTheRuntimeIsNotStarted() async throws {
+        let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(apiKeyProvider: { "key" }, stateLocation: .inMemory))
+        do throws(ResolveKitError) {
+            _ = try await runtime.ask("hello")
+            Issue.record("ask succeeded without a runtime")
+        } catch {
+            #expect(error.code == .notStarted)
+        }
+    }
+
+    @Test func aTimeoutEndsTheWaitWithTurnTimedOut() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration()) { runtime in
+                do throws(ResolveKitError) {
+                    _ = try await runtime.ask("run the slow tool", timeout: .milliseconds(100))
+                    Issue.record("the slow turn answered within 100 ms")
+                } catch {
+                    #expect(error.code == .turnTimedOut)
+                    #expect(error.isRetryable)
+                }
+            }
+        }
+    }
+}

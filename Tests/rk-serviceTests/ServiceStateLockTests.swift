@@ -1,0 +1,35 @@
+import Foundation
+import ResolveKitTesting
+import Testing
+
+/// Exactly-once across processes rests on one owner per state folder: shown with real processes.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ServiceStateLockTests {
+    @Test func aSecondProcessOnTheSameStateFolderExitsAtOnceNamingTheFirst() async throws {
+        try await ServiceHarness.run { harness in
+            let first = try harness.launch()
+            first.send(#"{"id": "1", "command": "status"}"#)
+            _ = try await first.answer(id: "1")
+            let second = try harness.launch()
+            #expect(await second.exitStatus(timeout: .seconds(20)) == 69)
+            #expect(second.stderr.contains("held by process \(first.pid)"))
+            // The first one still serves, and ran its one turn alone.
+            first.send(#"{"id": "2", "message": "what time is it"}"#)
+            #expect(try await first.answer(id: "2")["status"] as? String == "ok")
+            #expect(harness.backend.counters.toolResults.values.map(\.accepted).reduce(0, +) == 1)
+            first.signal(SIGTERM)
+            #expect(await first.exitStatus() == 0)
+            // Its lock died with it: the next process takes the folder.
+            let third = try harness.launch()
+            third.send(#"{"id": "3", "command": "status"}"#)
+            #expect(try await third.answer(id: "3")["status"] as? String == "ok")
+            third.signal(SIGKILL)
+            _ = await third.exitStatus()
+            let fourth = try harness.launch()
+            fourth.send(#"{"id": "4", "command": "status"}"#)
+            #expect(try await fourth.answer(id: "4")["status"] as? String == "ok")
+            fourth.signal(SIGTERM)
+            _ = await fourth.exitStatus()
+        }
+    }
+}
