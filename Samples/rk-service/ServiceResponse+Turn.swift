@@ -16,12 +16,14 @@ extension ServiceResponse {
     }
 
     /// The error line for a turn that could not be asked or did not end: the runtime's reason in words.
+    /// The tool calls the turn made before it stopped go with it.
     static func failure(_ error: ResolveKitError, id: JSONValue?) -> ServiceResponse {
+        let calls = error.turnSoFar.map { $0.toolCalls.map(ToolCall.init) }
         switch error.code {
-        case .cancelled: .error(id: id, "the service is shutting down; the turn did not finish")
-        case .turnTimedOut: .error(id: id, "no answer in time: \(error.message)")
-        case .invalidMessage: .error(id: id, error.message)
-        default: .error(id: id, "the message was not answered: \(error.message)")
+        case .cancelled: return .error(id: id, "the service is shutting down; the turn did not finish", toolCalls: calls)
+        case .turnTimedOut: return .error(id: id, "no answer in time: \(error.message)", toolCalls: calls)
+        case .invalidMessage: return .error(id: id, error.message)
+        default: return .error(id: id, "the message was not answered: \(error.message)", toolCalls: calls)
         }
     }
 }

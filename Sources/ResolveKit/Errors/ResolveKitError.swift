@@ -60,6 +60,9 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isRetryable: Bool
     /// The cause, when there is one.
     public var underlying: (any Error & Sendable)?
+    /// For a turn that did not end (`turnTimedOut`, `turnLost`, `cancelled`): what it had done so far, its calls
+    /// included, with ending ``ResolveKitTurnResult/Ending/unfinished``.
+    public var turnSoFar: ResolveKitTurnResult?
 
     /// Creates an error.
     /// - Parameters:

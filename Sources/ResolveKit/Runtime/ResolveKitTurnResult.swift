@@ -18,6 +18,8 @@ public struct ResolveKitTurnResult: Sendable, Hashable {
         public static let agentError = Ending("agent_error")
         /// The conversation was handed off to a person; the session is closed.
         public static let escalated = Ending("escalated")
+        /// The turn had not ended (only in ``ResolveKitError/turnSoFar``).
+        public static let unfinished = Ending("unfinished")
     }
 
     /// The server's turn id.

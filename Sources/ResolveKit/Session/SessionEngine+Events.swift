@@ -105,16 +105,23 @@ extension SessionEngine {
         }
         output.emit(.turnEnded(turnID: turnID))
         if let requestID, let waiter = turnWaiters.removeValue(forKey: requestID) {
-            waiter.fulfill(outcome.map { ending in
-                (record ?? TurnRecord(turnID: turnID ?? "", requestID: requestID)).result(ending)
+            let record = record ?? TurnRecord(turnID: turnID ?? "", requestID: requestID)
+            waiter.fulfill(outcome.map(record.result).mapError { error in
+                var error = error
+                error.turnSoFar = record.result(.unfinished)
+                return error
             })
         }
         admitNextAsk()
     }
 
     /// Every waiting `ask` ends with `error` (the session they waited on is gone).
-    func endTurnWaiters(_ error: ResolveKitError) {
-        for waiter in turnWaiters.values { waiter.fulfill(.failure(error)) }
-        turnWaiters = [:]
+    func endTurnWaiters(_ error: ResolveKitError, except sending: String? = nil) {
+        for (requestID, waiter) in turnWaiters where requestID != sending {
+            var error = error
+            if let record = turnRecord, record.requestID == requestID { error.turnSoFar = record.result(.unfinished) }
+            waiter.fulfill(.failure(error))
+        }
+        turnWaiters = turnWaiters.filter { $0.key == sending }
     }
 }

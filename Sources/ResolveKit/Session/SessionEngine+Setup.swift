@@ -73,7 +73,7 @@ extension SessionEngine {
 
     /// A different session than before: the old one's turn and its waiters end with it.
     private func startNewSessionState() {
-        endTurnWaiters(ResolveKitError(.sessionGone, "The session ended before the turn finished"))
+        endTurnWaiters(ResolveKitError(.sessionGone, "The session ended before the turn finished"), except: turns.sendingRequestID)
         turns.reset()
         turnRecord = nil
         for waiter in askQueue { waiter.fulfill(true) }

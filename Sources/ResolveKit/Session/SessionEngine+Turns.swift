@@ -169,7 +169,13 @@ extension SessionEngine {
         defer { timer.cancel() }
         let result = await waiter.value() ?? .failure(ResolveKitError(.cancelled, "Cancelled while waiting for the answer"))
         turnWaiters[requestID] = nil
-        return result
+        return result.mapError { error in
+            var error = error
+            if error.turnSoFar == nil, let record = turnRecord, record.requestID == requestID {
+                error.turnSoFar = record.result(.unfinished)
+            }
+            return error
+        }
     }
 
     /// Lets the first queued `ask` try to send, when no turn runs.

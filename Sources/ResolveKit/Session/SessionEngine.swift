@@ -198,9 +198,7 @@ actor SessionEngine {
     /// Whatever waits on this runtime learns it stopped: queued and running `ask`s, and session waiters.
     private func endOfRun() {
         if cursor.isDirty { persistSession() }
-        let stopped = ResolveKitError(.cancelled, "The runtime stopped")
-        for waiter in turnWaiters.values { waiter.fulfill(.failure(stopped)) }
-        turnWaiters = [:]
+        endTurnWaiters(ResolveKitError(.cancelled, "The runtime stopped"))
         for waiter in askQueue { waiter.fulfill(false) }
         askQueue = []
         for waiter in sessionWaiters { waiter.fulfill(false) }

@@ -34,6 +34,11 @@ struct TurnTracker: Sendable {
 
     var isBusy: Bool { phase != .idle }
 
+    /// The request being sent, before its turn id is known.
+    var sendingRequestID: String? {
+        if case .sending(let requestID) = phase { requestID } else { nil }
+    }
+
     var turnID: String? {
         if case .running(let turnID, _) = phase { turnID } else { nil }
     }
@@ -104,9 +109,10 @@ struct TurnTracker: Sendable {
         return finish()
     }
 
-    /// A new session was opened: nothing of the old one's turn survives.
+    /// A new session was opened: nothing of the old one's turn survives. A message still being sent goes on: it
+    /// is sent to the new session.
     mutating func reset() {
-        phase = .idle
+        if case .running = phase { phase = .idle }
         sessionMayHoldLostTurnLock = false
         silentChecks = 0
     }
