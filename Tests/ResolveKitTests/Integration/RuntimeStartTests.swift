@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import ResolveKit
 import ResolveKitTesting
 import Testing
@@ -57,6 +58,21 @@ struct RuntimeStartTests {
             Issue.record("start() threw \(error)")
         }
         await runtime.stop()
+    }
+
+    @Test func startAfterABlockStartsAfreshWithoutStop() async throws {
+        try await RuntimeHarness.run { harness in
+            let key = Mutex<String?>(nil)
+            var configuration = harness.configuration()
+            configuration.apiKeyProvider = { key.withLock { $0 } }
+            let runtime = ResolveKitRuntime(configuration: configuration)
+            await #expect(throws: ResolveKitError.self) { try await runtime.start() }
+            #expect(runtime.lastError?.code == .missingAPIKey)
+            key.withLock { $0 = "rk_dev" }
+            try await runtime.start()
+            #expect(runtime.connectionState == .active)
+            await runtime.stop()
+        }
     }
 
     @Test func aMissingAPIKeyBlocksWithItsOwnCode() async throws {
