@@ -49,7 +49,7 @@ struct ApprovalTests {
     ])
     func policyFilesWithMistakesSayWhichMember(text: String, message: String) {
         #expect { try PolicyApprover(jsonBytes: Array(text.utf8)) } throws: {
-            ($0 as? PolicyFileError)?.message == message
+            ($0 as? ResolveKitError)?.message == "Invalid approval policy: " + message
         }
     }
 

@@ -33,38 +33,53 @@ public struct PolicyApprover: ToolApprover {
     }
 
     /// Reads a policy file.
-    /// - Throws: ``PolicyFileError`` saying which member is wrong, or the file system's error.
-    public init(contentsOf url: URL, fallback: (any ToolApprover)? = nil) throws {
-        let data = try Data(contentsOf: url)
-        try self.init(jsonBytes: [UInt8](data), fallback: fallback)
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` naming the file and what is
+    ///   wrong: it cannot be read, or a member is wrong.
+    public init(contentsOf url: URL, fallback: (any ToolApprover)? = nil) throws(ResolveKitError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "does not exist"
+            throw ResolveKitError(.invalidConfiguration, "The policy file \(url.path) \(reason)")
+        }
+        do {
+            try self.init(jsonBytes: [UInt8](data), fallback: fallback)
+        } catch {
+            throw ResolveKitError(.invalidConfiguration, "The policy file \(url.path): \(error.message)")
+        }
     }
 
     /// Reads a policy from JSON bytes.
-    /// - Throws: ``PolicyFileError`` saying which member is wrong.
-    public init(jsonBytes: [UInt8], fallback: (any ToolApprover)? = nil) throws(PolicyFileError) {
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` saying which member is wrong.
+    public init(jsonBytes: [UInt8], fallback: (any ToolApprover)? = nil) throws(ResolveKitError) {
         let json: JSONValue
         do {
             json = try JSONValue(parsing: jsonBytes)
         } catch {
-            throw PolicyFileError(message: "the policy is not valid JSON: \(error)")
+            throw Self.invalid("the policy is not valid JSON: \(error)")
         }
-        func rule(_ value: JSONValue?, _ path: String) throws(PolicyFileError) -> Rule? {
+        func rule(_ value: JSONValue?, _ path: String) throws(ResolveKitError) -> Rule? {
             guard let value else { return nil }
             guard let name = value.stringValue, let rule = Rule(rawValue: name) else {
-                throw PolicyFileError(message: "\(path) must be \"allow\", \"deny\" or \"ask\"")
+                throw Self.invalid("\(path) must be \"allow\", \"deny\" or \"ask\"")
             }
             return rule
         }
-        guard let object = json.objectValue else { throw PolicyFileError(message: "the policy must be a JSON object") }
+        guard let object = json.objectValue else { throw Self.invalid("the policy must be a JSON object") }
         let defaultRule = try rule(object["default"], "default") ?? .deny
         var rules: [String: Rule] = [:]
         if let functions = object["functions"] {
             guard let members = functions.objectValue else {
-                throw PolicyFileError(message: "functions must be an object of function name to rule")
+                throw Self.invalid("functions must be an object of function name to rule")
             }
             for (name, value) in members { rules[name] = try rule(value, "functions.\(name)") }
         }
         self.init(rules: rules, defaultRule: defaultRule, fallback: fallback)
+    }
+
+    private static func invalid(_ message: String) -> ResolveKitError {
+        ResolveKitError(.invalidConfiguration, "Invalid approval policy: \(message)")
     }
 
     /// The rule for `functionName`.
@@ -91,14 +106,4 @@ public struct PolicyApprover: ToolApprover {
         }
         return .perCall(decisions)
     }
-}
-
-/// A policy file that cannot be used.
-public struct PolicyFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong and how to fix it.
-    public var message: String
-    /// Creates an error.
-    public init(message: String) { self.message = message }
-    /// The message.
-    public var description: String { "Invalid approval policy: \(message)" }
 }

@@ -73,7 +73,7 @@ public struct ResolveKitConfiguration: Sendable {
 
     /// Creates a configuration. The first parameters are the reference SDK's.
     public init(
-        baseURL: URL = ResolveKitDefaults.baseURL,
+        baseURL: URL = ResolveKitConfiguration.defaultBaseURL,
         apiKeyProvider: @escaping @Sendable () -> String?,
         deviceIDProvider: @escaping @Sendable () -> String? = { nil },
         llmContextProvider: @escaping @Sendable () -> JSONObject = { [:] },
@@ -125,6 +125,9 @@ public struct ResolveKitConfiguration: Sendable {
         self.resultDeliveryMargin = resultDeliveryMargin
         self.clock = clock
     }
+
+    /// `RESOLVEKIT_BASE_URL` from the environment, else `https://agent.example.com` (as the reference SDK).
+    public static var defaultBaseURL: URL { ResolveKitDefaults.baseURL }
 
     /// The state folder this configuration resolves to, or `nil` for memory only.
     public var resolvedStateDirectory: String? {

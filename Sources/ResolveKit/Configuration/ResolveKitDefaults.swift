@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// Defaults read from the process environment.
-public enum ResolveKitDefaults {
+package enum ResolveKitDefaults {
     /// `RESOLVEKIT_BASE_URL`, else `https://agent.example.com` (as the reference SDK).
-    public static var baseURL: URL {
+    package static var baseURL: URL {
         if let text = ProcessInfo.processInfo.environment["RESOLVEKIT_BASE_URL"], let url = URL(string: text),
             url.scheme != nil
         {
@@ -13,12 +13,12 @@ public enum ResolveKitDefaults {
     }
 
     /// The SDK name sent in the client context.
-    public static let sdkName = "resolvekit-linux-sdk"
+    package static let sdkName = "resolvekit-linux-sdk"
     /// The SDK version sent in the client context; a 1.x version passes the backend's compat gate.
-    public static let sdkVersion = "1.0.0"
+    package static let sdkVersion = "1.0.0"
 
     /// The state root: `$XDG_STATE_HOME/resolvekit`, else `~/.local/state/resolvekit`.
-    public static var stateRoot: String {
+    package static var stateRoot: String {
         let environment = ProcessInfo.processInfo.environment
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/resolvekit" }
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -27,7 +27,7 @@ public enum ResolveKitDefaults {
 
     /// The locale from `LC_ALL`, `LC_MESSAGES` or `LANG` as a BCP 47 tag (`de_DE.UTF-8` → `de-DE`); `nil` for
     /// `C`/`POSIX` or when unset.
-    public static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             guard let value = environment[name], !value.isEmpty else { continue }
             let base = value.split(separator: ".").first.map(String.init) ?? value

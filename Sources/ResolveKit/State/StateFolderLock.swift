@@ -57,7 +57,7 @@ final class StateFolderLock: Sendable {
 }
 
 /// A state folder that could not be locked.
-public struct StateFolderLockError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct StateFolderLockError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The lock file, or the folder that could not be created.
     public var path: String
     /// The `errno` of the failing call (`EWOULDBLOCK` when another runtime holds the lock).

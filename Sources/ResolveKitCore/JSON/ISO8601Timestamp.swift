@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// Reads and writes the ISO-8601 date-times of the wire: `2026-07-27T10:00:00.123456+00:00` and `…Z`.
 ///
 /// Parsing accepts 0–9 fractional digits and either `Z` or a `±hh:mm` offset (PROTOCOL.md §3); formatting
 /// writes UTC with milliseconds and `Z`. Pure arithmetic, no locale or calendar.
-public enum ISO8601Timestamp {
+package enum ISO8601Timestamp {
     /// Parses a date-time; `nil` when the text is not of the accepted form.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.expect("-"), let month = scanner.number(2), scanner.expect("-"),
             let day = scanner.number(2), scanner.expect("T") || scanner.expect("t") || scanner.expect(" "),
@@ -42,7 +42,7 @@ public enum ISO8601Timestamp {
     }
 
     /// Formats a date as UTC with milliseconds, e.g. `2026-11-22T01:52:08.665Z`.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
         let totalSeconds = milliseconds.floorDivided(by: 1000)
         let days = totalSeconds.floorDivided(by: 86_400)

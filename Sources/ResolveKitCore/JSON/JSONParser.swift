@@ -3,19 +3,19 @@
 /// The parser is strict: no comments, no trailing commas, no leading zeros, no raw control characters in strings,
 /// no unpaired surrogates, no integer literal beyond ±2^53. Every failure is a ``JSONParseError`` with the byte
 /// offset. Nesting is limited by `maxDepth` so that hostile input cannot exhaust the stack.
-public struct JSONParser: Sendable {
+package struct JSONParser: Sendable {
     /// The deepest nesting of arrays and objects accepted.
-    public var maxDepth: Int
+    package var maxDepth: Int
 
     /// Creates a parser.
     /// - Parameter maxDepth: the deepest nesting of arrays and objects accepted (default 512).
-    public init(maxDepth: Int = 512) {
+    package init(maxDepth: Int = 512) {
         self.maxDepth = maxDepth
     }
 
     /// Parses one JSON document from UTF-8 bytes.
     /// - Throws: ``JSONParseError`` with the byte offset of the first problem.
-    public func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    package func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
             parse(buffer)
         }
@@ -25,7 +25,7 @@ public struct JSONParser: Sendable {
 
     /// Parses one JSON document from a string.
     /// - Throws: ``JSONParseError`` with the byte offset (in UTF-8) of the first problem.
-    public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    package func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var text = text
         return try text.withUTF8 { parse($0) }.get()
     }
@@ -49,13 +49,13 @@ public struct JSONParser: Sendable {
 extension JSONValue {
     /// Parses JSON text from UTF-8 bytes with the default ``JSONParser``.
     /// - Throws: ``JSONParseError`` with the byte offset of the first problem.
-    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+    package init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
         self = try JSONParser().parse(bytes)
     }
 
     /// Parses JSON text with the default ``JSONParser``.
     /// - Throws: ``JSONParseError`` with the byte offset of the first problem.
-    public init(parsing text: String) throws(JSONParseError) {
+    package init(parsing text: String) throws(JSONParseError) {
         self = try JSONParser().parse(text)
     }
 }

@@ -74,7 +74,7 @@ public struct ResolveKitRegistry: Sendable {
 
     /// The `PUT /v1/functions/bulk` body for every entry (§4.3): pack functions carry `source: playbook_pack`,
     /// `pack_name` and `availability.platforms`.
-    public func bulkRegistration() -> FunctionBulkSync {
+    package func bulkRegistration() -> FunctionBulkSync {
         FunctionBulkSync(functions: entries.map { entry in
             let function = entry.function
             return FunctionRegistration(

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// The session capability token (§2.2): a JWT whose payload is read, unverified, for its expiry and session.
 ///
 /// Its ``description`` never contains the token itself, so it is safe to log.
-public struct CapabilityToken: Sendable, Hashable, CustomStringConvertible {
+package struct CapabilityToken: Sendable, Hashable, CustomStringConvertible {
     /// The token as issued; send it in `X-Resolvekit-Chat-Capability`. Never log it.
-    public let rawValue: String
+    package let rawValue: String
     /// The `exp` claim, when readable.
-    public let expiresAt: Date?
+    package let expiresAt: Date?
     /// The `sid` claim (the session id), when readable.
-    public let sessionID: String?
+    package let sessionID: String?
 
     /// Wraps a token and reads its claims; an unreadable payload leaves them `nil`.
-    public init(_ rawValue: String) {
+    package init(_ rawValue: String) {
         self.rawValue = rawValue
         let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
         let claims = parts.count == 3 ? Self.base64URLDecoded(parts[1]).flatMap { try? JSONValue(parsing: $0) } : nil
@@ -21,13 +21,13 @@ public struct CapabilityToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the token should be refreshed at `now`: it expires within `margin` (default 60 s, §2.2).
-    public func needsRefresh(at now: Date, margin: TimeInterval = 60) -> Bool {
+    package func needsRefresh(at now: Date, margin: TimeInterval = 60) -> Bool {
         guard let expiresAt else { return false }
         return expiresAt.timeIntervalSince(now) <= margin
     }
 
     /// `CapabilityToken(session: …, expires: …)`, without the secret.
-    public var description: String {
+    package var description: String {
         "CapabilityToken(session: \(sessionID ?? "?"), expires: \(expiresAt.map(ISO8601Timestamp.format) ?? "?"))"
     }
 

@@ -1,20 +1,20 @@
 /// One event of the session stream: the `data:` JSON of an SSE frame (PROTOCOL.md §6.1).
-public struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
+package struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
     /// The event id, the same as the SSE `id:` line; the cursor to resume after this event. Opaque.
-    public var eventID: String
+    package var eventID: String
     /// The server turn this event belongs to.
-    public var turnID: String
+    package var turnID: String
     /// The client `request_id` of the turn (a random UUID for dashboard events).
-    public var requestID: String
+    package var requestID: String
     /// When the server appended the event, as sent (ISO-8601).
-    public var timestamp: String
+    package var timestamp: String
     /// The event type, e.g. `tool_call_request`.
-    public var type: String
+    package var type: String
     /// The type-specific payload as sent.
-    public var payload: JSONObject
+    package var payload: JSONObject
 
     /// Creates an envelope.
-    public init(eventID: String, turnID: String, requestID: String, timestamp: String, type: String, payload: JSONObject) {
+    package init(eventID: String, turnID: String, requestID: String, timestamp: String, type: String, payload: JSONObject) {
         self.eventID = eventID
         self.turnID = turnID
         self.requestID = requestID
@@ -24,7 +24,7 @@ public struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
     }
 
     /// Reads an envelope. The payload is kept raw; ``event()`` interprets it.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         eventID = try reader.string("event_id")
         turnID = try reader.string("turn_id")
@@ -35,7 +35,7 @@ public struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The envelope as the server writes it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "event_id": .string(eventID), "turn_id": .string(turnID), "request_id": .string(requestID),
             "timestamp": .string(timestamp), "type": .string(type), "payload": .object(payload),
@@ -44,7 +44,7 @@ public struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
 
     /// The typed event. Unknown types are ``ResolveKitEvent/unknown(type:payload:)``, never an error.
     /// - Throws: ``WireDecodingError`` when a known type's payload lacks a field it must have.
-    public func event() throws(WireDecodingError) -> ResolveKitEvent {
+    package func event() throws(WireDecodingError) -> ResolveKitEvent {
         let payload = JSONValue.object(payload)
         do {
             switch type {
@@ -64,7 +64,7 @@ public struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
 }
 
 /// A typed stream event (PROTOCOL.md §6.2–6.3).
-public enum ResolveKitEvent: Sendable, Hashable {
+package enum ResolveKitEvent: Sendable, Hashable {
     /// The model asks the client to run a function.
     case toolCallRequest(ToolCallRequest)
     /// The turn's final answer.

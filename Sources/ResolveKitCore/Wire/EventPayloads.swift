@@ -1,22 +1,22 @@
 /// `tool_call_request`: run a function and post its result (PROTOCOL.md §6.2, §7.3).
-public struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
+package struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "tool_call_request"
+    package static let eventType = "tool_call_request"
     /// The call id the result must answer (may be empty if the provider omitted it, §10.13).
-    public var callID: String
+    package var callID: String
     /// The function to run.
-    public var functionName: String
+    package var functionName: String
     /// The arguments as the model sent them: normally an object, but any JSON value may arrive (§10.13).
-    public var arguments: JSONValue
+    package var arguments: JSONValue
     /// How long the server waits for the result, counted from emission (approval time included).
-    public var timeoutSeconds: Int
+    package var timeoutSeconds: Int
     /// The model's "I will …" sentence for the person approving.
-    public var humanDescription: String
+    package var humanDescription: String
     /// The server's copy of the registered flag; the local registration is authoritative.
-    public var requiresApproval: Bool
+    package var requiresApproval: Bool
 
     /// Creates a request.
-    public init(
+    package init(
         callID: String, functionName: String, arguments: JSONValue, timeoutSeconds: Int = 30,
         humanDescription: String, requiresApproval: Bool = true
     ) {
@@ -30,7 +30,7 @@ public struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
 
     /// Reads the payload. Missing `timeout_seconds`, `human_description` or `requires_approval` take the
     /// backend's defaults (30, `"I will run <name>"`, `true`).
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         callID = try reader.string("call_id")
         functionName = try reader.string("function_name")
@@ -41,7 +41,7 @@ public struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The payload JSON.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "call_id": .string(callID), "function_name": .string(functionName), "arguments": arguments,
             "timeout_seconds": .number(Double(timeoutSeconds)), "human_description": .string(humanDescription),
@@ -51,22 +51,22 @@ public struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
 }
 
 /// `turn_complete`: the final answer of a turn.
-public struct TurnComplete: WireDecodable, WireEncodable, Hashable {
+package struct TurnComplete: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "turn_complete"
+    package static let eventType = "turn_complete"
     /// The complete answer text.
-    public var fullText: String
+    package var fullText: String
     /// Token usage; `nil` for scope rejections.
-    public var usage: TokenUsage?
+    package var usage: TokenUsage?
 
     /// Creates the payload.
-    public init(fullText: String, usage: TokenUsage? = nil) {
+    package init(fullText: String, usage: TokenUsage? = nil) {
         self.fullText = fullText
         self.usage = usage
     }
 
     /// Reads the payload.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         fullText = try reader.string("full_text")
         if let usage = reader.value("usage"), !usage.isNull {
@@ -81,7 +81,7 @@ public struct TurnComplete: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The payload JSON.
-    public var json: JSONValue {
+    package var json: JSONValue {
         let usageJSON: JSONValue = usage.map {
             ["prompt_tokens": .number(Double($0.promptTokens)), "completion_tokens": .number(Double($0.completionTokens))]
         } ?? .null
@@ -104,51 +104,51 @@ public struct TokenUsage: Sendable, Hashable {
 }
 
 /// `assistant_text_delta`: streaming text; `accumulated` replaces the draft.
-public struct AssistantTextDelta: WireDecodable, WireEncodable, Hashable {
+package struct AssistantTextDelta: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "assistant_text_delta"
+    package static let eventType = "assistant_text_delta"
     /// The new text.
-    public var delta: String
+    package var delta: String
     /// All text of the answer so far.
-    public var accumulated: String
+    package var accumulated: String
 
     /// Creates the payload.
-    public init(delta: String, accumulated: String) {
+    package init(delta: String, accumulated: String) {
         self.delta = delta
         self.accumulated = accumulated
     }
 
     /// Reads the payload; a missing `accumulated` is taken to be the delta.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         delta = try reader.optionalString("delta") ?? ""
         accumulated = try reader.optionalString("accumulated") ?? delta
     }
 
     /// The payload JSON.
-    public var json: JSONValue { ["delta": .string(delta), "accumulated": .string(accumulated)] }
+    package var json: JSONValue { ["delta": .string(delta), "accumulated": .string(accumulated)] }
 }
 
 /// `error`: the turn failed (PROTOCOL.md §6.2: `chat_unavailable`, `llm_error`, `transport_error`).
-public struct ErrorEvent: WireDecodable, WireEncodable, Hashable {
+package struct ErrorEvent: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "error"
+    package static let eventType = "error"
     /// The error code.
-    public var code: String
+    package var code: String
     /// A message for people.
-    public var message: String
+    package var message: String
     /// Whether trying again may work (`true` in every current emission).
-    public var recoverable: Bool
+    package var recoverable: Bool
 
     /// Creates the payload.
-    public init(code: String, message: String, recoverable: Bool = true) {
+    package init(code: String, message: String, recoverable: Bool = true) {
         self.code = code
         self.message = message
         self.recoverable = recoverable
     }
 
     /// Reads the payload.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         code = try reader.optionalString("code") ?? "unknown"
         message = try reader.optionalString("message") ?? ""
@@ -156,69 +156,69 @@ public struct ErrorEvent: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The payload JSON.
-    public var json: JSONValue { ["code": .string(code), "message": .string(message), "recoverable": .bool(recoverable)] }
+    package var json: JSONValue { ["code": .string(code), "message": .string(message), "recoverable": .bool(recoverable)] }
 }
 
 /// `feedback_requested`: ask the user for a rating.
-public struct FeedbackRequested: WireDecodable, WireEncodable, Hashable {
+package struct FeedbackRequested: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "feedback_requested"
+    package static let eventType = "feedback_requested"
     /// `true` when an agent resolved the session in the dashboard.
-    public var immediate: Bool
+    package var immediate: Bool
 
     /// Creates the payload.
-    public init(immediate: Bool) { self.immediate = immediate }
+    package init(immediate: Bool) { self.immediate = immediate }
 
     /// Reads the payload.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         immediate = try WireObjectReader(json).optionalBool("immediate") ?? false
     }
 
     /// The payload JSON.
-    public var json: JSONValue { ["immediate": .bool(immediate)] }
+    package var json: JSONValue { ["immediate": .bool(immediate)] }
 }
 
 /// `session_escalated`: a person takes over; the session answers 410 to the SDK afterwards.
-public struct SessionEscalated: WireDecodable, WireEncodable, Hashable {
+package struct SessionEscalated: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "session_escalated"
+    package static let eventType = "session_escalated"
     /// Why.
-    public var reason: String
+    package var reason: String
 
     /// Creates the payload.
-    public init(reason: String) { self.reason = reason }
+    package init(reason: String) { self.reason = reason }
 
     /// Reads the payload.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         reason = try WireObjectReader(json).optionalString("reason") ?? ""
     }
 
     /// The payload JSON.
-    public var json: JSONValue { ["reason": .string(reason)] }
+    package var json: JSONValue { ["reason": .string(reason)] }
 }
 
 /// `human_message`: a dashboard agent replied.
-public struct HumanMessage: WireDecodable, WireEncodable, Hashable {
+package struct HumanMessage: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
-    public static let eventType = "human_message"
+    package static let eventType = "human_message"
     /// The stored message's id.
-    public var messageID: String
+    package var messageID: String
     /// The reply.
-    public var text: String
+    package var text: String
 
     /// Creates the payload.
-    public init(messageID: String, text: String) {
+    package init(messageID: String, text: String) {
         self.messageID = messageID
         self.text = text
     }
 
     /// Reads the payload.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         messageID = try reader.optionalString("message_id") ?? ""
         text = try reader.string("text")
     }
 
     /// The payload JSON.
-    public var json: JSONValue { ["message_id": .string(messageID), "text": .string(text)] }
+    package var json: JSONValue { ["message_id": .string(messageID), "text": .string(text)] }
 }

@@ -1,7 +1,7 @@
 /// One function as `PUT /v1/functions/bulk` registers it (§4.3).
-public struct FunctionRegistration: WireDecodable, WireEncodable, Hashable {
+package struct FunctionRegistration: WireDecodable, WireEncodable, Hashable {
     /// Where a function comes from.
-    public enum Source: String, Sendable, Hashable {
+    package enum Source: String, Sendable, Hashable {
         /// Declared directly in the host's configuration.
         case appInline = "app_inline"
         /// Part of a ``ResolveKitFunctionPack``.
@@ -9,24 +9,24 @@ public struct FunctionRegistration: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The tool name.
-    public var name: String
+    package var name: String
     /// The description the model reads (≤1000).
-    public var description: String
+    package var description: String
     /// The JSON Schema of the arguments.
-    public var parametersSchema: JSONObject
+    package var parametersSchema: JSONObject
     /// Seconds the server waits for a result (1–300); omitted means 30.
-    public var timeoutSeconds: Int?
+    package var timeoutSeconds: Int?
     /// Whether calls need approval (copied into every `tool_call_request`).
-    public var requiresApproval: Bool
+    package var requiresApproval: Bool
     /// Eligibility gates such as `{"platforms": ["linux"]}`.
-    public var availability: JSONObject?
+    package var availability: JSONObject?
     /// Inline or pack.
-    public var source: Source
+    package var source: Source
     /// The pack's name for pack functions.
-    public var packName: String?
+    package var packName: String?
 
     /// Creates a registration.
-    public init(
+    package init(
         name: String, description: String, parametersSchema: JSONObject, timeoutSeconds: Int?,
         requiresApproval: Bool, availability: JSONObject?, source: Source, packName: String?
     ) {
@@ -41,7 +41,7 @@ public struct FunctionRegistration: WireDecodable, WireEncodable, Hashable {
     }
 
     /// Reads a registration (or a `FunctionOut` item of the response; extra members are ignored).
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         name = try reader.string("name")
         description = try reader.optionalString("description") ?? ""
@@ -58,7 +58,7 @@ public struct FunctionRegistration: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The JSON as the iOS SDK sends it: `timeout_seconds`, `availability` and `pack_name` omitted when absent.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "name": .string(name), "description": .string(description), "parameters_schema": .object(parametersSchema),
             "requires_approval": .bool(requiresApproval), "source": .string(source.rawValue),
@@ -71,13 +71,13 @@ public struct FunctionRegistration: WireDecodable, WireEncodable, Hashable {
 }
 
 /// `PUT /v1/functions/bulk` body: the complete set of the app's functions (full replace, ≤512).
-public struct FunctionBulkSync: WireEncodable, Hashable {
+package struct FunctionBulkSync: WireEncodable, Hashable {
     /// The functions; every function of the app not listed becomes inactive.
-    public var functions: [FunctionRegistration]
+    package var functions: [FunctionRegistration]
 
     /// Creates the body.
-    public init(functions: [FunctionRegistration]) { self.functions = functions }
+    package init(functions: [FunctionRegistration]) { self.functions = functions }
 
     /// The JSON body.
-    public var json: JSONValue { ["functions": .array(functions.map(\.json))] }
+    package var json: JSONValue { ["functions": .array(functions.map(\.json))] }
 }

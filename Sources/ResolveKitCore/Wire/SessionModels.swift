@@ -1,22 +1,22 @@
 /// The client description sent with a session (PROTOCOL.md §4.5; all members optional, limits per field).
-public struct ClientInfo: WireDecodable, WireEncodable, Hashable {
+package struct ClientInfo: WireDecodable, WireEncodable, Hashable {
     /// `linux` for this SDK (≤32).
-    public var platform: String?
+    package var platform: String?
     /// The OS name, e.g. `Debian GNU/Linux` (≤32).
-    public var osName: String?
+    package var osName: String?
     /// A plain dotted version such as `12` or `24.04` (≤64; kernel strings are not PEP 440 versions, §7.7).
-    public var osVersion: String?
+    package var osVersion: String?
     /// The host application's version (≤64).
-    public var appVersion: String?
+    package var appVersion: String?
     /// The host application's build (≤64).
-    public var appBuild: String?
+    package var appBuild: String?
     /// The SDK name (≤64).
-    public var sdkName: String?
+    package var sdkName: String?
     /// The SDK version (≤64).
-    public var sdkVersion: String?
+    package var sdkVersion: String?
 
     /// Creates a client description.
-    public init(
+    package init(
         platform: String? = nil, osName: String? = nil, osVersion: String? = nil, appVersion: String? = nil,
         appBuild: String? = nil, sdkName: String? = nil, sdkVersion: String? = nil
     ) {
@@ -30,7 +30,7 @@ public struct ClientInfo: WireDecodable, WireEncodable, Hashable {
     }
 
     /// Reads a stored client context.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         platform = try reader.optionalString("platform")
         osName = try reader.optionalString("os_name")
@@ -42,7 +42,7 @@ public struct ClientInfo: WireDecodable, WireEncodable, Hashable {
     }
 
     /// The JSON, omitting absent members.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [:]
         object.setIfPresent("platform", platform.map(JSONValue.string))
         object.setIfPresent("os_name", osName.map(JSONValue.string))
@@ -56,24 +56,24 @@ public struct ClientInfo: WireDecodable, WireEncodable, Hashable {
 }
 
 /// `POST /v1/sessions` body: create a session or reuse the device's active one (§4.5).
-public struct SessionCreateRequest: WireEncodable, Hashable {
+package struct SessionCreateRequest: WireEncodable, Hashable {
     /// The stable device id used for reuse.
-    public var deviceID: String?
+    package var deviceID: String?
     /// The client description.
-    public var client: ClientInfo?
+    package var client: ClientInfo?
     /// Context for the model (≤50 keys, ≤8192 bytes compact).
-    public var llmContext: JSONObject
+    package var llmContext: JSONObject
     /// The functions this session may call (required by the backend).
-    public var availableFunctionNames: [String]
+    package var availableFunctionNames: [String]
     /// The requested locale.
-    public var locale: String?
+    package var locale: String?
     /// Fallback locales in order.
-    public var preferredLocales: [String]
+    package var preferredLocales: [String]
     /// Whether to reuse the device's active session.
-    public var reuseActiveSession: Bool
+    package var reuseActiveSession: Bool
 
     /// Creates the body.
-    public init(
+    package init(
         deviceID: String?, client: ClientInfo?, llmContext: JSONObject = [:], availableFunctionNames: [String],
         locale: String? = nil, preferredLocales: [String] = [], reuseActiveSession: Bool = true
     ) {
@@ -87,7 +87,7 @@ public struct SessionCreateRequest: WireEncodable, Hashable {
     }
 
     /// The JSON body.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "llm_context": .object(llmContext),
             "available_function_names": .array(availableFunctionNames.map(JSONValue.string)),
@@ -102,36 +102,36 @@ public struct SessionCreateRequest: WireEncodable, Hashable {
 }
 
 /// `POST /v1/sessions` response (`SessionOut`, §4.5).
-public struct SessionResponse: WireDecodable, Hashable {
+package struct SessionResponse: WireDecodable, Hashable {
     /// The session id (UUID).
-    public var id: String
+    package var id: String
     /// The app id.
-    public var appID: String
+    package var appID: String
     /// The device id stored with the session.
-    public var deviceID: String?
+    package var deviceID: String?
     /// The functions the session may call.
-    public var availableFunctionNames: [String]
+    package var availableFunctionNames: [String]
     /// The resolved locale.
-    public var locale: String
+    package var locale: String
     /// The localized chat title.
-    public var chatTitle: String
+    package var chatTitle: String
     /// The localized composer placeholder.
-    public var messagePlaceholder: String
+    package var messagePlaceholder: String
     /// The greeting (stored as the first assistant message of a new session).
-    public var initialMessage: String
+    package var initialMessage: String
     /// `active` for a usable session.
-    public var status: String
+    package var status: String
     /// The server's time of the create or reuse (ISO-8601 as sent); events older than this were emitted before it.
-    public var lastActivityAt: String
+    package var lastActivityAt: String
     /// The root-relative events path, e.g. `/v1/sessions/{id}/events`.
-    public var eventsURL: String
+    package var eventsURL: String
     /// The capability token for session-scoped calls. Never log it.
-    public var chatCapabilityToken: String
+    package var chatCapabilityToken: String
     /// Whether an existing session was reused.
-    public var reusedActiveSession: Bool
+    package var reusedActiveSession: Bool
 
     /// Reads the response.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         id = try reader.string("id")
         appID = try reader.optionalString("app_id") ?? ""
@@ -150,18 +150,18 @@ public struct SessionResponse: WireDecodable, Hashable {
 }
 
 /// `PATCH /v1/sessions/{id}/context` body (§4.6): `nil` members keep the stored value.
-public struct SessionContextPatch: WireEncodable, Hashable {
+package struct SessionContextPatch: WireEncodable, Hashable {
     /// Replaces the stored client description when set.
-    public var client: ClientInfo?
+    package var client: ClientInfo?
     /// Replaces the model context when set (`[:]` clears).
-    public var llmContext: JSONObject?
+    package var llmContext: JSONObject?
     /// Always replaces the allow-list (required).
-    public var availableFunctionNames: [String]
+    package var availableFunctionNames: [String]
     /// Changes the locale when set.
-    public var locale: String?
+    package var locale: String?
 
     /// Creates the body.
-    public init(client: ClientInfo? = nil, llmContext: JSONObject? = nil, availableFunctionNames: [String], locale: String? = nil) {
+    package init(client: ClientInfo? = nil, llmContext: JSONObject? = nil, availableFunctionNames: [String], locale: String? = nil) {
         self.client = client
         self.llmContext = llmContext
         self.availableFunctionNames = availableFunctionNames
@@ -169,7 +169,7 @@ public struct SessionContextPatch: WireEncodable, Hashable {
     }
 
     /// The JSON body.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["available_function_names": .array(availableFunctionNames.map(JSONValue.string))]
         object.setIfPresent("client", client?.json)
         object.setIfPresent("llm_context", llmContext.map(JSONValue.object))
@@ -179,18 +179,18 @@ public struct SessionContextPatch: WireEncodable, Hashable {
 }
 
 /// `GET /v1/sessions/{id}/localization` response (§4.7).
-public struct LocalizationResponse: WireDecodable, Hashable {
+package struct LocalizationResponse: WireDecodable, Hashable {
     /// The resolved locale, now stored as the session's.
-    public var locale: String
+    package var locale: String
     /// The localized chat title.
-    public var chatTitle: String
+    package var chatTitle: String
     /// The localized composer placeholder.
-    public var messagePlaceholder: String
+    package var messagePlaceholder: String
     /// The localized greeting.
-    public var initialMessage: String
+    package var initialMessage: String
 
     /// Reads the response.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         locale = try reader.string("locale")
         chatTitle = try reader.string("chat_title")
@@ -200,20 +200,20 @@ public struct LocalizationResponse: WireDecodable, Hashable {
 }
 
 /// One transcript entry of `GET /v1/sessions/{id}/messages` (§4.8).
-public struct SessionMessage: WireDecodable, Hashable {
+package struct SessionMessage: WireDecodable, Hashable {
     /// The message id.
-    public var id: String
+    package var id: String
     /// Its position in the session.
-    public var sequenceNumber: Int
+    package var sequenceNumber: Int
     /// `user`, `assistant` or `human_agent`.
-    public var role: String
+    package var role: String
     /// The text, if any.
-    public var content: String?
+    package var content: String?
     /// When it was stored (ISO-8601 as sent).
-    public var createdAt: String
+    package var createdAt: String
 
     /// Reads a message.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         id = try reader.string("id")
         sequenceNumber = try reader.int("sequence_number")

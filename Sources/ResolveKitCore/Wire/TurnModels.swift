@@ -1,21 +1,21 @@
 /// `POST /v1/sessions/{id}/messages` body: one user turn (§4.9).
-public struct MessageSubmitRequest: WireEncodable, Hashable {
+package struct MessageSubmitRequest: WireEncodable, Hashable {
     /// The user's text (1–32768 characters and bytes).
-    public var text: String
+    package var text: String
     /// The client-generated id that makes the submission idempotent; reuse it on every retry.
-    public var requestID: String
+    package var requestID: String
     /// The locale for this turn.
-    public var locale: String?
+    package var locale: String?
 
     /// Creates the body.
-    public init(text: String, requestID: String, locale: String? = nil) {
+    package init(text: String, requestID: String, locale: String? = nil) {
         self.text = text
         self.requestID = requestID
         self.locale = locale
     }
 
     /// The JSON body.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["text": .string(text), "request_id": .string(requestID)]
         object.setIfPresent("locale", locale.map(JSONValue.string))
         return .object(object)
@@ -23,16 +23,16 @@ public struct MessageSubmitRequest: WireEncodable, Hashable {
 }
 
 /// `202` response to a message submission.
-public struct MessageAccepted: WireDecodable, Hashable {
+package struct MessageAccepted: WireDecodable, Hashable {
     /// The server's turn id (the original one for a repeated `request_id`).
-    public var turnID: String
+    package var turnID: String
     /// The request id echoed.
-    public var requestID: String
+    package var requestID: String
     /// `accepted`.
-    public var status: String
+    package var status: String
 
     /// Reads the response.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         turnID = try reader.string("turn_id")
         requestID = try reader.optionalString("request_id") ?? ""
@@ -41,9 +41,9 @@ public struct MessageAccepted: WireDecodable, Hashable {
 }
 
 /// `POST /v1/sessions/{id}/tool-results` body (§4.10). Any status but `success` is an error to the model.
-public struct ToolResultSubmission: WireEncodable, Hashable {
+package struct ToolResultSubmission: WireEncodable, Hashable {
     /// Whether the call succeeded.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The function's result.
         case success(JSONValue)
         /// The error text the model sees as `{"error": "<text>"}` (≤4096 characters).
@@ -51,19 +51,19 @@ public struct ToolResultSubmission: WireEncodable, Hashable {
     }
 
     /// The turn the call belongs to (from the request's envelope).
-    public var turnID: String
+    package var turnID: String
     /// The call answered.
-    public var callID: String
+    package var callID: String
     /// Stable across retries of the same result.
-    public var idempotencyKey: String
+    package var idempotencyKey: String
     /// The result.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// The longest error text the backend accepts.
-    public static let maxErrorLength = 4096
+    package static let maxErrorLength = 4096
 
     /// Creates the body.
-    public init(turnID: String, callID: String, idempotencyKey: String, outcome: Outcome) {
+    package init(turnID: String, callID: String, idempotencyKey: String, outcome: Outcome) {
         self.turnID = turnID
         self.callID = callID
         self.idempotencyKey = idempotencyKey
@@ -71,7 +71,7 @@ public struct ToolResultSubmission: WireEncodable, Hashable {
     }
 
     /// The JSON body; an error text longer than the backend's limit is cut with an ellipsis.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "turn_id": .string(turnID), "call_id": .string(callID), "idempotency_key": .string(idempotencyKey),
         ]
@@ -90,14 +90,14 @@ public struct ToolResultSubmission: WireEncodable, Hashable {
 }
 
 /// `200` response to a tool result.
-public struct ToolResultAcknowledgement: WireDecodable, Hashable {
+package struct ToolResultAcknowledgement: WireDecodable, Hashable {
     /// `ok`.
-    public var status: String
+    package var status: String
     /// Whether the server had already seen this exact submission.
-    public var deduplicated: Bool
+    package var deduplicated: Bool
 
     /// Reads the response.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         status = try reader.optionalString("status") ?? "ok"
         deduplicated = try reader.optionalBool("deduplicated") ?? false
@@ -105,37 +105,37 @@ public struct ToolResultAcknowledgement: WireDecodable, Hashable {
 }
 
 /// `POST /v1/sessions/{id}/feedback` body (§4.11).
-public struct FeedbackSubmission: WireEncodable, Hashable {
+package struct FeedbackSubmission: WireEncodable, Hashable {
     /// 1 to 5.
-    public var rating: Int
+    package var rating: Int
     /// An optional comment (≤2000 characters).
-    public var comment: String?
+    package var comment: String?
 
     /// Creates the body.
-    public init(rating: Int, comment: String? = nil) {
+    package init(rating: Int, comment: String? = nil) {
         self.rating = rating
         self.comment = comment
     }
 
     /// The JSON body.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["rating": .number(Double(rating)), "comment": comment.map(JSONValue.string) ?? .null]
     }
 }
 
 /// `GET /v1/sdk/compat` response (§4.1).
-public struct CompatibilityInfo: WireDecodable, Hashable {
+package struct CompatibilityInfo: WireDecodable, Hashable {
     /// The lowest SDK version the backend supports.
-    public var minimumSDKVersion: String
+    package var minimumSDKVersion: String
     /// The SDK major versions the backend supports.
-    public var supportedSDKMajorVersions: [Int]
+    package var supportedSDKMajorVersions: [Int]
     /// Informational client fields.
-    public var clientRequirements: [String]
+    package var clientRequirements: [String]
     /// The server's clock, as sent.
-    public var serverTime: String
+    package var serverTime: String
 
     /// Reads the response.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
         minimumSDKVersion = try reader.string("minimum_sdk_version")
         supportedSDKMajorVersions = try reader.ints("supported_sdk_major_versions")
@@ -145,7 +145,7 @@ public struct CompatibilityInfo: WireDecodable, Hashable {
 
     /// Whether an SDK of `version` (`major.minor.patch`) passes the gate: its major is supported and it is not
     /// below the minimum.
-    public func supports(sdkVersion version: String) -> Bool {
+    package func supports(sdkVersion version: String) -> Bool {
         let parts = Self.components(version)
         guard let major = parts.first, supportedSDKMajorVersions.contains(major) else { return false }
         return !parts.lexicographicallyPrecedes(Self.components(minimumSDKVersion))

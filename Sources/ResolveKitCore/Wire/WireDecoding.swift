@@ -1,29 +1,29 @@
 /// A wire message that does not have the shape PROTOCOL.md gives it.
-public struct WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where, e.g. `$.payload.call_id`.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
     /// `$.payload.call_id: expected string, got number 3`.
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }
 
 /// A value that is read from the JSON of the wire.
-public protocol WireDecodable: Sendable {
+package protocol WireDecodable: Sendable {
     /// Reads the value from JSON.
     /// - Throws: ``WireDecodingError`` naming the path that does not fit.
     init(json: JSONValue) throws(WireDecodingError)
 }
 
 /// A value that is written as JSON on the wire.
-public protocol WireEncodable: Sendable {
+package protocol WireEncodable: Sendable {
     /// The value's JSON.
     var json: JSONValue { get }
 }
@@ -31,7 +31,7 @@ public protocol WireEncodable: Sendable {
 extension WireDecodable {
     /// Parses JSON bytes and reads the value.
     /// - Throws: ``WireDecodingError`` (a parse failure is reported at `$` with its byte offset).
-    public init(jsonBytes: some Collection<UInt8>) throws(WireDecodingError) {
+    package init(jsonBytes: some Collection<UInt8>) throws(WireDecodingError) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: jsonBytes)
@@ -44,7 +44,7 @@ extension WireDecodable {
 
 extension Array: WireDecodable where Element: WireDecodable {
     /// Reads an array whose elements are each `Element`.
-    public init(json: JSONValue) throws(WireDecodingError) {
+    package init(json: JSONValue) throws(WireDecodingError) {
         guard case .array(let elements) = json else {
             throw WireDecodingError(path: "$", message: "expected array, got \(json.typeName)")
         }
