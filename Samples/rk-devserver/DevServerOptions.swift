@@ -21,13 +21,15 @@ struct DevServerOptions {
           --stream-cap <seconds>     life of one event-stream connection (default 300)
           --event-ids <redis|numeric>  event id style (default redis)
           --max-tool-rounds <n>      tool rounds before escalation (default 10)
-          --tool-results <memory|redis>  answer for results of calls not pending: always 404 (memory,
-                                     default) or 200 while a turn runs (redis, as the hosted backend)
+          --tool-results <memory|redis>  answer for results of calls not pending: 200 while a turn runs and
+                                     dedupe kept 600 s (redis, the hosted backend, default) or always 404 (memory)
           --fail <spec>              answer an endpoint with a status: "METHOD /path/*:STATUS[:TIMES]"
           --delay <spec>             delay an endpoint: "METHOD /path/*:MILLISECONDS[:TIMES]"
           --drop-after-events <n>    cut every event stream after n events
           --drop-at-byte <n>         cut every event stream after n bytes (mid-frame)
           --duplicate-replay         write every replayed event twice
+          --restart-mid-turn <seconds>  after the next round of tool calls, lose the turn as a restarted
+                                     backend does; its lock stays held this long (600 on the hosted backend)
           -h, --help                 show this help
 
         ENVIRONMENT:
@@ -96,6 +98,8 @@ struct DevServerOptions {
             case "--drop-at-byte":
                 faults.dropStream(.atByteOffset(try number(flag, in: 1...Int.max)), connections: .max)
             case "--duplicate-replay": faults.duplicateEventsOnReplay(true)
+            case "--restart-mid-turn":
+                faults.restartAfterNextToolCalls(lockHeldFor: .seconds(try number(flag, in: 0...Int.max)))
             default: throw UsageError(message: "unknown option '\(flag)'")
             }
         }

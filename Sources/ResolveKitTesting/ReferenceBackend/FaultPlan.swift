@@ -59,6 +59,7 @@ public final class FaultPlan: Sendable {
         var drops: [(drop: StreamDrop, remaining: Int)] = []
         var duplicateReplay = false
         var stalledNow = 0
+        var restartsAfterToolCalls: [Duration] = []
     }
 
     /// How a matching request is held before it is answered.
@@ -99,6 +100,16 @@ public final class FaultPlan: Sendable {
     /// Cuts the next `connections` event streams as `drop` says.
     public func dropStream(_ drop: StreamDrop, connections: Int = 1) {
         state.withLock { $0.drops.append((drop, connections)) }
+    }
+
+    /// Restarts the backend mid-turn (``ReferenceBackend/restartMidTurn(lockHeldFor:)``) right after the next round
+    /// of tool calls was emitted: the turn and its pending calls vanish, its lock stays held for `lockHeldFor`.
+    public func restartAfterNextToolCalls(lockHeldFor: Duration = .seconds(600)) {
+        state.withLock { $0.restartsAfterToolCalls.append(lockHeldFor) }
+    }
+
+    func takeRestartAfterToolCalls() -> Duration? {
+        state.withLock { $0.restartsAfterToolCalls.isEmpty ? nil : $0.restartsAfterToolCalls.removeFirst() }
     }
 
     /// While on, every replayed event (those after the cursor at connect time) is written twice.

@@ -12,10 +12,12 @@ extension ReferenceBackend {
 
     /// Which rows of the tool-result decision table (PROTOCOL.md §7.4) apply to a call that is not pending.
     public enum ToolResultSemantics: Sendable, Hashable {
-        /// Always 404 `No pending tool call with this ID` (the backend without Redis); the default.
+        /// Always 404 `No pending tool call with this ID` for a call not pending, and the dedupe keys are forgotten
+        /// when the turn ends (the backend without Redis).
         case inMemory
-        /// 200 `deduplicated:false` (result ignored) while any turn of the session runs, else 404, as the
-        /// Redis-backed backend of the transcript answers.
+        /// The deployed backend, the default: 200 `deduplicated:false` (result ignored) for a call not pending while
+        /// any turn of the session runs, else 404; dedupe keys live 600 s after the newest one, so a result posted
+        /// again right after its turn ended is 200 `deduplicated:true`.
         case redis
     }
 
@@ -37,7 +39,7 @@ extension ReferenceBackend {
         public var streamConnectionCap: Duration
         /// How event ids look (default ``EventIDStyle/redis``).
         public var eventIDStyle: EventIDStyle
-        /// How results for calls that are not pending are answered (default ``ToolResultSemantics/inMemory``).
+        /// How results for calls that are not pending are answered (default ``ToolResultSemantics/redis``).
         public var toolResultSemantics: ToolResultSemantics
         /// Tool-calling rounds per turn before the session is escalated (default 10).
         public var maxToolRounds: Int
@@ -78,7 +80,7 @@ extension ReferenceBackend {
             keepAliveInterval: Duration = .seconds(15),
             streamConnectionCap: Duration = .seconds(300),
             eventIDStyle: EventIDStyle = .redis,
-            toolResultSemantics: ToolResultSemantics = .inMemory,
+            toolResultSemantics: ToolResultSemantics = .redis,
             maxToolRounds: Int = 10,
             script: AgentScript = .default,
             model: (any AgentModel)? = nil,

@@ -7,7 +7,7 @@ extension ReferenceBackend {
         public var duplicates = 0
         /// Results for a pending call that already had one (different idempotency key): 200, ignored.
         public var ignored = 0
-        /// Submissions answered 404 because the call was not pending.
+        /// Submissions for a call that was not pending: 404, or in Redis mode 200 (ignored) while a turn runs.
         public var notPending = 0
 
         /// Creates counts.
@@ -33,6 +33,8 @@ extension ReferenceBackend {
         public var turnsStarted = 0
         /// Turns whose background work has finished (whatever their outcome).
         public var turnsEnded = 0
+        /// Turns lost to ``ReferenceBackend/restartMidTurn(lockHeldFor:)``.
+        public var turnsLostToRestarts = 0
         /// Event-stream connections answered 200.
         public var streamConnections = 0
         /// Event-stream connections currently open.

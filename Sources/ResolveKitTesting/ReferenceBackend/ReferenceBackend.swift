@@ -58,7 +58,7 @@ public final class ReferenceBackend: Sendable {
     public func stop() async {
         let tasks = state.withLock { state in
             state.stopped = true
-            return Array(state.turnTasks.values)
+            return Array(state.turnTasks.values) + Array(state.lockReleases.values)
         }
         changes.notify()
         for task in tasks { task.cancel() }

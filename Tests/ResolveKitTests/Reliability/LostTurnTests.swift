@@ -41,4 +41,38 @@ struct LostTurnTests {
             }
         }
     }
+
+    @Test func aBackendRestartedMidTurnEndsTheTurnAndTheNextMessageIsAnsweredInANewSession() async throws {
+        let clock = ManualClock()
+        let configuration = ReferenceBackend.Configuration(script: TestTools.script, clock: clock)
+        configuration.faults.restartAfterNextToolCalls(lockHeldFor: .seconds(600))
+        try await RuntimeHarness.run(configuration) { harness in
+            try await harness.withRuntime(harness.configuration(clock: ResolveKitClock(clock))) { runtime in
+                let oldSession = try #require(runtime.sessionID)
+                let asking = Task { try await runtime.ask("what time is it") }
+                // The call emitted before the restart still runs, and its result is posted once.
+                await runtime.wait { $0.item("get_time")?.status == .completed }
+                for check in 1...2 {
+                    let due = ManualClock.Instant(offset: .seconds(60 * check))
+                    await clock.waitForSleeper(at: due)
+                    clock.advance(to: due)
+                }
+                do {
+                    _ = try await asking.value
+                    Issue.record("a turn lost to a restart was answered")
+                } catch let error as ResolveKitError {
+                    #expect(error.code == .turnLost)
+                    #expect(error.turnSoFar?.toolCalls.map(\.functionName) == ["get_time"])
+                }
+                // The lock is held for 600 s; the next question goes to a new session at once.
+                let result = try await runtime.ask("what time is it now")
+                #expect(result.text == #"Done. The get_time returned "10:42"."#)
+                #expect(runtime.sessionID != oldSession)
+                #expect(harness.backend.counters.turnsLostToRestarts == 1)
+                #expect(harness.backend.counters.toolResults.values.map(\.notPending).reduce(0, +) == 1)
+                let item = try #require(runtime.item("get_time"))
+                #expect(ExecutionLedger.shared.count(item.id) == 1)
+            }
+        }
+    }
 }

@@ -100,6 +100,11 @@ extension ReferenceBackend {
             }
         }
         changes.notify()
+        // The fault "backend restarts mid-turn": this turn's own task is cancelled by the restart.
+        if let lockHeldFor = configuration.faults.takeRestartAfterToolCalls() {
+            restartMidTurn(lockHeldFor: lockHeldFor)
+            return []
+        }
         var results: [AgentContext.ToolStep] = []
         for entry in plan {
             let name = entry.call.functionName
@@ -182,9 +187,13 @@ extension ReferenceBackend {
 
     private func finishTurn(_ turn: TurnContext) {
         state.withLock { state in
-            if state.sessions[turn.sessionID]?.activeTurnID == turn.turnID {
+            // A turn lost by a restart keeps its lock until the lock's timer releases it.
+            let lost = state.sessions[turn.sessionID]?.lostTurnID == turn.turnID
+            if state.sessions[turn.sessionID]?.activeTurnID == turn.turnID, !lost {
                 state.sessions[turn.sessionID]?.activeTurnID = nil
-                state.sessions[turn.sessionID]?.dedupeKeys.removeAll()
+                if configuration.toolResultSemantics == .inMemory {
+                    state.sessions[turn.sessionID]?.dedupeKeys.removeAll()
+                }
             }
             if let pending = state.sessions[turn.sessionID]?.pendingCalls {
                 state.sessions[turn.sessionID]?.pendingCalls = pending.filter { $0.value.turnID != turn.turnID }

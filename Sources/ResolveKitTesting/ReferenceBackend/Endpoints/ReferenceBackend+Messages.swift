@@ -117,8 +117,11 @@ extension ReferenceBackend {
         }
     }
 
-    /// `POST /v1/sessions/{id}/tool-results`: the decision table of PROTOCOL.md §7.4 (in-memory rows by default;
-    /// with ``ToolResultSemantics/redis`` a result for a call that is not pending is 200 while a turn runs).
+    /// The life of a session's Redis dedupe set after its newest key, in seconds (§7.4).
+    static let redisDedupeTTL: TimeInterval = 600
+
+    /// `POST /v1/sessions/{id}/tool-results`: the decision table of PROTOCOL.md §7.4 (Redis rows by default: a
+    /// result for a call that is not pending is 200 while a turn runs; with ``ToolResultSemantics/inMemory`` 404).
     func postToolResult(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var issues: [ValidationIssue] = []
         var fields: (turn: String, key: String, call: String, outcome: ToolOutcome)?
@@ -146,22 +149,28 @@ extension ReferenceBackend {
         guard let fields, issues.isEmpty else { return BackendReply.validation(issues) }
         enum Outcome { case duplicate, delivered, notPending }
         let redisSemantics = configuration.toolResultSemantics == .redis
+        let date = now
         let outcome: Outcome = state.withLock { state in
             guard var session = state.sessions[sessionID] else {
                 state.count(fields.call) { $0.notPending += 1 }
                 return .notPending
             }
             defer { state.sessions[sessionID] = session }
+            if redisSemantics, let expiry = session.dedupeKeysExpireAt, date >= expiry {
+                session.dedupeKeys.removeAll()
+                session.dedupeKeysExpireAt = nil
+            }
             let dedupeKey = "\(fields.turn):\(fields.call):\(fields.key)"
             if session.dedupeKeys.contains(dedupeKey) {
                 state.count(fields.call) { $0.duplicates += 1 }
                 return .duplicate
             }
             session.dedupeKeys.insert(dedupeKey)
+            if redisSemantics { session.dedupeKeysExpireAt = date.addingTimeInterval(Self.redisDedupeTTL) }
             guard var pending = session.pendingCalls[fields.call] else {
                 if redisSemantics, session.activeTurnID != nil {
                     // Redis mode stores the result for a waiter that may live in another worker, and says 200.
-                    state.count(fields.call) { $0.ignored += 1 }
+                    state.count(fields.call) { $0.notPending += 1 }
                     return .delivered
                 }
                 state.count(fields.call) { $0.notPending += 1 }

@@ -97,6 +97,10 @@ struct SessionRecord: Sendable {
     var activeTurnID: String?
     var pendingCalls: [String: PendingCall] = [:]
     var dedupeKeys: Set<String> = []
+    /// Redis mode: when the session's dedupe set expires (600 s after its newest key, §7.4).
+    var dedupeKeysExpireAt: Date?
+    /// A turn lost by a restart mid-turn: its lock is still held, and nothing ends it.
+    var lostTurnID: String?
 
     mutating func appendMessage(role: String, content: String?, tokenCount: Int? = nil, at date: Date) {
         messages.append(

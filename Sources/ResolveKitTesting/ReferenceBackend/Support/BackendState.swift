@@ -26,6 +26,8 @@ struct BackendState: Sendable {
     var integrationEnabled = true
     var eventIDs: EventIDGenerator
     var turnTasks: [String: Task<Void, Never>] = [:]
+    /// Timers that release the locks of turns lost by a restart, by turn id.
+    var lockReleases: [String: Task<Void, Never>] = [:]
     var counters = ReferenceBackend.Counters()
     var stopped = false
     /// Bumped by `dropOpenStreams()`: streams opened before the bump cut themselves.
