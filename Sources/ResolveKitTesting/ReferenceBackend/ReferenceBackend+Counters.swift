@@ -35,6 +35,8 @@ extension ReferenceBackend {
         public var turnsEnded = 0
         /// Turns lost to ``ReferenceBackend/restartMidTurn(lockHeldFor:)``.
         public var turnsLostToRestarts = 0
+        /// Calls still waiting for their result when a restart lost their turn: the server waits for them no more.
+        public var callsLostToRestarts: Set<String> = []
         /// Event-stream connections answered 200.
         public var streamConnections = 0
         /// Event-stream connections currently open.

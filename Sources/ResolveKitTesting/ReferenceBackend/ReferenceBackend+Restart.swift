@@ -16,6 +16,9 @@ extension ReferenceBackend {
                 guard let turnID = session.activeTurnID, session.lostTurnID != turnID else { continue }
                 state.sessions[sessionID]?.lostTurnID = turnID
                 state.sessions[sessionID]?.pendingCalls = session.pendingCalls.filter { $0.value.turnID != turnID }
+                for (callID, call) in session.pendingCalls where call.turnID == turnID && call.result == nil {
+                    state.counters.callsLostToRestarts.insert(callID)
+                }
                 lost.append((sessionID, turnID))
             }
             state.counters.turnsLostToRestarts += lost.count

@@ -74,7 +74,8 @@ struct SoakCalls {
         awaitingAnswer = awaitingAnswer.filter { !Self.wasAnswered($0, counters) }
         return awaitingAnswer.compactMap { calls[$0] }.filter { call in
             let missedInTime = counters.timedOutCalls.contains(call.id) && ExecutionLedger.shared.count(call.id) == 0
-            return !endedSessions.contains(call.sessionID) && !call.wasHidden && !missedInTime
+            let lostToRestart = counters.callsLostToRestarts.contains(call.id)
+            return !endedSessions.contains(call.sessionID) && !call.wasHidden && !missedInTime && !lostToRestart
         }
     }
 
@@ -97,10 +98,13 @@ struct SoakCalls {
             acceptedCalls += counts.accepted
         }
         for call in unanswered(counters) { problems.append("\(call.id) (\(call.functionName)): result lost") }
-        // With every server turn over, each emitted call either got its result or the server timed it out.
-        if acceptedCalls + counters.toolCallsTimedOut != calls.count {
+        // With every server turn over, each emitted call either got its result, or the server timed it out, or a
+        // backend restart lost its turn.
+        let lost = counters.callsLostToRestarts.count
+        if acceptedCalls + counters.toolCallsTimedOut + lost != calls.count {
             problems.append(
-                "\(calls.count) calls emitted, \(acceptedCalls) accepted, \(counters.toolCallsTimedOut) timed out")
+                "\(calls.count) calls emitted, \(acceptedCalls) accepted, \(counters.toolCallsTimedOut) timed out, "
+                    + "\(lost) lost to restarts")
         }
         return problems
     }

@@ -18,6 +18,7 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
     case eventRenumbering
     case duplicatedReplay
     case processRestart
+    case backendRestartMidTurn
 
     var description: String {
         switch self {
@@ -35,6 +36,7 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
         case .eventRenumbering: "renumbering"
         case .duplicatedReplay: "duplicate-replay"
         case .processRestart: "restart"
+        case .backendRestartMidTurn: "backend-restart"
         }
     }
 
@@ -91,6 +93,11 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
             faults.duplicateEventsOnReplay(true)
             faults.dropStream(.afterEvents(Int.random(in: 1...3, using: &random)))
             backend.dropOpenStreams()
+        case .backendRestartMidTurn:
+            // Before the send, the restart comes right after the turn's first tool calls; mid-turn, at once.
+            if backend.restartMidTurn(lockHeldFor: .seconds(600)) == 0 {
+                faults.restartAfterNextToolCalls(lockHeldFor: .seconds(600))
+            }
         case .processRestart:
             if random.chance(30) { faults.fail(.init("PUT", "/v1/functions/bulk"), status: serverError) }
             return await world.restartRuntime()
