@@ -55,18 +55,18 @@ struct CallJournalTests {
     @Test func theJournalFileGrowsByOneLinePerChangeAndIsCompacted() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = RuntimeStateStore(directory: directory)
+        let store = FileCallJournalStore(directory: directory)
         var journal = CallJournal(capacity: 50)
         for index in 0..<400 {
             let key = CallJournal.Key(sessionID: "s", callID: "c\(index)")
             _ = journal.admit(sessionID: "s", callID: key.callID, turnID: "t", functionName: "f")
             journal.recordResult(key, .success(.number(Double(index))))
             journal.settle(key)
-            try store.appendJournal(&journal)
+            try store.save(changed: journal.takeChangedEntries(), of: journal)
         }
         let text = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
         #expect(text.split(separator: "\n").count < 1100)
-        let reloaded = store.loadJournal()
+        let reloaded = store.load()
         #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c399")) == .settled)
         #expect(reloaded.entries.count <= 400)
     }
@@ -106,18 +106,44 @@ struct CallJournalTests {
         let store = RuntimeStateStore(directory: directory)
         try store.saveDeviceID("device-1")
         try store.saveSession(.init(sessionID: "s", cursor: "42-0"))
-        var journal = CallJournal()
-        _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
-        try store.appendJournal(&journal)
-        journal.recordResult(CallJournal.Key(sessionID: "s", callID: "c"), .success("done"))
-        try store.appendJournal(&journal)
+        var outbox = ResultOutbox(store: store.makeJournalStore())
+        let key = CallJournal.Key(sessionID: "s", callID: "c")
+        _ = outbox.admit(key, turnID: "t", functionName: "f")
+        try outbox.save()
+        _ = outbox.record(key, .success("done"), settled: false)
+        try outbox.save()
 
         let reopened = RuntimeStateStore(directory: directory)
         #expect(reopened.loadDeviceID() == "device-1")
         #expect(reopened.loadSession() == .init(sessionID: "s", cursor: "42-0"))
-        #expect(reopened.loadJournal().undelivered == journal.undelivered)
-        #expect(reopened.loadJournal().status(CallJournal.Key(sessionID: "s", callID: "c")) == .answered(.success("done")))
+        let journal = reopened.makeJournalStore().load()
+        #expect(journal.undelivered == outbox.journal.undelivered)
+        #expect(journal.status(key) == .answered(.success("done")))
         try reopened.saveSession(nil)
         #expect(RuntimeStateStore(directory: directory).loadSession() == nil)
+    }
+
+    @Test func aCallRunningWhenTheProcessStoppedIsAnsweredWithAnErrorNeverRunAgain() throws {
+        let store = MemoryCallJournalStore()
+        var outbox = ResultOutbox(store: store)
+        let key = CallJournal.Key(sessionID: "s", callID: "c")
+        _ = outbox.admit(key, turnID: "t", functionName: "f")
+        outbox.markRunning(key)
+        try outbox.save()
+        let next = ResultOutbox(store: store)
+        #expect(next.journal.status(key) == .answered(.failure(
+            "Interrupted by a client restart while running; it may or may not have completed")))
+    }
+
+    @Test func aJournalThatCannotBeWrittenIsAStateStoreErrorNamingTheFile() throws {
+        var outbox = ResultOutbox(store: FileCallJournalStore(directory: "/proc/rk-cannot-exist"))
+        _ = outbox.admit(CallJournal.Key(sessionID: "s", callID: "c"), turnID: "t", functionName: "f")
+        do {
+            try outbox.save()
+            Issue.record("a journal under /proc was written")
+        } catch {
+            #expect(error.code == .stateStore)
+            #expect(error.message.contains("/proc/rk-cannot-exist"))
+        }
     }
 }

@@ -23,12 +23,10 @@ extension SessionEngine {
 
     private func nextUndelivered() -> ToolResultSubmission? {
         guard let session else { return nil }
-        for key in journal.answeredKeys where key.sessionID != session.id {
-            output.log("Dropped the result of \(key.callID): its session \(key.sessionID) ended")
-            journal.settle(key)
-            persistJournal()
-        }
-        return journal.undelivered.first
+        let (next, dropped) = outbox.next(in: session.id)
+        for key in dropped { output.log("Dropped the result of \(key.callID): its session \(key.sessionID) ended") }
+        if !dropped.isEmpty { persistJournal() }
+        return next
     }
 
     /// Posts one result. Returns whether it is settled; `false` means try again later.
@@ -57,8 +55,7 @@ extension SessionEngine {
     }
 
     private func settle(_ key: CallJournal.Key, note: String) {
-        guard journal.status(key) != .settled else { return }
-        journal.settle(key)
+        guard outbox.settle(key) else { return }
         persistJournal()
         output.log("Result of \(key.callID) \(note)")
         output.emit(.toolResultDelivered(callID: key.callID))

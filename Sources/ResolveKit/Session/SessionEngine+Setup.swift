@@ -148,11 +148,15 @@ extension SessionEngine {
         }
     }
 
+    /// Saves the outbox's changes. A failure is reported (``ResolveKitError/Code/stateStore``) but does not stop
+    /// the runtime: the journal in memory still keeps this process from running anything twice.
     func persistJournal() {
-        do {
-            try store.appendJournal(&journal)
+        do throws(ResolveKitError) {
+            try outbox.save()
         } catch {
-            output.log("Could not persist the call journal: \(error)", level: .warning)
+            output.log("Could not save the call journal: \(error)", level: .error)
+            output.update { $0.lastError = error }
+            output.emit(.error(error))
         }
     }
 
@@ -171,6 +175,33 @@ extension SessionEngine {
         case .apiKeyRejected: "The backend rejected the API key (\(error)); check RESOLVEKIT_API_KEY or the key file"
         case .chatUnavailable: "Chat is unavailable for this app (403 chat_unavailable); it is switched off on the backend"
         default: error.description
+        }
+    }
+
+    /// `PATCH /context` with the current client description, model context, allow-list and locale.
+    func refreshSessionContext() async throws(BackendError) {
+        guard let backend, let session else {
+            throw BackendError(code: .transport, endpoint: "PATCH /context", message: "Not connected")
+        }
+        let names = allowedFunctionNames()
+        let patch = SessionContextPatch(
+            client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
+            llmContext: configuration.llmContextProvider(), availableFunctionNames: names, locale: configuration.resolvedLocale)
+        try await backend.patchContext(session, patch)
+        allowedNames = Set(names)
+        output.log("Refreshed the session context")
+    }
+
+    /// `GET /localization`: stores the locale on the session and takes its texts.
+    func setLocale(_ locale: String?) async throws(BackendError) {
+        guard let backend, let session else {
+            throw BackendError(code: .transport, endpoint: "GET /localization", message: "Not connected")
+        }
+        let localization = try await backend.localization(session, locale: locale)
+        output.update { snapshot in
+            snapshot.currentLocale = localization.locale
+            snapshot.chatTitle = localization.chatTitle
+            snapshot.messagePlaceholder = localization.messagePlaceholder
         }
     }
 }

@@ -14,8 +14,9 @@ extension SessionEngine {
             output.log("Ignored call \(request.callID) (\(request.functionName)): its turn already ended")
             return
         }
-        let admission = journal.admit(
-            sessionID: session.id, callID: request.callID, turnID: envelope.turnID, functionName: request.functionName)
+        let admission = outbox.admit(
+            CallJournal.Key(sessionID: session.id, callID: request.callID), turnID: envelope.turnID,
+            functionName: request.functionName)
         guard admission == .admitted else {
             output.log("Ignored a repeated request for call \(request.callID)")
             if case .duplicate(.answered) = admission { deliveryKick?.yield() }
@@ -145,7 +146,7 @@ extension SessionEngine {
         case .failure(let error):
             record(call, .failure(error), decision: decision)
         case .success(let prepared):
-            journal.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
+            outbox.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
             persistJournal()
             var item = Self.item(call, .running)
             item.decision = decision
@@ -185,8 +186,7 @@ extension SessionEngine {
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
         openCalls[call.callID] = nil
         if slots.withdraw(call.callID) { slotWaiters.removeValue(forKey: call.callID)?.resume(returning: false) }
-        guard journal.recordResult(key, outcome.submissionOutcome) else { return }
-        if settled { journal.settle(key) }
+        guard outbox.record(key, outcome.submissionOutcome, settled: settled) else { return }
         persistJournal()
         if turns.turnID == call.turnID { turns.noteActivity(now: clock.elapsed) }
         let status: ToolCallChecklistItem.Status
@@ -245,5 +245,22 @@ extension SessionEngine {
             arguments: call.arguments, requiresApproval: call.requiresApproval, status: status)
         item.receivedAt = call.receivedAt
         return item
+    }
+
+    /// Stops taking new work: calls that arrive from now on, and calls still waiting for their batch window or
+    /// in the queue, are answered with an error; calls already approved or running go on.
+    func beginDrain() {
+        isDraining = true
+        output.log("Draining: new calls are refused; running calls finish and results are posted", level: .info)
+        let waitingForSlot = slotWaiters.keys.compactMap { openCalls[$0] }
+        for call in batcher.drain() + waitingForSlot {
+            record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
+        }
+        deliveryKick?.yield()
+    }
+
+    /// Whether every admitted call has an outcome and every outcome has been acknowledged.
+    var isIdle: Bool {
+        openCalls.isEmpty && outbox.isEmpty
     }
 }

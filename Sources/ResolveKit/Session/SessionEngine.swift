@@ -4,8 +4,8 @@ import ResolveKitHTTP
 /// Drives one runtime: compatibility check, function registration, the session, its event stream, tool calls
 /// and result delivery. All mutable state is isolated here; ``ResolveKitRuntime`` is the public face. The
 /// decisions are made by pure machines it owns: ``BackendFailurePolicy`` for every failed request,
-/// ``TurnTracker`` for the turn, ``ToolBatcherStateMachine`` and ``CallSlots`` for calls, ``CallJournal`` for
-/// results.
+/// ``TurnTracker`` for the turn, ``ToolBatcherStateMachine`` and ``CallSlots`` for calls; results wait in the
+/// ``ResultOutbox`` until the server has them.
 actor SessionEngine {
     /// Why a session's work stopped.
     enum SessionEnding: Sendable, Equatable {
@@ -43,7 +43,7 @@ actor SessionEngine {
     var sessionResponse: SessionResponse?
     var cursor = CursorKeeper()
     var allowedNames: Set<String> = []
-    var journal: CallJournal
+    var outbox: ResultOutbox
     var batcher: ToolBatcherStateMachine
     var slots: CallSlots
     var slotWaiters: [String: CheckedContinuation<Bool, Never>] = [:]
@@ -87,9 +87,7 @@ actor SessionEngine {
         self.output = output
         self.clock = configuration.clock
         self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
-        var journal = store.loadJournal()
-        journal.resolveInterruptedCalls()
-        self.journal = journal
+        self.outbox = ResultOutbox(store: store.makeJournalStore())
         self.batcher = ToolBatcherStateMachine(windowLength: configuration.batchWindow)
         self.slots = CallSlots(limit: configuration.maxConcurrentCalls)
         self.turns = TurnTracker(period: configuration.turnWatchdog)

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Where the runtime keeps what must survive a restart: the device id, the session and its cursor, and the call
-/// journal. Files are replaced atomically (write, then rename), so a crash leaves the old or the new version.
+/// Where the runtime keeps what must survive a restart besides the call journal (``CallJournalStore``): the device
+/// id, and the session with its cursor. Files are replaced atomically (write, then rename), so a crash leaves the
+/// old or the new version.
 ///
 /// With no directory everything stays in memory for the life of the runtime.
 final class RuntimeStateStore: Sendable {
@@ -14,10 +15,14 @@ final class RuntimeStateStore: Sendable {
 
     let directory: String?
     private let memory = Mutex<(session: SessionRecord?, deviceID: String?)>((nil, nil))
-    private let journalFile = Mutex<JournalFile?>(nil)  // opened on the first write
 
     init(directory: String?) {
         self.directory = directory
+    }
+
+    /// The call journal's store in the same place: its file in the folder, or memory.
+    func makeJournalStore() -> any CallJournalStore {
+        directory.map { FileCallJournalStore(directory: $0) } ?? MemoryCallJournalStore()
     }
 
     func loadDeviceID() -> String? {
@@ -47,36 +52,6 @@ final class RuntimeStateStore: Sendable {
         var json: JSONObject = ["session_id": .string(record.sessionID)]
         json["cursor"] = record.cursor.map(JSONValue.string) ?? .null
         try write(JSONValue.object(json).serializedBytes(options: .sortedKeys), to: "session.json")
-    }
-
-    /// The journal from `journal.jsonl`: one line per change, the last line of a call wins. Empty in memory mode
-    /// (the engine holds the live journal; a new runtime starts a new one).
-    func loadJournal() -> CallJournal {
-        guard let directory, let data = StateFileReader.contents(atPath: directory + "/journal.jsonl") else {
-            return CallJournal()
-        }
-        let lines = data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue(parsing: $0) }
-        return CallJournal(lines: lines)
-    }
-
-    /// Appends the journal's changed entries as lines (O(1) per change, unlike rewriting the whole file), and
-    /// rewrites the file from `journal`'s current entries once it has grown to four times their number.
-    func appendJournal(_ journal: inout CallJournal) throws {
-        let changed = journal.takeChangedEntries()
-        guard let directory, !changed.isEmpty else { return }
-        try journalFile.withLock { file in
-            if file == nil { file = try JournalFile(directory: directory) }
-            var bytes: [UInt8] = []
-            for entry in changed {
-                bytes += entry.json.serializedBytes(options: .sortedKeys)
-                bytes.append(UInt8(ascii: "\n"))
-            }
-            guard let file else { return }
-            try file.append(bytes, lines: changed.count)
-            if file.lineCount > max(1024, journal.entries.count * 4) {
-                try file.rewrite(journal.lines)
-            }
-        }
     }
 
     private func read(_ name: String) -> JSONValue? {
