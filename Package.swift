@@ -90,7 +90,10 @@ let package = Package(
             name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
         .testTarget(name: "rk-chatTests", dependencies: ["rk-chat"]),
         .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
-        .testTarget(name: "rk-serviceTests", dependencies: ["rk-service", "ResolveKitTesting", "ResolveKit"]),
+        .testTarget(
+            name: "rk-serviceTests", dependencies: ["rk-service", "rk-crash-probe", "ResolveKitTesting", "ResolveKit"]),
+        // A runtime in a process of its own, killed and restarted by the exactly-once tests.
+        .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),
     ]
 )
 

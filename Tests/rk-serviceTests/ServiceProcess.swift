@@ -5,17 +5,20 @@ import Testing
 
 /// The built `rk-service` binary running as a subprocess, with its stdout and stderr collected line by line.
 final class ServiceProcess: Sendable {
-    static let binary: URL = {
+    static let binary = built("rk-service")
+
+    /// A built executable of this package, found beside the test bundle or in `.build/debug`.
+    static func built(_ name: String) -> URL {
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let candidates = [
-            besideTests.appending(path: "rk-service"),
-            besideTests.deletingLastPathComponent().appending(path: "rk-service"),
-            packageRoot.appending(path: ".build/debug/rk-service"),
+            besideTests.appending(path: name),
+            besideTests.deletingLastPathComponent().appending(path: name),
+            packageRoot.appending(path: ".build/debug/" + name),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
-    }()
+    }
 
     /// The environment of this test process without anything that would configure the service.
     static var cleanEnvironment: [String: String] {
@@ -28,10 +31,10 @@ final class ServiceProcess: Sendable {
     private let input: Pipe
     private let output = Mutex<(stdout: String, stderr: String)>(("", ""))
 
-    /// Starts the binary with `arguments` and exactly `environment`.
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Starts `binary` (rk-service by default) with `arguments` and exactly `environment`.
+    init(_ arguments: [String], environment: [String: String], binary: URL = ServiceProcess.binary) throws {
         process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = binary
         process.arguments = arguments
         process.environment = environment
         input = Pipe()

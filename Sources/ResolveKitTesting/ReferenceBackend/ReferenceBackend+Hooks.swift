@@ -39,6 +39,11 @@ extension ReferenceBackend {
         }
     }
 
+    /// The ids of every session, oldest first.
+    public var sessionIDs: [String] {
+        state.withLock { state in state.sessions.values.sorted { $0.createdAt < $1.createdAt }.map(\.id) }
+    }
+
     /// The status of a session, `nil` when unknown.
     public func status(ofSession sessionID: String) -> SessionStatus? {
         state.withLock { $0.sessions[sessionID.lowercased()]?.status }

@@ -1,0 +1,66 @@
+// rk-crash-probe: a runtime in a process of its own, for tests that kill it and start it again.
+//
+//   rk-crash-probe --base-url URL --state-dir DIR [--message TEXT]
+//
+// With --message it asks and prints `answer: …`; without, it starts, posts what the journal still holds, and exits.
+// Its functions print `started <call id>` when they begin, so a test knows exactly when to kill it.
+import Foundation
+import ResolveKit
+
+/// Prints a line at once (stdout is a pipe: no buffering may hide a line from the test).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Blocks until cancelled: the call a test kills the process in the middle of.
+struct Hold: AnyResolveKitFunction {
+    static let resolveKitName = "hold"
+    static let resolveKitDescription = "Holds until the process is killed."
+    static let resolveKitRequiresApproval = false
+    static let resolveKitTimeoutSeconds: Int? = 60
+    static let resolveKitParametersSchema: JSONObject = ["type": "object"]
+    static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
+        say("started \(context.callID ?? "-")")
+        try await Task.sleep(for: .seconds(3600))
+        return "released"
+    }
+}
+
+/// Returns at once: the call whose result a test kills the process while posting.
+struct Quick: AnyResolveKitFunction {
+    static let resolveKitName = "quick"
+    static let resolveKitDescription = "Answers at once."
+    static let resolveKitRequiresApproval = false
+    static let resolveKitTimeoutSeconds: Int? = 60
+    static let resolveKitParametersSchema: JSONObject = ["type": "object"]
+    static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
+        say("started \(context.callID ?? "-")")
+        return "done"
+    }
+}
+
+var options: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { break }
+    options[flag] = value
+}
+guard let base = options["--base-url"].flatMap(URL.init(string:)), let state = options["--state-dir"] else {
+    FileHandle.standardError.write(Data("usage: rk-crash-probe --base-url URL --state-dir DIR [--message TEXT]\n".utf8))
+    exit(64)
+}
+let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
+    baseURL: base, apiKeyProvider: { "rk_dev" }, deviceIDProvider: { "crash-probe" },
+    functions: [Hold.self, Quick.self], stateLocation: .directory(state)))
+do {
+    try await runtime.start()
+    say("connected")
+    if let message = options["--message"] {
+        say("answer: \(try await runtime.ask(message, timeout: .seconds(60)).text)")
+    }
+    await runtime.drain(timeout: .seconds(20))
+    say("drained")
+} catch {
+    say("error: \(error)")
+    exit(1)
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import ResolveKitTesting
+import Testing
+
+/// Exactly once across a crash, shown with real processes: a runtime killed with SIGKILL in the middle of a call,
+/// or in the middle of posting its result, is started again on the same state folder, and each call is run once
+/// and answered once.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct CrashRestartTests {
+    static let script = AgentScript(rules: [
+        .init(.keywords(["hold"]), rounds: [.toolCalls([.init("hold")]), .text("held: {result}")]),
+        .init(.keywords(["quick"]), rounds: [.toolCalls([.init("quick")]), .text("quick: {result}")]),
+    ])
+
+    /// A backend on loopback and a state folder for probe processes.
+    static func withBackend(_ body: (ReferenceBackend, LoopbackHTTPServer, String) async throws -> Void) async throws {
+        let backend = ReferenceBackend(configuration: ReferenceBackend.Configuration(script: script))
+        let server = try LoopbackHTTPServer.start(handler: backend.handler)
+        let state = "/tmp/rk-crash-test-" + UUID().uuidString.prefix(8).lowercased()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        do {
+            try await body(backend, server, state)
+        } catch {
+            await backend.stop()
+            await server.stop()
+            throw error
+        }
+        await backend.stop()
+        await server.stop()
+    }
+
+    static func probe(_ server: LoopbackHTTPServer, _ state: String, message: String? = nil) throws -> ServiceProcess {
+        let arguments = ["--base-url", server.baseURL, "--state-dir", state] + (message.map { ["--message", $0] } ?? [])
+        return try ServiceProcess(
+            arguments, environment: ServiceProcess.cleanEnvironment, binary: ServiceProcess.built("rk-crash-probe"))
+    }
+
+    static func startedCalls(_ processes: [ServiceProcess]) -> [String] {
+        processes.flatMap(\.stdoutLines).filter { $0.hasPrefix("started ") }.map { String($0.dropFirst(8)) }
+    }
+
+    @Test func aCallKilledWhileRunningIsAnsweredOnceByTheNextProcessAndNeverRunAgain() async throws {
+        try await Self.withBackend { backend, server, state in
+            let first = try Self.probe(server, state, message: "hold on")
+            #expect(await first.waitFor { $0.contains("started ") }, "stderr: \(first.stderr)")
+            first.signal(SIGKILL)
+            _ = await first.exitStatus()
+            let second = try Self.probe(server, state)
+            #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
+            await backend.waitForIdleTurns()
+            let calls = Self.startedCalls([first, second])
+            #expect(calls.count == 1)
+            let callID = try #require(calls.first)
+            #expect(backend.counters.toolResults[callID]?.accepted == 1)
+            let session = try #require(backend.sessionIDs.first)
+            let answer = try #require(backend.events(inSession: session).last { $0.type == "turn_complete" })
+            #expect(answer.frame.contains("Interrupted by a client restart while running"))
+        }
+    }
+
+    @Test func aResultKilledWhilePostingIsPostedOnceByTheNextProcessAndTheCallNotRunAgain() async throws {
+        try await Self.withBackend { backend, server, state in
+            let toolResults = FaultPlan.Endpoint("POST", "/v1/sessions/*/tool-results")
+            backend.configuration.faults.stall(toolResults)
+            let first = try Self.probe(server, state, message: "quick one")
+            await backend.configuration.faults.waitForStalledRequests(count: 1)
+            first.signal(SIGKILL)
+            _ = await first.exitStatus()
+            backend.configuration.faults.releaseStalls()
+            let second = try Self.probe(server, state)
+            #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
+            await backend.waitForIdleTurns()
+            let calls = Self.startedCalls([first, second])
+            #expect(calls.count == 1)
+            let callID = try #require(calls.first)
+            #expect(backend.counters.toolResults[callID]?.accepted == 1)
+            let session = try #require(backend.sessionIDs.first)
+            let answer = try #require(backend.events(inSession: session).last { $0.type == "turn_complete" })
+            #expect(answer.frame.contains("quick: done"))
+        }
+    }
+}
