@@ -32,20 +32,14 @@ extension SessionEngine {
             callID: request.callID, turnID: envelope.turnID, requestID: envelope.requestID,
             functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
-        openCalls[call.callID] = call
         // Calls this session may not run, and any call while draining, are answered without a batch or a slot.
-        if case .failure(let refusal) = dispatcher.check(call, allowedNames: allowedNames) {
+        let refusal: ResolveKitFunctionError?
+        if case .failure(let error) = dispatcher.check(call, allowedNames: allowedNames) { refusal = error } else { refusal = nil }
+        switch pipeline.admit(call, refusal: refusal, now: clock.elapsed) {
+        case .refuse(let error):
             addImmediate(call)
-            record(call, .failure(refusal), decision: .refused)
-            return
-        }
-        if isDraining {
-            addImmediate(call)
-            record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
-            return
-        }
-        switch batcher.receive(call, now: clock.elapsed) {
-        case .runImmediately(let call):
+            record(call, .failure(error), decision: .refused)
+        case .run:
             addImmediate(call)
             enqueue { await self.execute(call, decision: .notRequired) }
         case .armWindow(let deadline):
@@ -53,7 +47,7 @@ extension SessionEngine {
                 do { try await clock.sleep(untilElapsed: deadline) } catch { return }
                 await self.windowElapsed()
             }
-        case .none:
+        case .wait:
             break
         }
     }
@@ -70,7 +64,7 @@ extension SessionEngine {
     }
 
     private func windowElapsed() {
-        if case .present(let batch) = batcher.windowElapsed() { present(batch) }
+        if let batch = pipeline.windowElapsed() { present(batch) }
     }
 
     private func present(_ batch: ToolCallBatch) {
@@ -84,7 +78,7 @@ extension SessionEngine {
         output.update { checklist = $0.startBatch(items) }
         for (call, item) in zip(batch.calls, items) where turnRecord?.turnID == call.turnID { turnRecord?.update(item) }
         output.emit(.toolBatchAwaitingApproval(checklist))
-        var remaining = batch.calls.filter { openCalls[$0.callID] != nil }
+        var remaining = batch.calls.filter { pipeline.isOpen($0.callID) }
         var approved: [PendingToolCall] = []
         while !remaining.isEmpty, let session {
             let deadline = remaining.map(executionDeadline).min()!
@@ -117,7 +111,7 @@ extension SessionEngine {
                 remaining = []
             }
             // Calls whose turn ended meanwhile already have their outcome.
-            remaining.removeAll { openCalls[$0.callID] == nil }
+            remaining.removeAll { !pipeline.isOpen($0.callID) }
         }
         if configuration.runsApprovedCallsSequentially {
             for call in approved { await execute(call, decision: .approved) }
@@ -126,7 +120,7 @@ extension SessionEngine {
                 for call in approved { group.addTask { await self.execute(call, decision: .approved) } }
             }
         }
-        if case .present(let next) = batcher.batchFinished() { present(next) }
+        if let next = pipeline.batchFinished() { present(next) }
     }
 
     /// When a call must have its result: the server's deadline less a margin for posting it (a tenth of the
@@ -138,10 +132,10 @@ extension SessionEngine {
     /// Waits for a slot under the one concurrency limit, validates and runs one call, then records its outcome.
     /// A call that got its outcome another way meanwhile (its turn ended, the runtime drains) is not run.
     func execute(_ call: PendingToolCall, decision: ToolCallChecklistItem.Decision) async {
-        guard let session, openCalls[call.callID] != nil else { return }
+        guard let session, pipeline.isOpen(call.callID) else { return }
         guard await acquireSlot(call.callID) else { return }
         defer { releaseSlot() }
-        guard openCalls[call.callID] != nil else { return }
+        guard pipeline.isOpen(call.callID) else { return }
         switch dispatcher.prepare(call, allowedNames: allowedNames) {
         case .failure(let error):
             record(call, .failure(error), decision: decision)
@@ -168,12 +162,12 @@ extension SessionEngine {
 
     /// Waits for a slot; `false` when the session's work ended first.
     private func acquireSlot(_ callID: String) async -> Bool {
-        if slots.request(callID) { return true }
+        if pipeline.requestSlot(callID) { return true }
         return await withCheckedContinuation { slotWaiters[callID] = $0 }
     }
 
     private func releaseSlot() {
-        guard let next = slots.release() else { return }
+        guard let next = pipeline.releaseSlot() else { return }
         slotWaiters.removeValue(forKey: next)?.resume(returning: true)
     }
 
@@ -184,8 +178,7 @@ extension SessionEngine {
     ) {
         guard let session else { return }
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
-        openCalls[call.callID] = nil
-        if slots.withdraw(call.callID) { slotWaiters.removeValue(forKey: call.callID)?.resume(returning: false) }
+        if pipeline.closed(call.callID) { slotWaiters.removeValue(forKey: call.callID)?.resume(returning: false) }
         guard outbox.record(key, outcome.submissionOutcome, settled: settled) else { return }
         persistJournal()
         if turns.turnID == call.turnID { turns.noteActivity(now: clock.elapsed) }
@@ -210,7 +203,7 @@ extension SessionEngine {
     /// A turn ended with an error or a hand-off: the server waits for none of its calls, so running ones are
     /// cancelled and undecided ones declined, and their outcomes are kept locally instead of posted.
     func abandonCalls(ofTurn turnID: String, reason: String) {
-        for call in openCalls.values.filter({ $0.turnID == turnID }).sorted(by: { $0.receivedAt < $1.receivedAt }) {
+        for call in pipeline.openCalls(ofTurn: turnID) {
             if let task = runningCalls[call.callID] {
                 task.cancel()
                 continue
@@ -223,14 +216,11 @@ extension SessionEngine {
     /// their window, approval or a slot, and those whose job was still queued when the job group ended (it is
     /// dropped, never run). Without this their turn would wait for ever, and so would the turn watchdog.
     func abandonUnstartedCalls() {
-        _ = batcher.endSession()
-        for callID in slots.reset() { slotWaiters.removeValue(forKey: callID)?.resume(returning: false) }
+        let (open, waitingForSlot) = pipeline.endSession()
+        for callID in waitingForSlot { slotWaiters.removeValue(forKey: callID)?.resume(returning: false) }
         for waiter in slotWaiters.values { waiter.resume(returning: false) }
         slotWaiters = [:]
-        for call in openCalls.values.sorted(by: { $0.receivedAt < $1.receivedAt }) {
-            record(call, .failure(.cancelled("The session ended before the call ran")))
-        }
-        openCalls = [:]
+        for call in open { record(call, .failure(.cancelled("The session ended before the call ran"))) }
     }
 
     /// Shows a call's new state to hosts and to the record of its turn.
@@ -250,10 +240,8 @@ extension SessionEngine {
     /// Stops taking new work: calls that arrive from now on, and calls still waiting for their batch window or
     /// in the queue, are answered with an error; calls already approved or running go on.
     func beginDrain() {
-        isDraining = true
         output.log("Draining: new calls are refused; running calls finish and results are posted", level: .info)
-        let waitingForSlot = slotWaiters.keys.compactMap { openCalls[$0] }
-        for call in batcher.drain() + waitingForSlot {
+        for call in pipeline.beginDrain(waitingForSlot: Array(slotWaiters.keys)) {
             record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
         }
         deliveryKick?.yield()
@@ -261,6 +249,6 @@ extension SessionEngine {
 
     /// Whether every admitted call has an outcome and every outcome has been acknowledged.
     var isIdle: Bool {
-        openCalls.isEmpty && outbox.isEmpty
+        pipeline.isIdle && outbox.isEmpty
     }
 }

@@ -200,8 +200,7 @@ extension SessionEngine {
     /// Whether a call of this session still has no outcome and the server still waits for it. A call past its
     /// server deadline no longer holds the watchdog back, whatever happened to it.
     var hasOutstandingCalls: Bool {
-        let now = clock.elapsed
-        return openCalls.values.contains { $0.serverDeadline > now }
+        pipeline.hasOutstandingCalls(now: clock.elapsed)
     }
 
     /// Asks the history whether the turn ended unseen. Either way the stream missed events, so it is reopened

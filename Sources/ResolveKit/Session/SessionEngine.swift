@@ -4,7 +4,7 @@ import ResolveKitHTTP
 /// Drives one runtime: compatibility check, function registration, the session, its event stream, tool calls
 /// and result delivery. All mutable state is isolated here; ``ResolveKitRuntime`` is the public face. The
 /// decisions are made by pure machines it owns: ``BackendFailurePolicy`` for every failed request,
-/// ``TurnTracker`` for the turn, ``ToolBatcherStateMachine`` and ``CallSlots`` for calls; results wait in the
+/// ``TurnTracker`` for the turn, ``ToolPipeline`` for calls; results wait in the
 /// ``ResultOutbox`` until the server has them.
 actor SessionEngine {
     /// Why a session's work stopped.
@@ -44,8 +44,7 @@ actor SessionEngine {
     var cursor = CursorKeeper()
     var allowedNames: Set<String> = []
     var outbox: ResultOutbox
-    var batcher: ToolBatcherStateMachine
-    var slots: CallSlots
+    var pipeline: ToolPipeline
     var slotWaiters: [String: CheckedContinuation<Bool, Never>] = [:]
     var replayGuard: ReplayGuard?
     /// The server time of the newest event handled in this session (the cutoff of a replay without cursor).
@@ -56,12 +55,8 @@ actor SessionEngine {
     var jobs: AsyncStream<@Sendable () async -> Void>.Continuation?
     var deliveryKick: AsyncStream<Void>.Continuation?
     var control: AsyncStream<SessionEnding>.Continuation?
-    /// Calls admitted in this session that have no outcome yet, by call id.
-    var openCalls: [String: PendingToolCall] = [:]
     /// The tasks running functions, to cancel a call whose turn ended.
     var runningCalls: [String: Task<ToolCallOutcome, Never>] = [:]
-    /// Set by ``beginDrain()``: new calls are answered with an error instead of being run.
-    var isDraining = false
 
     var turns: TurnTracker
     var turnRecord: TurnRecord?
@@ -88,8 +83,8 @@ actor SessionEngine {
         self.clock = configuration.clock
         self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
         self.outbox = ResultOutbox(store: store.makeJournalStore())
-        self.batcher = ToolBatcherStateMachine(windowLength: configuration.batchWindow)
-        self.slots = CallSlots(limit: configuration.maxConcurrentCalls)
+        self.pipeline = ToolPipeline(
+            batchWindow: configuration.batchWindow, maxConcurrentCalls: configuration.maxConcurrentCalls)
         self.turns = TurnTracker(period: configuration.turnWatchdog)
         self.dispatcher = ToolDispatcher(registry: registry, clock: configuration.clock, logger: configuration.logger)
     }
