@@ -4,6 +4,9 @@
 // Typed, non-variadic wrappers around libcurl's variadic option and info functions, which Swift cannot call,
 // plus the few macros whose values Swift does not import.
 
+#if defined(__has_include) && !__has_include(<curl/curl.h>)
+#error "libcurl's headers are missing: install them with `sudo apt-get install libcurl4-openssl-dev` (Debian/Ubuntu)"
+#endif
 #include <curl/curl.h>
 #include <stdbool.h>
 #include <stddef.h>
