@@ -37,7 +37,7 @@ let package = Package(
         ),
 
         // Tools and the build plugin.
-        .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen"]),
+        .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen", "ResolveKitCore"]),
         .plugin(
             name: "ResolveKitPlugin",
             capability: .buildTool(),

@@ -23,6 +23,7 @@ struct ChatOptions: Equatable {
     var stateDirectory: String?
     var auditLog: String?
     var showHelp = false
+    var showVersion = false
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -56,15 +57,43 @@ struct ChatOptions: Equatable {
             case "--state-dir": options.stateDirectory = try take()
             case "--audit-log": options.auditLog = try take()
             case "--help", "-h": options.showHelp = true
+            case "--version": options.showVersion = true
             case "--api-key":
                 throw UsageError(description: "--api-key would show the key in the process list; use RESOLVEKIT_API_KEY or --api-key-file")
-            default: throw UsageError(description: "unknown argument \(argument); see --help")
+            default: throw UsageError(description: "unknown argument \(argument)")
             }
         }
         if options.demo, options.baseURL != nil {
             throw UsageError(description: "--demo runs its own backend; leave out --base-url")
         }
+        if !options.showHelp, !options.showVersion { try options.validate(FileManager.default) }
         return options
+    }
+
+    /// Checks every flag against the file system before anything starts, so a mistake is named at once.
+    func validate(_ files: FileManager) throws(UsageError) {
+        if let baseURL {
+            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host?.isEmpty == false
+            else {
+                throw UsageError(description: "--base-url '\(baseURL)' is not an http:// or https:// URL")
+            }
+        }
+        if let apiKeyFile, !files.isReadableFile(atPath: apiKeyFile) {
+            let reason = files.fileExists(atPath: apiKeyFile) ? "cannot be read" : "does not exist"
+            throw UsageError(description: "--api-key-file \(apiKeyFile) \(reason)")
+        }
+        if case .policy(let path) = approval, !files.isReadableFile(atPath: path) {
+            throw UsageError(
+                description: "--approve '\(path)' is neither all, none, prompt nor a readable policy file")
+        }
+        for root in allowedRoots {
+            var isDirectory: ObjCBool = false
+            guard root.hasPrefix("/") else { throw UsageError(description: "--allowed-root must be absolute, got '\(root)'") }
+            guard files.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError(description: "--allowed-root \(root) is not an existing folder")
+            }
+        }
     }
 
     private static func split(_ argument: String) -> (String, String?) {
@@ -94,12 +123,14 @@ struct ChatOptions: Equatable {
           --state-dir DIR        where the session and call journal persist (default: XDG state; memory with --demo)
           --audit-log PATH       append every approval decision as a JSON line
           --help, -h             this help
+          --version              print the version
 
         IN THE CHAT
           /new            start a new conversation        /history   show the transcript
           /locale TAG     switch language, e.g. /locale de /quit      leave (also Ctrl-D)
 
         EXIT CODES
-          0 the turn (or chat) ended normally   1 the turn failed   2 usage error   3 could not connect
+          0 the turn (or chat) ended normally   1 the turn failed   3 could not connect (within 30 s)
+          64 usage error: a flag or file is wrong (the message names it)
         """
 }

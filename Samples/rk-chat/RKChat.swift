@@ -12,11 +12,15 @@ struct RKChat {
         do {
             options = try ChatOptions.parse(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: \(error)\n".utf8))
-            exit(2)
+            FileHandle.standardError.write(Data("rk-chat: error: \(error)\nSee rk-chat --help.\n".utf8))
+            exit(64)
         }
         if options.showHelp {
             print(ChatOptions.help)
+            exit(0)
+        }
+        if options.showVersion {
+            print("rk-chat \(ResolveKitRuntime.version)")
             exit(0)
         }
         exit(await run(options))
@@ -41,9 +45,18 @@ struct RKChat {
         } else {
             baseURL = options.baseURL ?? ProcessInfo.processInfo.environment["RESOLVEKIT_BASE_URL"] ?? ""
             apiKey = readAPIKey(options)
-            guard URL(string: baseURL)?.scheme != nil else {
-                screen.print(StyledLine("rk-chat: no backend: pass --demo, or --base-url / RESOLVEKIT_BASE_URL"))
-                return 2
+            guard !baseURL.isEmpty else {
+                screen.print(StyledLine("rk-chat: error: no backend: pass --demo, or --base-url / RESOLVEKIT_BASE_URL"))
+                return 64
+            }
+            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                screen.print(StyledLine("rk-chat: error: RESOLVEKIT_BASE_URL '\(baseURL)' is not an http:// or https:// URL"))
+                return 64
+            }
+            guard apiKey?.isEmpty == false else {
+                let source = options.apiKeyFile.map { "the file \($0) is empty" } ?? "RESOLVEKIT_API_KEY is not set"
+                screen.print(StyledLine("rk-chat: error: no API key: \(source); pass --api-key-file PATH or set it"))
+                return 64
             }
         }
         SystemFunctions.configure(
@@ -54,9 +67,9 @@ struct RKChat {
         do {
             approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
         } catch {
-            screen.print(StyledLine("rk-chat: \(error)"))
+            screen.print(StyledLine("rk-chat: error: \(error.message)"))
             await demo?.stop()
-            return 2
+            return 64
         }
         let stateLocation: ResolveKitConfiguration.StateLocation =
             options.stateDirectory.map { .directory($0) } ?? (options.demo ? .inMemory : .automatic)
@@ -83,7 +96,7 @@ struct RKChat {
 
     static func makeApprover(
         _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock
-    ) throws -> any ToolApprover {
+    ) throws(ResolveKitError) -> any ToolApprover {
         let auditLog = options.auditLog.map { ApprovalAuditLog(path: $0) }
         switch options.approval ?? (interactive ? .prompt : .declineAll) {
         case .approveAll: return AutoApprover()

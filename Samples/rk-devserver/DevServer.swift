@@ -11,11 +11,15 @@ enum DevServer {
         do {
             options = try DevServerOptions.parse(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            write("rk-devserver: \(error.message)\n\n\(DevServerOptions.usage)\n", to: .standardError)
+            write("rk-devserver: error: \(error.message)\nSee rk-devserver --help.\n", to: .standardError)
             exit(64)
         }
         if options.showHelp {
             write(DevServerOptions.usage + "\n")
+            exit(0)
+        }
+        if options.showVersion {
+            write("rk-devserver \(ReferenceBackend.version)\n")
             exit(0)
         }
         var configuration = options.configuration
@@ -29,7 +33,8 @@ enum DevServer {
         do {
             server = try LoopbackHTTPServer.start(port: options.port, handler: logging(backend))
         } catch {
-            write("rk-devserver: cannot listen on 127.0.0.1:\(options.port): \(error)\n", to: .standardError)
+            let reason = (error as? LoopbackServerError)?.errno == EADDRINUSE ? "the port is in use; pick another with --port" : "\(error)"
+            write("rk-devserver: error: cannot listen on 127.0.0.1:\(options.port): \(reason)\n", to: .standardError)
             exit(1)
         }
         write("rk-devserver listening on \(server.baseURL)\n")

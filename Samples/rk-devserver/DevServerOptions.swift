@@ -5,6 +5,7 @@ struct DevServerOptions {
     var port = 8080
     var configuration = ReferenceBackend.Configuration()
     var showHelp = false
+    var showVersion = false
 
     static let usage = """
         USAGE: rk-devserver [options]
@@ -31,6 +32,7 @@ struct DevServerOptions {
           --restart-mid-turn <seconds>  after the next round of tool calls, lose the turn as a restarted
                                      backend does; its lock stays held this long (600 on the hosted backend)
           -h, --help                 show this help
+          --version                  print the version
 
         ENVIRONMENT:
           RK_DEV_LLM_URL             an OpenAI-compatible /v1/chat/completions URL; when set, that model answers
@@ -67,6 +69,7 @@ struct DevServerOptions {
         while let flag = remaining.popFirst() {
             switch flag {
             case "-h", "--help": options.showHelp = true
+            case "--version": options.showVersion = true
             case "--port": options.port = try number(flag, in: 0...65535)
             case "--api-key": keys.insert(try value(flag))
             case "--app-id": options.configuration.appID = try value(flag)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResolveKit
 
 /// `rk-service`: parse the command line, validate it against the environment, then run the service.
 @main
@@ -13,6 +14,10 @@ enum RKService {
         }
         if options.showHelp {
             FileHandle.standardOutput.write(Data((ServiceOptions.usage + "\n").utf8))
+            exit(ExitCode.clean.rawValue)
+        }
+        if options.showVersion {
+            FileHandle.standardOutput.write(Data("rk-service \(ResolveKitRuntime.version)\n".utf8))
             exit(ExitCode.clean.rawValue)
         }
         let settings: ServiceSettings

@@ -21,6 +21,7 @@ extension ServiceOptions {
           --turn-timeout <seconds>   how long a request waits for the agent's answer (default 120)
           --connect-attempts <n>     failed connection attempts in a row before giving up (default 5)
           -h, --help                 show this help
+          --version                  print the version
 
         REQUESTS (one JSON object per line; one answer line each):
           {"id": "1", "message": "How busy is this machine?"}

@@ -11,6 +11,7 @@ struct ServiceOptions: Equatable {
     var turnTimeoutSeconds = 120
     var connectAttempts = 5
     var showHelp = false
+    var showVersion = false
 
     /// A command-line mistake, reported with a hint and exit code 64.
     struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -48,6 +49,7 @@ struct ServiceOptions: Equatable {
             }
             switch flag {
             case "-h", "--help": options.showHelp = true
+            case "--version": options.showVersion = true
             case "--base-url": options.baseURL = try value()
             case "--api-key-file": options.apiKeyFile = try value()
             case "--api-key":

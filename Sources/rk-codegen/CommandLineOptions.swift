@@ -9,6 +9,7 @@ struct CommandLineOptions: Equatable {
     var access = CodegenOptions.RegistryAccess.internal
     var check = false
     var help = false
+    var version = false
 
     /// Parses `arguments` (without the program name).
     /// - Throws: ``UsageError`` for an unknown option, a missing or invalid value, or missing inputs/output.
@@ -31,6 +32,7 @@ struct CommandLineOptions: Equatable {
             }
             switch name {
             case "--help", "-h": options.help = true
+            case "--version": options.version = true
             case "--output", "-o": options.output = try value()
             case "--manifest": options.manifest = try value()
             case "--module-name": options.moduleName = try value()
@@ -49,7 +51,7 @@ struct CommandLineOptions: Equatable {
                 options.inputs.append(argument)
             }
         }
-        guard !options.help else { return options }
+        guard !options.help, !options.version else { return options }
         guard !options.inputs.isEmpty else { throw UsageError("no input files or directories given") }
         guard options.output != nil else { throw UsageError("--output <file> is required") }
         return options

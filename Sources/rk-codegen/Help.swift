@@ -20,6 +20,7 @@ enum Help {
           --manifest <file.json>  Also write the registry as JSON: names, descriptions, schemas, flags.
           --check                 Write nothing; exit 3 and print a diff if --output (or --manifest) is stale.
           -h, --help              Show this help.
+          --version               Print the version.
 
         EXAMPLE:
           rk-codegen Sources/MyTools --output Sources/MyTools/Generated/ResolveKitAutoRegistry.swift \\
@@ -41,7 +42,7 @@ enum Help {
         EXIT CODES:
           0  success (or, with --check, the output is up to date)
           1  the sources have errors; they are printed as path:line:column: error: message
-          2  usage error (unknown option, missing value, no inputs, no --output)
+          64 usage error (unknown option, missing value, no inputs, no --output)
           3  --check found the output stale
           4  a file could not be read or written
         """

@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKitCodegen
+import ResolveKitCore
 
 /// `rk-codegen`: parse the command line, read the sources, run the pipeline, write or check the outputs.
 @main
@@ -11,12 +12,15 @@ enum RKCodegen {
             if options.help {
                 print(Help.text)
                 code = 0
+            } else if options.version {
+                print("rk-codegen \(ResolveKitVersion.current)")
+                code = 0
             } else {
                 code = try run(options)
             }
         } catch let error as UsageError {
-            printError("rk-codegen: error: \(error)\nRun 'rk-codegen --help' for usage.")
-            code = 2
+            printError("rk-codegen: error: \(error)\nSee rk-codegen --help.")
+            code = 64
         } catch {
             printError("rk-codegen: error: \(error)")
             code = 4

@@ -80,11 +80,17 @@ struct CommandLineTests {
         ),
     ]
 
-    @Test("usage errors exit with 2 and say what is wrong", arguments: usageErrors)
+    @Test("usage errors exit with 64 and say what is wrong", arguments: usageErrors)
     func usageError(arguments: [String], message: String) throws {
         let run = try Self.run(arguments)
-        #expect(run.code == 2)
-        #expect(run.stderr == message + "\nRun 'rk-codegen --help' for usage.\n")
+        #expect(run.code == 64)
+        #expect(run.stderr == message + "\nSee rk-codegen --help.\n")
+    }
+
+    @Test func versionPrintsThePackageVersion() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.code == 0)
+        #expect(run.stdout.hasPrefix("rk-codegen 1."))
     }
 
     @Test func sourceErrorsExitWith1AndPrintPositionsWithoutWriting() throws {

@@ -59,11 +59,45 @@ struct ChatBinaryTests {
         #expect(run.output.contains("tool read_log_tail: completed"))
     }
 
-    @Test(arguments: [["--bogus"], ["--demo", "--base-url", "http://x"], ["--message"], ["--api-key", "rk_1"]])
-    func usageErrorsExitWithTwo(arguments: [String]) throws {
+    static let usageErrors: [([String], String)] = [
+        (["--bogus"], "unknown argument --bogus"),
+        (["--demo", "--base-url", "http://x"], "--demo runs its own backend"),
+        (["--message"], "--message needs a value"),
+        (["--api-key", "rk_1"], "--api-key would show the key"),
+        (["--demo", "-m", "hi", "--approve", "sometimes"], "--approve 'sometimes' is neither all, none, prompt"),
+        (["--demo", "-m", "hi", "--approve", "/nope/policy.json"], "--approve '/nope/policy.json'"),
+        (["--base-url", "http://127.0.0.1:9", "--api-key-file", "/nope"], "--api-key-file /nope does not exist"),
+        (["--base-url", "not a url", "-m", "hi"], "--base-url 'not a url' is not an http:// or https:// URL"),
+        (["--demo", "-m", "hi", "--allowed-root", "/nope/dir"], "--allowed-root /nope/dir is not an existing folder"),
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorsNameTheFlagAndExitWith64(arguments: [String], message: String) throws {
         let run = try Self.run(arguments)
-        #expect(run.status == 2)
-        #expect(run.output.hasPrefix("rk-chat: "))
+        #expect(run.status == 64, "\(run.output)")
+        #expect(run.output.hasPrefix("rk-chat: error: " + message), "\(run.output)")
+        #expect(run.output.contains("See rk-chat --help."))
+        #expect(!run.output.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func versionPrintsThePackageVersion() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.output.hasPrefix("rk-chat 1."))
+    }
+
+    @Test func anUnreachableBackendEndsTheOneShotWithExit3AndTheCause() throws {
+        let key = FileManager.default.temporaryDirectory.appending(path: "rk-chat-key-\(UUID().uuidString)")
+        try Data("rk_dev\n".utf8).write(to: key)
+        defer { try? FileManager.default.removeItem(at: key) }
+        let state = FileManager.default.temporaryDirectory.appending(path: "rk-chat-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        // Port 9 on loopback refuses connections: the runtime gives up after its 30 s connect budget.
+        let run = try Self.run(
+            ["--base-url", "http://127.0.0.1:9", "--api-key-file", key.path, "--state-dir", state.path, "-m", "hi"])
+        #expect(run.status == 3, "\(run.output)")
+        #expect(run.output.contains("No connection to http://127.0.0.1:9 within 30"))
+        #expect(run.output.contains("Couldn't connect to server"))
     }
 
     @Test func helpShowsARealExample() throws {
@@ -74,7 +108,7 @@ struct ChatBinaryTests {
 
     @Test func withoutABackendItSaysHowToGetOne() throws {
         let run = try Self.run(["-m", "hi"])
-        #expect(run.status == 2)
+        #expect(run.status == 64)
         #expect(run.output.contains("pass --demo"))
     }
 }

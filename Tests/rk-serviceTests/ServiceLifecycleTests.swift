@@ -88,6 +88,12 @@ struct ServiceLifecycleTests {
         #expect(!service.stderr.contains("rk_visible_in_ps"))
     }
 
+    @Test func versionPrintsThePackageVersion() async throws {
+        let service = try ServiceProcess(["--version"], environment: ServiceProcess.cleanEnvironment)
+        #expect(await service.exitStatus() == 0)
+        #expect(await service.waitFor { $0.hasPrefix("rk-service 1.") })
+    }
+
     @Test func helpShowsARealExampleAndExitsCleanly() async throws {
         let service = try ServiceProcess(["--help"], environment: ServiceProcess.cleanEnvironment)
         #expect(await service.exitStatus() == 0)

@@ -15,7 +15,7 @@ package enum ResolveKitDefaults {
     /// The SDK name sent in the client context.
     package static let sdkName = "resolvekit-linux-sdk"
     /// The SDK version sent in the client context; a 1.x version passes the backend's compat gate.
-    package static let sdkVersion = "1.0.0"
+    package static let sdkVersion = ResolveKitVersion.current
 
     /// The state root: `$XDG_STATE_HOME/resolvekit`, else `~/.local/state/resolvekit`.
     package static var stateRoot: String {

@@ -43,6 +43,9 @@ public final class ResolveKitRuntime: Observable, Sendable {
         }
     }
 
+    /// This package's version, e.g. `1.0.0`: the SDK version sent to the backend.
+    public static var version: String { ResolveKitVersion.current }
+
     /// The process-wide HTTP client: one libcurl thread and connection pool for every runtime.
     public static let sharedHTTPClient = HTTPClient()
 

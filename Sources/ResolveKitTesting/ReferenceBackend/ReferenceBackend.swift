@@ -76,6 +76,9 @@ public final class ReferenceBackend: Sendable {
 
     var now: Date { configuration.now() }
 
+    /// This package's version, e.g. `1.0.0`.
+    public static var version: String { ResolveKitVersion.current }
+
     private func route(_ request: LoopbackRequest) async -> LoopbackResponse {
         let segments = request.path.split(separator: "/").map(String.init)
         let method = request.method.uppercased()
