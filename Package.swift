@@ -81,7 +81,17 @@ let package = Package(
             dependencies: ["ResolveKitCodegen", "rk-codegen"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ResolveKitCodegenFixtureTests", dependencies: ["ResolveKitCodegenFixtures", "ResolveKitCore"]),
+        // A second library whose `.resolvekit.json` makes its generated registry public, used from another target.
+        .target(
+            name: "ResolveKitCodegenPublicFixtures",
+            dependencies: ["ResolveKitCore"],
+            path: "Tests/ResolveKitCodegenPublicFixtures",
+            plugins: ["ResolveKitPlugin"]
+        ),
+        .testTarget(
+            name: "ResolveKitCodegenFixtureTests",
+            dependencies: ["ResolveKitCodegenFixtures", "ResolveKitCodegenPublicFixtures", "ResolveKitCore"]
+        ),
         .testTarget(
             name: "ResolveKitSystemFunctionsTests",
             dependencies: ["ResolveKitSystemFunctions", "ResolveKitCore"]
