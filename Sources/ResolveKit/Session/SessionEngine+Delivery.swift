@@ -77,7 +77,7 @@ extension SessionEngine {
     /// How a token refresh ended.
     enum TokenRefresh: Equatable {
         case refreshed
-        /// The backend answered with another session: the old one ended (``control`` was told).
+        /// The backend answered with another session: the old one ended (``channels.control`` was told).
         case sessionReplaced
         /// The backend could not be asked or refused.
         case failed
@@ -96,14 +96,14 @@ extension SessionEngine {
             // The actor is reentrant: while the request was out, this session's work may have ended and setup may
             // have opened another one (a refresh from `sendMessage` is not a child of the session's work). The
             // answer is then stale: adopting it would put the old session back under the new session's stream
-            // and deliveries, and telling ``control`` would end the new session.
+            // and deliveries, and telling ``channels.control`` would end the new session.
             guard session?.id == current.id else {
                 output.log("Ignored a token refresh for session \(current.id): another session started meanwhile")
                 return .failed
             }
             guard response.id == current.id else {
                 output.log("The session ended while refreshing its token; continuing with a new session", level: .warning)
-                control?.yield(.sessionGone("The conversation ended on the server; a new one started."))
+                channels.control?.yield(.sessionGone("The conversation ended on the server; a new one started."))
                 return .sessionReplaced
             }
             adopt(response)

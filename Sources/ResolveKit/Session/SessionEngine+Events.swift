@@ -5,7 +5,7 @@ extension SessionEngine {
     /// One stream event: advance the cursor, decode, and act. A malformed event is logged and skipped; the cursor
     /// still moves past it so it is not fetched again (§10.12).
     func handle(_ event: SSEEvent) async {
-        if let id = event.id, !id.isEmpty, cursor.advance(to: id, now: clock.elapsed) {
+        if let id = event.id, !id.isEmpty, progress.cursor.advance(to: id, now: clock.elapsed) {
             persistSession()
         }
         let envelope: EventEnvelope
@@ -18,20 +18,20 @@ extension SessionEngine {
             return
         }
         if case .toolCallRequest(let request) = typed {
-            if replayGuard?.isStale(envelope, timeoutSeconds: request.timeoutSeconds) == true {
+            if progress.replayGuard?.isStale(envelope, timeoutSeconds: request.timeoutSeconds) == true {
                 output.log("Ignored replayed call \(request.callID) (\(request.functionName)) from before this connection")
                 return
             }
-        } else if replayGuard?.isStale(envelope) == true {
+        } else if progress.replayGuard?.isStale(envelope) == true {
             return
         }
-        if let emitted = ISO8601Timestamp.parse(envelope.timestamp), newestHandledEventTime.map({ $0 < emitted }) ?? true {
-            newestHandledEventTime = emitted
+        if let emitted = ISO8601Timestamp.parse(envelope.timestamp), progress.newestHandledEventTime.map({ $0 < emitted }) ?? true {
+            progress.newestHandledEventTime = emitted
         }
         if turns.observed(turnID: envelope.turnID, requestID: envelope.requestID, now: clock.elapsed) {
             turnStarted(envelope.turnID)
         }
-        if let key = HandledEvents.key(for: envelope, typed), !handledEvents.insert(key) {
+        if let key = HandledEvents.key(for: envelope, typed), !progress.handledEvents.insert(key) {
             output.log("Ignored a repeated \(envelope.type) event of turn \(envelope.turnID)")
             return
         }
@@ -95,7 +95,7 @@ extension SessionEngine {
     /// may send.
     func finishTurn(_ outcome: Result<ResolveKitTurnResult.Ending, ResolveKitError>, lost: Bool = false) {
         let (turnID, requestID) = lost ? turns.declareLost() : turns.finish()
-        if let turnID { _ = handledEvents.insert(HandledEvents.endedTurn(turnID)) }
+        if let turnID { _ = progress.handledEvents.insert(HandledEvents.endedTurn(turnID)) }
         let record = turnRecord
         turnRecord = nil
         output.update { snapshot in
@@ -104,7 +104,7 @@ extension SessionEngine {
             snapshot.assistantDraft = nil
         }
         output.emit(.turnEnded(turnID: turnID))
-        if let requestID, let waiter = turnWaiters.removeValue(forKey: requestID) {
+        if let requestID, let waiter = waiting.turns.removeValue(forKey: requestID) {
             let record = record ?? TurnRecord(turnID: turnID ?? "", requestID: requestID)
             waiter.fulfill(outcome.map(record.result).mapError { error in
                 var error = error
@@ -117,11 +117,11 @@ extension SessionEngine {
 
     /// Every waiting `ask` ends with `error` (the session they waited on is gone).
     func endTurnWaiters(_ error: ResolveKitError, except sending: String? = nil) {
-        for (requestID, waiter) in turnWaiters where requestID != sending {
+        for (requestID, waiter) in waiting.turns where requestID != sending {
             var error = error
             if let record = turnRecord, record.requestID == requestID { error.turnSoFar = record.result(.unfinished) }
             waiter.fulfill(.failure(error))
         }
-        turnWaiters = turnWaiters.filter { $0.key == sending }
+        waiting.turns = waiting.turns.filter { $0.key == sending }
     }
 }

@@ -48,10 +48,10 @@ extension SessionEngine {
         adopt(response)
         if previousSessionID != response.id { startNewSessionState() }
         let stored = store.loadSession()
-        cursor.restore(stored?.sessionID == response.id ? stored?.cursor : nil)
+        progress.cursor.restore(stored?.sessionID == response.id ? stored?.cursor : nil)
         persistSession()
-        replayGuard = nil
-        newestHandledEventTime = nil
+        progress.replayGuard = nil
+        progress.newestHandledEventTime = nil
         let isFirstSessionOfProcess = output.read().sessionID == nil
         output.update { snapshot in
             snapshot.sessionID = response.id
@@ -67,7 +67,7 @@ extension SessionEngine {
         } else if !response.initialMessage.isEmpty {
             output.append(ResolveKitChatMessage(id: "greeting-" + response.id, role: .assistant, text: response.initialMessage))
         }
-        output.log("Session \(response.id) \(response.reusedActiveSession ? "reused" : "created"); cursor \(cursor.value ?? "none")")
+        output.log("Session \(response.id) \(response.reusedActiveSession ? "reused" : "created"); cursor \(progress.cursor.value ?? "none")")
         output.emit(.sessionStarted(sessionID: response.id, reused: response.reusedActiveSession))
     }
 
@@ -76,8 +76,8 @@ extension SessionEngine {
         endTurnWaiters(ResolveKitError(.sessionGone, "The session ended before the turn finished"), except: turns.sendingRequestID)
         turns.reset()
         turnRecord = nil
-        for waiter in askQueue { waiter.fulfill(true) }
-        askQueue = []
+        for waiter in waiting.asks { waiter.fulfill(true) }
+        waiting.asks = []
     }
 
     /// Takes over a session response: id, token, allow-list.
@@ -99,13 +99,13 @@ extension SessionEngine {
                 let role = ResolveKitChatMessage.Role(rawValue: message.role) ?? .assistant
                 output.append(ResolveKitChatMessage(id: message.id, role: role, text: text))
             }
-            if cursor.value == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
-                replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: history.last?.role == "user")
+            if progress.cursor.value == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
+                progress.replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: history.last?.role == "user")
             }
         } catch {
             output.log("Could not load the history: \(error)", level: .warning)
-            if cursor.value == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
-                replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: false)
+            if progress.cursor.value == nil, let cutoff = ISO8601Timestamp.parse(response.lastActivityAt) {
+                progress.replayGuard = ReplayGuard(cutoff: cutoff, turnInProgress: false)
             }
         }
     }
@@ -141,8 +141,8 @@ extension SessionEngine {
     func persistSession() {
         guard let session else { return }
         do {
-            try store.saveSession(.init(sessionID: session.id, cursor: cursor.value))
-            cursor.written(now: clock.elapsed)
+            try store.saveSession(.init(sessionID: session.id, cursor: progress.cursor.value))
+            progress.cursor.written(now: clock.elapsed)
         } catch {
             output.log("Could not persist the session: \(error)", level: .warning)
         }

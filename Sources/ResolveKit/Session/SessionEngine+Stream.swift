@@ -8,12 +8,12 @@ extension SessionEngine {
         let (jobStream, jobContinuation) = AsyncStream<@Sendable () async -> Void>.makeStream()
         let (kickStream, kickContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let (controlStream, controlContinuation) = AsyncStream<SessionEnding>.makeStream()
-        jobs = jobContinuation
-        deliveryKick = kickContinuation
-        control = controlContinuation
+        channels.jobs = jobContinuation
+        channels.deliveryKick = kickContinuation
+        channels.control = controlContinuation
         kickContinuation.yield()
-        for waiter in sessionWaiters { waiter.fulfill(true) }
-        sessionWaiters = []
+        for waiter in waiting.sessions { waiter.fulfill(true) }
+        waiting.sessions = []
         let ending = await withTaskGroup(of: SessionEnding?.self) { group in
             group.addTask { await self.runStream() }
             group.addTask {
@@ -51,11 +51,11 @@ extension SessionEngine {
             group.cancelAll()
             return ending
         }
-        jobs = nil
-        deliveryKick = nil
-        control = nil
+        channels.jobs = nil
+        channels.deliveryKick = nil
+        channels.control = nil
         abandonUnstartedCalls()
-        if cursor.isDirty { persistSession() }
+        if progress.cursor.isDirty { persistSession() }
         return Task.isCancelled ? .cancelled : ending
     }
 
@@ -64,7 +64,7 @@ extension SessionEngine {
     /// session replaced or cannot reach the backend, setup runs again, which tells an expired token from chat
     /// switched off. 404, 410 and 401 end the session's work with what the runtime must do next (§8.2).
     func runStream() async -> SessionEnding {
-        refreshedSinceStreamOpened = false
+        connection.refreshedSinceStreamOpened = false
         while !Task.isCancelled {
             guard let backend, let response = sessionResponse else {
                 return .failed(ResolveKitError(.notStarted, "No session to stream"))
@@ -72,11 +72,11 @@ extension SessionEngine {
             var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
             if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
             let stream = EventStream(
-                url: backend.eventsURL(for: response.eventsURL), cursor: cursor.value, configuration: streamConfiguration,
+                url: backend.eventsURL(for: response.eventsURL), cursor: progress.cursor.value, configuration: streamConfiguration,
                 transport: .http(http), clock: clock,
                 headers: { [weak self] in await self?.streamHeaders() ?? [] })
             let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            streamReset = resetContinuation
+            channels.streamReset = resetContinuation
             let outcome = await withTaskGroup(of: EventStream.Termination?.self) { group in
                 group.addTask {
                     await stream.run { @Sendable (element: EventStream.Element) in await self.handle(element) }
@@ -90,23 +90,23 @@ extension SessionEngine {
                 return first
             }
             resetContinuation.finish()
-            streamReset = nil
+            channels.streamReset = nil
             guard let termination = outcome else {
                 output.log("Reconnecting without a cursor", level: .warning)
-                cursor.clear()
+                progress.cursor.clear()
                 persistSession()
                 guardReplay()
                 continue
             }
             guard case .failed(let error) = termination else { return .cancelled }
-            lastConnectFailure = error
+            connection.lastConnectFailure = error
             let detail = ServerErrorBody(bytes: error.body)
             let action = BackendFailurePolicy.action(
                 .events, status: error.status, isChatUnavailable: detail.isChatUnavailable,
-                tokenRefreshed: refreshedSinceStreamOpened)
+                tokenRefreshed: connection.refreshedSinceStreamOpened)
             switch action {
             case .refreshToken:
-                refreshedSinceStreamOpened = true
+                connection.refreshedSinceStreamOpened = true
                 switch await refreshCapabilityToken() {
                 case .refreshed: continue
                 case .sessionReplaced: return .sessionGone("The conversation ended on the server; a new one started.")
@@ -138,8 +138,8 @@ extension SessionEngine {
     }
 
     func guardReplay() {
-        guard let newest = newestHandledEventTime, replayGuard.map({ $0.cutoff < newest }) ?? true else { return }
-        replayGuard = ReplayGuard(cutoff: newest, turnInProgress: true)
+        guard let newest = progress.newestHandledEventTime, progress.replayGuard.map({ $0.cutoff < newest }) ?? true else { return }
+        progress.replayGuard = ReplayGuard(cutoff: newest, turnInProgress: true)
     }
 
     func streamHeaders() -> [(name: String, value: String)] {
@@ -150,16 +150,16 @@ extension SessionEngine {
     func handle(_ element: EventStream.Element) async {
         switch element {
         case .state(.connecting):
-            if !hasOpenedStream { output.setState(.connecting) }
+            if !connection.hasOpenedStream { output.setState(.connecting) }
         case .state(.open):
-            if hasOpenedStream, output.read().connectionState != .active {
+            if connection.hasOpenedStream, output.read().connectionState != .active {
                 output.setState(.reconnected)
             }
-            hasOpenedStream = true
+            connection.hasOpenedStream = true
             firstOpen.fulfill(true)
-            refreshedSinceStreamOpened = false
+            connection.refreshedSinceStreamOpened = false
             output.setState(.active)
-            deliveryKick?.yield()
+            channels.deliveryKick?.yield()
         case .state(.reconnecting(let attempt, let delay)):
             // attempt 0 is the routine reconnect after the server's 300 s rotation: the turn goes on (§10.3).
             if attempt > 0 { output.setState(.reconnecting(attempt: attempt, delay: delay)) }

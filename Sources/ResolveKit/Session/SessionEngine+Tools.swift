@@ -10,7 +10,7 @@ extension SessionEngine {
         }
         // The server waits for no call of an ended turn: it timed the call out. A replay after a cursor reset
         // can still bring such a call, unseen until then; running it now would act on a request nobody awaits.
-        guard !handledEvents.contains(HandledEvents.endedTurn(envelope.turnID)) else {
+        guard !progress.handledEvents.contains(HandledEvents.endedTurn(envelope.turnID)) else {
             output.log("Ignored call \(request.callID) (\(request.functionName)): its turn already ended")
             return
         }
@@ -19,7 +19,7 @@ extension SessionEngine {
             functionName: request.functionName)
         guard admission == .admitted else {
             output.log("Ignored a repeated request for call \(request.callID)")
-            if case .duplicate(.answered) = admission { deliveryKick?.yield() }
+            if case .duplicate(.answered) = admission { channels.deliveryKick?.yield() }
             return
         }
         persistJournal()
@@ -60,7 +60,7 @@ extension SessionEngine {
     }
 
     func enqueue(_ job: @escaping @Sendable () async -> Void) {
-        jobs?.yield(job)
+        channels.jobs?.yield(job)
     }
 
     private func windowElapsed() {
@@ -163,12 +163,12 @@ extension SessionEngine {
     /// Waits for a slot; `false` when the session's work ended first.
     private func acquireSlot(_ callID: String) async -> Bool {
         if pipeline.requestSlot(callID) { return true }
-        return await withCheckedContinuation { slotWaiters[callID] = $0 }
+        return await withCheckedContinuation { waiting.slots[callID] = $0 }
     }
 
     private func releaseSlot() {
         guard let next = pipeline.releaseSlot() else { return }
-        slotWaiters.removeValue(forKey: next)?.resume(returning: true)
+        waiting.slots.removeValue(forKey: next)?.resume(returning: true)
     }
 
     /// Saves the outcome in the journal (first outcome wins), updates the checklist and wakes the deliverer.
@@ -178,7 +178,7 @@ extension SessionEngine {
     ) {
         guard let session else { return }
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
-        if pipeline.closed(call.callID) { slotWaiters.removeValue(forKey: call.callID)?.resume(returning: false) }
+        if pipeline.closed(call.callID) { waiting.slots.removeValue(forKey: call.callID)?.resume(returning: false) }
         guard outbox.record(key, outcome.submissionOutcome, settled: settled) else { return }
         persistJournal()
         if turns.turnID == call.turnID { turns.noteActivity(now: clock.elapsed) }
@@ -197,7 +197,7 @@ extension SessionEngine {
         item.finishedAt = clock.elapsed
         show(item, turnID: call.turnID)
         output.log("Call \(call.callID) (\(call.functionName)): \(status)")
-        if !settled { deliveryKick?.yield() }
+        if !settled { channels.deliveryKick?.yield() }
     }
 
     /// A turn ended with an error or a hand-off: the server waits for none of its calls, so running ones are
@@ -217,9 +217,9 @@ extension SessionEngine {
     /// dropped, never run). Without this their turn would wait for ever, and so would the turn watchdog.
     func abandonUnstartedCalls() {
         let (open, waitingForSlot) = pipeline.endSession()
-        for callID in waitingForSlot { slotWaiters.removeValue(forKey: callID)?.resume(returning: false) }
-        for waiter in slotWaiters.values { waiter.resume(returning: false) }
-        slotWaiters = [:]
+        for callID in waitingForSlot { waiting.slots.removeValue(forKey: callID)?.resume(returning: false) }
+        for waiter in waiting.slots.values { waiter.resume(returning: false) }
+        waiting.slots = [:]
         for call in open { record(call, .failure(.cancelled("The session ended before the call ran"))) }
     }
 
@@ -241,10 +241,10 @@ extension SessionEngine {
     /// in the queue, are answered with an error; calls already approved or running go on.
     func beginDrain() {
         output.log("Draining: new calls are refused; running calls finish and results are posted", level: .info)
-        for call in pipeline.beginDrain(waitingForSlot: Array(slotWaiters.keys)) {
+        for call in pipeline.beginDrain(waitingForSlot: Array(waiting.slots.keys)) {
             record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
         }
-        deliveryKick?.yield()
+        channels.deliveryKick?.yield()
     }
 
     /// Whether every admitted call has an outcome and every outcome has been acknowledged.

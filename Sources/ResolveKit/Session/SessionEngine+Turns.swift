@@ -72,11 +72,11 @@ extension SessionEngine {
                 delay = .milliseconds(500 * attempt)
             case .replaceSession:
                 if isCurrentSession {
-                    control?.yield(.sessionGone("The conversation ended on the server; a new one started. Send your message again."))
+                    channels.control?.yield(.sessionGone("The conversation ended on the server; a new one started. Send your message again."))
                 }
                 return .failed(ResolveKitError(.sessionGone, "The session has ended (410)", underlying: error))
             case .recreateSession:
-                if isCurrentSession { control?.yield(.sessionMissing) }
+                if isCurrentSession { channels.control?.yield(.sessionMissing) }
                 return .failed(ResolveKitError(.sessionGone, "The session no longer exists (404)", underlying: error))
             case .block(let code):
                 return .failed(ResolveKitError(code, Self.blockMessage(code, error), underlying: error))
@@ -99,7 +99,7 @@ extension SessionEngine {
     private func replaceSessionHoldingLostTurn(_ old: SessionAccess) async -> Bool {
         if session?.id == old.id {
             output.log("The session still holds the lock of a lost turn; starting a new session", level: .warning)
-            control?.yield(.sessionGone("The assistant lost track of the last question; a new conversation started."))
+            channels.control?.yield(.sessionGone("The assistant lost track of the last question; a new conversation started."))
         }
         return await waitForSession(other: old.id)
     }
@@ -107,16 +107,16 @@ extension SessionEngine {
     /// Waits until a session other than `sessionID` is open, within the connect timeout (or 30 s).
     func waitForSession(other sessionID: String? = nil) async -> Bool {
         let deadline = clock.elapsed + (configuration.connectTimeout ?? .seconds(30))
-        while session == nil || session?.id == sessionID || control == nil {
+        while session == nil || session?.id == sessionID || channels.control == nil {
             let opened = OneShot<Bool>()
-            sessionWaiters.append(opened)
+            waiting.sessions.append(opened)
             let timer = Task { [clock] in
                 try? await clock.sleep(untilElapsed: deadline)
                 opened.fulfill(false)
             }
             let result = await opened.value()
             timer.cancel()
-            sessionWaiters.removeAll { $0 === opened }
+            waiting.sessions.removeAll { $0 === opened }
             guard result == true else { return false }
         }
         return true
@@ -127,18 +127,18 @@ extension SessionEngine {
     func ask(_ text: String, timeout: Duration?) async -> Result<ResolveKitTurnResult, ResolveKitError> {
         if let problem = Self.validate(text) { return .failure(problem) }
         let started = clock.elapsed
-        if session == nil || control == nil, !(await waitForSession()) {
+        if session == nil || channels.control == nil, !(await waitForSession()) {
             return .failure(ResolveKitError(.notStarted, "The runtime has no open session; start it first"))
         }
-        while turns.isBusy || !askQueue.isEmpty {
-            guard askQueue.count < configuration.turnQueueLimit else {
+        while turns.isBusy || !waiting.asks.isEmpty {
+            guard waiting.asks.count < configuration.turnQueueLimit else {
                 return .failure(ResolveKitError(
-                    .turnQueueFull, "\(askQueue.count) questions already wait for this session"))
+                    .turnQueueFull, "\(waiting.asks.count) questions already wait for this session"))
             }
             let ticket = OneShot<Bool>()
-            askQueue.append(ticket)
+            waiting.asks.append(ticket)
             guard await ticket.value() != nil else {
-                askQueue.removeAll { $0 === ticket }
+                waiting.asks.removeAll { $0 === ticket }
                 admitNextAsk()
                 return .failure(ResolveKitError(.cancelled, "Cancelled while waiting for the previous turn"))
             }
@@ -146,14 +146,14 @@ extension SessionEngine {
         }
         let requestID = UUIDText.make()
         let waiter = OneShot<Result<ResolveKitTurnResult, ResolveKitError>>()
-        turnWaiters[requestID] = waiter
+        waiting.turns[requestID] = waiter
         switch await sendMessage(text, requestID: requestID) {
         case .accepted: break
         case .rejectedTurnInProgress:
-            turnWaiters[requestID] = nil
+            waiting.turns[requestID] = nil
             return .failure(ResolveKitError(.turnQueueFull, "Another turn started first", isRetryable: true))
         case .failed(let error):
-            turnWaiters[requestID] = nil
+            waiting.turns[requestID] = nil
             return .failure(error)
         }
         guard let timeout else {
@@ -168,7 +168,7 @@ extension SessionEngine {
         }
         defer { timer.cancel() }
         let result = await waiter.value() ?? .failure(ResolveKitError(.cancelled, "Cancelled while waiting for the answer"))
-        turnWaiters[requestID] = nil
+        waiting.turns[requestID] = nil
         return result.mapError { error in
             var error = error
             if error.turnSoFar == nil, let record = turnRecord, record.requestID == requestID {
@@ -180,8 +180,8 @@ extension SessionEngine {
 
     /// Lets the first queued `ask` try to send, when no turn runs.
     func admitNextAsk() {
-        guard !turns.isBusy, !askQueue.isEmpty else { return }
-        askQueue.removeFirst().fulfill(true)
+        guard !turns.isBusy, !waiting.asks.isEmpty else { return }
+        waiting.asks.removeFirst().fulfill(true)
     }
 
     /// Watches the running turn: one silent for a period is reconciled from the history, and one still silent a
@@ -225,11 +225,11 @@ extension SessionEngine {
             }
             output.log("The turn ended without a terminal event; reconciled from the history")
             // The replay that follows brings the turn's `turn_complete`: its answer is already in the transcript.
-            _ = handledEvents.insert(HandledEvents.turnCompleted(turnID))
+            _ = progress.handledEvents.insert(HandledEvents.turnCompleted(turnID))
             finishTurn(.success(.answered))
-            streamReset?.yield()
+            channels.streamReset?.yield()
         } else if firstCheck {
-            streamReset?.yield()
+            channels.streamReset?.yield()
         } else {
             output.system("The assistant did not answer.")
             output.log("Turn \(turnID) is lost: no event and no answer for two watchdog periods", level: .warning)

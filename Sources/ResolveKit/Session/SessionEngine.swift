@@ -41,39 +41,19 @@ actor SessionEngine {
     var backend: BackendClient?
     var session: SessionAccess?
     var sessionResponse: SessionResponse?
-    var cursor = CursorKeeper()
     var allowedNames: Set<String> = []
-    var outbox: ResultOutbox
-    var pipeline: ToolPipeline
-    var slotWaiters: [String: CheckedContinuation<Bool, Never>] = [:]
-    var replayGuard: ReplayGuard?
-    /// The server time of the newest event handled in this session (the cutoff of a replay without cursor).
-    var newestHandledEventTime: Date?
-    var handledEvents = HandledEvents()
-    var streamReset: AsyncStream<Void>.Continuation?
-
-    var jobs: AsyncStream<@Sendable () async -> Void>.Continuation?
-    var deliveryKick: AsyncStream<Void>.Continuation?
-    var control: AsyncStream<SessionEnding>.Continuation?
-    /// The tasks running functions, to cancel a call whose turn ended.
-    var runningCalls: [String: Task<ToolCallOutcome, Never>] = [:]
-
+    var connection = ConnectionMemory()
+    var progress = StreamProgress()
+    var channels = SessionChannels()
     var turns: TurnTracker
     var turnRecord: TurnRecord?
-    var turnWaiters: [String: OneShot<Result<ResolveKitTurnResult, ResolveKitError>>] = [:]
-    var askQueue: [OneShot<Bool>] = []
-    /// Tasks waiting for the next session to open; `false` when the runtime stops first.
-    var sessionWaiters: [OneShot<Bool>] = []
-    var hasOpenedStream = false
+    var pipeline: ToolPipeline
+    /// The tasks running functions, to cancel a call whose turn ended.
+    var runningCalls: [String: Task<ToolCallOutcome, Never>] = [:]
+    var outbox: ResultOutbox
+    var waiting = Waiters()
     /// Fulfilled with `true` when the first stream opens, or `false` when the connect budget ran out first.
     let firstOpen = OneShot<Bool>()
-    /// The stream refreshed the token after a 403 and has not opened since; another 403 means chat is off.
-    var refreshedSinceStreamOpened = false
-    var reuseNextSession = true
-    /// Told to the user once the next session is open (its transcript starts empty).
-    var pendingNotice: String?
-    /// The last reason a connection attempt failed, for the `unreachable` error.
-    var lastConnectFailure: (any Error & Sendable)?
 
     init(configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput) {
         self.configuration = configuration
@@ -127,10 +107,10 @@ actor SessionEngine {
         endOfRun()
         if gaveUp, !Task.isCancelled {
             let budget = configuration.connectTimeout ?? .zero
-            let cause = lastConnectFailure.map { " (last cause: \($0))" } ?? ""
+            let cause = connection.lastConnectFailure.map { " (last cause: \($0))" } ?? ""
             fail(ResolveKitError(
                 .unreachable, "No connection to \(configuration.baseURL.absoluteString) within \(budget)\(cause)",
-                underlying: lastConnectFailure))
+                underlying: connection.lastConnectFailure))
         }
     }
 
@@ -143,19 +123,19 @@ actor SessionEngine {
                 try await checkCompatibility()
                 try await registerFunctions()
                 output.setState(.connecting)
-                try await openSession(reuse: reuseNextSession)
-                if let notice = pendingNotice {
+                try await openSession(reuse: connection.reuseNextSession)
+                if let notice = connection.pendingNotice {
                     output.system(notice)
-                    pendingNotice = nil
+                    connection.pendingNotice = nil
                 }
                 failures = 0
-                reuseNextSession = true
+                connection.reuseNextSession = true
                 switch await runSession() {
                 case .cancelled: output.setState(.idle); return
-                case .newSessionRequested: reuseNextSession = false
+                case .newSessionRequested: connection.reuseNextSession = false
                 case .sessionGone(let reason):
-                    pendingNotice = reason
-                    reuseNextSession = false
+                    connection.pendingNotice = reason
+                    connection.reuseNextSession = false
                 case .sessionMissing: output.log("The session no longer exists; creating one", level: .warning)
                 case .reopen(let reason): output.log(reason, level: .warning)
                 case .blocked(let error): block(error); return
@@ -172,7 +152,7 @@ actor SessionEngine {
                 case .retry(let cause):
                     guard !Task.isCancelled else { break }
                     failures += 1
-                    lastConnectFailure = cause
+                    connection.lastConnectFailure = cause
                     if let budget = configuration.reconnectAttemptBudget, failures > budget {
                         fail(ResolveKitError(
                             .unreachable, "Gave up after \(budget) retries: \(cause)", underlying: cause))
@@ -190,12 +170,12 @@ actor SessionEngine {
 
     /// Whatever waits on this runtime learns it stopped: queued and running `ask`s, and session waiters.
     private func endOfRun() {
-        if cursor.isDirty { persistSession() }
+        if progress.cursor.isDirty { persistSession() }
         endTurnWaiters(ResolveKitError(.cancelled, "The runtime stopped"))
-        for waiter in askQueue { waiter.fulfill(false) }
-        askQueue = []
-        for waiter in sessionWaiters { waiter.fulfill(false) }
-        sessionWaiters = []
+        for waiter in waiting.asks { waiter.fulfill(false) }
+        waiting.asks = []
+        for waiter in waiting.sessions { waiter.fulfill(false) }
+        waiting.sessions = []
     }
 
     func block(_ error: ResolveKitError) {
@@ -211,8 +191,8 @@ actor SessionEngine {
 
     /// Ends the current session's work and starts a new session (the seed's "new chat").
     func requestNewSession() {
-        control?.yield(.newSessionRequested)
-        if control == nil { reuseNextSession = false }
+        channels.control?.yield(.newSessionRequested)
+        if channels.control == nil { connection.reuseNextSession = false }
     }
 }
 
