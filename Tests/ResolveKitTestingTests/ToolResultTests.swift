@@ -108,7 +108,7 @@ struct ToolResultTests {
         await harness.backend.waitForIdleTurns()
         #expect(
             Frame(harness.backend.events(inSession: session.id)[1].frame)?.payload["full_text"]
-                == #"Done. The get_local_time returned "{"error": "User declined the action"}"."#)
+                == "Done. The get_local_time returned:\nerror: User declined the action")
     }
 
     @Test(

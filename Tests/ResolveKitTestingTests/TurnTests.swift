@@ -46,7 +46,7 @@ struct TurnTests {
         #expect(complete.type == "turn_complete")
         #expect(
             complete.payload["full_text"]
-                == #"First get_local_time gave 10:42; then set_lights gave {"ok": true, "room": "kitchen"}."#)
+                == "First get_local_time gave 10:42; then set_lights gave ok: yes\nroom: kitchen.")
         #expect(Frame(await chunks.nextText() ?? "")?.type == "feedback_requested")
         await harness.backend.waitForIdleTurns()
         let counters = harness.backend.counters
@@ -75,7 +75,7 @@ struct TurnTests {
         let complete = try #require(Frame(events[1].frame))
         #expect(
             complete.payload["full_text"]
-                == #"Done. The get_local_time returned "{"error": "Function 'get_local_time' timed out after 30s"}"."#)
+                == "Done. The get_local_time returned:\nerror: Function 'get_local_time' timed out after 30s")
         #expect(harness.backend.counters.toolCallsTimedOut == 1)
         let callID = try #require(Frame(events[0].frame)?.payload["call_id"]?.stringValue)
         let late = await harness.answer(callID, turn: turn, in: session, result: "1")
@@ -200,7 +200,7 @@ struct TurnTests {
         await harness.backend.waitForIdleTurns()
         let events = harness.backend.events(inSession: session.id)
         #expect(events.map(\.type) == ["turn_complete", "feedback_requested"])
-        #expect(Frame(events[0].frame)?.payload["full_text"] == #"{"error": "Function 'set_lights' is not available"}"#)
+        #expect(Frame(events[0].frame)?.payload["full_text"] == "error: Function 'set_lights' is not available")
     }
 
     @Test("Text deltas arrive before the final text with the accumulated draft")

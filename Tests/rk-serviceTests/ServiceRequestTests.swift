@@ -12,7 +12,7 @@ struct ServiceRequestTests {
             let answer = try await service.answer(id: "1")
             #expect(answer["status"] as? String == "ok")
             #expect((answer["answer"] as? String)?.contains("The get_local_time returned") == true)
-            #expect((answer["answer"] as? String)?.contains("utcOffset") == true)
+            #expect((answer["answer"] as? String)?.contains("utc offset: ") == true)
             let calls = try #require(answer["tool_calls"] as? [[String: Any]])
             #expect(calls.count == 1)
             #expect(calls.first?["function"] as? String == "get_local_time")
@@ -85,7 +85,7 @@ struct ServiceRequestTests {
     @Test func aCallThePolicyDoesNotAllowIsReportedAsCancelled() async throws {
         try await ServiceHarness.run { harness in
             let service = try harness.launch()
-            service.send(#"{"id": "1", "message": "show me the log"}"#)
+            service.send(#"{"id": "1", "message": "show me the log path: /var/log/syslog"}"#)
             let answer = try await service.answer(id: "1")
             let calls = try #require(answer["tool_calls"] as? [[String: Any]])
             #expect(calls.first?["function"] as? String == "read_log_tail")

@@ -84,3 +84,38 @@ struct RuntimeAskTests {
         }
     }
 }
+
+/// A host's own function, unknown to the reference backend's script: the default agent still calls it.
+struct SetThermostat: AnyResolveKitFunction {
+    static let resolveKitName = "set_thermostat"
+    static let resolveKitDescription = "Set the heating mode and target temperature of a room's thermostat."
+    static let resolveKitRequiresApproval = false
+    static let resolveKitParametersSchema: JSONObject = [
+        "type": "object", "required": ["room", "celsius", "mode"],
+        "properties": [
+            "room": ["type": "string"], "celsius": ["type": "integer", "minimum": 5, "maximum": 30],
+            "mode": ["type": "string", "enum": ["heat", "cool", "off"]],
+        ],
+    ]
+    static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
+        ["room": arguments["room"] ?? .null, "mode": arguments["mode"] ?? .null, "celsius": arguments["celsius"] ?? .null]
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct DevServerCallsYourFunctionsTests {
+    @Test func theDefaultAgentCallsAHostsOwnFunctionWithValidArgumentsAndAnswersReadably() async throws {
+        try await RuntimeHarness.run(ReferenceBackend.Configuration(script: .default)) { harness in
+            var configuration = harness.configuration()
+            configuration.functions = [SetThermostat.self]
+            try await harness.withRuntime(configuration) { runtime in
+                let result = try await runtime.ask("set the kitchen thermostat to heat, room: kitchen celsius: 21")
+                let call = try #require(result.toolCalls.first)
+                #expect(call.functionName == "set_thermostat")
+                #expect(call.status == .completed)
+                #expect(call.arguments == ["room": "kitchen", "celsius": 21, "mode": "heat"])
+                #expect(result.text == "Done. The set_thermostat returned:\ncelsius: 21\nmode: heat\nroom: kitchen")
+            }
+        }
+    }
+}

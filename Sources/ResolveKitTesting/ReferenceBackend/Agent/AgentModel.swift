@@ -54,7 +54,11 @@ public struct AgentContext: Sendable {
 extension AgentScript: AgentModel {
     /// The script's round for this step: the rule's rounds are consumed one per tool round.
     public func nextRound(_ context: AgentContext) async -> Round {
-        let rounds = rounds(for: context.userText, eligible: Set(context.tools.map(\.name)))
-        return context.rounds.count < rounds.count ? rounds[context.rounds.count] : .empty
+        let eligible = Set(context.tools.map(\.name))
+        var rounds = rule(for: context.userText, eligible: eligible)?.rounds
+        if rounds == nil, callsNamedFunctions { rounds = SchemaDrivenPlan.rounds(for: context) }
+        let chosen = rounds ?? fallback
+        guard context.rounds.count < chosen.count else { return .empty }
+        return SchemaDrivenPlan.resolve(chosen[context.rounds.count], in: context)
     }
 }

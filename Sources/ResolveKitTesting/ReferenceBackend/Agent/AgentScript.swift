@@ -25,12 +25,19 @@ public struct AgentScript: Sendable {
         public var arguments: JSONValue
         /// The "I will …" sentence; `nil` uses the backend's fallback `"I will run <name>"`.
         public var humanDescription: String?
+        /// Whether the arguments come from the function's schema and the user's message (``SchemaArguments``)
+        /// instead of ``arguments``.
+        public var argumentsFromMessage: Bool
 
         /// Creates a tool call.
-        public init(_ functionName: String, arguments: JSONValue = .object([:]), humanDescription: String? = nil) {
+        public init(
+            _ functionName: String, arguments: JSONValue = .object([:]), humanDescription: String? = nil,
+            argumentsFromMessage: Bool = false
+        ) {
             self.functionName = functionName
             self.arguments = arguments
             self.humanDescription = humanDescription
+            self.argumentsFromMessage = argumentsFromMessage
         }
     }
 
@@ -77,14 +84,27 @@ public struct AgentScript: Sendable {
     /// The rounds used when no rule applies.
     public var fallback: [Round]
 
+    /// When no rule applies, call the registered functions the message names (by name, or by words of their
+    /// descriptions) with arguments from their schemas, before falling back.
+    public var callsNamedFunctions: Bool
+
     /// Creates a script.
-    public init(rules: [Rule], fallback: [Round] = [.text("This is the reference backend answering: \"{text}\".")]) {
+    public init(
+        rules: [Rule], fallback: [Round] = [.text("This is the reference backend answering: \"{text}\".")],
+        callsNamedFunctions: Bool = false
+    ) {
         self.rules = rules
         self.fallback = fallback
+        self.callsNamedFunctions = callsNamedFunctions
     }
 
     /// The rounds for a message, given the names of the functions eligible for the session.
     public func rounds(for text: String, eligible: Set<String>) -> [Round] {
+        rule(for: text, eligible: eligible)?.rounds ?? fallback
+    }
+
+    /// The first rule that answers `text`, given the names of the functions eligible for the session.
+    func rule(for text: String, eligible: Set<String>) -> Rule? {
         for rule in rules where rule.match.accepts(text) {
             if rule.requiresEligibleFunctions {
                 let names = rule.rounds.flatMap { round -> [String] in
@@ -93,9 +113,9 @@ public struct AgentScript: Sendable {
                 }
                 guard names.allSatisfy(eligible.contains) else { continue }
             }
-            return rule.rounds
+            return rule
         }
-        return fallback
+        return nil
     }
 }
 

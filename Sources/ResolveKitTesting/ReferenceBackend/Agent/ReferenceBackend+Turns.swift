@@ -220,13 +220,22 @@ extension ReferenceBackend {
     /// Fills `{name}`, `{result}`, `{nameN}`, `{resultN}` and `{text}` of a text template.
     static func render(_ template: String, results: [(name: String, text: String)], userText: String) -> String {
         var text = template
+        // A structured result reads as lines (ReadableResult), never as a JSON dump; a string is quoted as it is.
+        func place(_ key: String, _ result: (name: String, text: String)) {
+            if let lines = ReadableResult.lines(result.text) {
+                text = text.replacingOccurrences(of: " \"{\(key)}\".", with: ":\n" + lines)
+                text = text.replacingOccurrences(of: "{\(key)}", with: lines)
+            } else {
+                text = text.replacingOccurrences(of: "{\(key)}", with: result.text)
+            }
+        }
         for (index, result) in results.enumerated().reversed() {
             text = text.replacingOccurrences(of: "{name\(index + 1)}", with: result.name)
-            text = text.replacingOccurrences(of: "{result\(index + 1)}", with: result.text)
+            place("result\(index + 1)", result)
         }
         if let first = results.first {
             text = text.replacingOccurrences(of: "{name}", with: first.name)
-            text = text.replacingOccurrences(of: "{result}", with: first.text)
+            place("result", first)
         }
         return text.replacingOccurrences(of: "{text}", with: userText)
     }
