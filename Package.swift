@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
         .testTarget(name: "rk-chatTests", dependencies: ["rk-chat"]),
-        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting"]),
+        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore"]),
         .testTarget(
             name: "rk-serviceTests", dependencies: ["rk-service", "rk-crash-probe", "ResolveKitTesting", "ResolveKit"]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.

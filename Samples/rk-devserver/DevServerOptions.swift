@@ -1,3 +1,4 @@
+import Foundation
 import ResolveKitTesting
 
 /// The command line of `rk-devserver`, parsed without side effects.
@@ -29,6 +30,9 @@ struct DevServerOptions {
           --drop-after-events <n>    cut every event stream after n events
           --drop-at-byte <n>         cut every event stream after n bytes (mid-frame)
           --duplicate-replay         write every replayed event twice
+          --script <file>            JSON rules for exact scenarios, tried before the default agent:
+                                     {"rules": [{"keywords": ["lights"], "calls": [{"function": "set_lights",
+                                     "arguments": {"room": "kitchen"}}]}, {"always": true, "answer": "…"}]}
           --restart-mid-turn <seconds>  after the next round of tool calls, lose the turn as a restarted
                                      backend does; its lock stays held this long (600 on the hosted backend)
           -h, --help                 show this help
@@ -44,7 +48,7 @@ struct DevServerOptions {
         """
 
     /// A command-line mistake, reported with the usage text and exit code 64.
-    struct UsageError: Error {
+    struct UsageError: Error, Equatable {
         var message: String
     }
 
@@ -101,6 +105,16 @@ struct DevServerOptions {
             case "--drop-at-byte":
                 faults.dropStream(.atByteOffset(try number(flag, in: 1...Int.max)), connections: .max)
             case "--duplicate-replay": faults.duplicateEventsOnReplay(true)
+            case "--script":
+                let path = try value(flag)
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw UsageError(message: "--script \(path) does not exist or cannot be read")
+                }
+                do throws(AgentScript.FileError) {
+                    options.configuration.script = try AgentScript(jsonBytes: [UInt8](data))
+                } catch {
+                    throw UsageError(message: "--script \(path): \(error.message)")
+                }
             case "--restart-mid-turn":
                 faults.restartAfterNextToolCalls(lockHeldFor: .seconds(try number(flag, in: 0...Int.max)))
             default: throw UsageError(message: "unknown option '\(flag)'")

@@ -1,3 +1,5 @@
+import Foundation
+import ResolveKitCore
 import ResolveKitTesting
 import Testing
 
@@ -42,5 +44,58 @@ struct DevServerOptionsTests {
         arguments: [["--port"], ["--port", "70000"], ["--event-ids", "uuid"], ["--fail", "POST:503"], ["--what"]])
     func usageErrors(arguments: [String]) {
         #expect(throws: DevServerOptions.UsageError.self) { try DevServerOptions.parse(arguments) }
+    }
+}
+
+/// `--script FILE`: JSON rules for exact scenarios, checked when the server starts.
+struct DevServerScriptTests {
+    static func file(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appending(path: "rk-script-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aScriptFileDecidesTheTurnsItsRulesMatch() async throws {
+        let path = try Self.file(
+            #"{"rules": [{"keywords": ["lights"], "calls": [{"function": "set_lights", "arguments": {"room": "hall"}}]},"#
+                + #" {"always": true, "answer": "Only lights here."}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let script = try DevServerOptions.parse(["--script", path]).configuration.script
+        let tools = [AgentContext.Tool(name: "set_lights", description: "Lights.", parametersSchema: ["type": "object"])]
+        let lights = await script.nextRound(
+            AgentContext(userText: "the lights please", history: [], llmContext: .null, tools: tools, rounds: []))
+        guard case .toolCalls(let calls) = lights else {
+            Issue.record("expected the scripted call, got \(lights)")
+            return
+        }
+        #expect(calls.map(\.functionName) == ["set_lights"])
+        #expect(calls.first?.arguments == ["room": "hall"])
+        let other = await script.nextRound(
+            AgentContext(userText: "anything else", history: [], llmContext: .null, tools: tools, rounds: []))
+        guard case .text(let answer, _) = other else {
+            Issue.record("expected the scripted answer, got \(other)")
+            return
+        }
+        #expect(answer == "Only lights here.")
+    }
+
+    @Test(arguments: [
+        (#"{"rules": [{"answer": "x"}]}"#, #"rules[0] needs "keywords" (a non-empty array), "regex" or "always": true"#),
+        (#"{"rules": [{"always": true}]}"#, #"rules[0] needs one of "calls", "answer", "error" or "escalate""#),
+        (#"{"rules": [{"regex": "(", "answer": "x"}]}"#, "rules[0].regex is not a valid pattern"),
+        (#"[]"#, #"expected an object with a "rules" array"#),
+    ])
+    func aWrongScriptIsAUsageErrorNamingTheFileAndTheRule(text: String, message: String) throws {
+        let path = try Self.file(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: DevServerOptions.UsageError(message: "--script \(path): \(message)")) {
+            try DevServerOptions.parse(["--script", path])
+        }
+    }
+
+    @Test func aMissingScriptFileIsNamed() {
+        #expect(throws: DevServerOptions.UsageError(message: "--script /nope.json does not exist or cannot be read")) {
+            try DevServerOptions.parse(["--script", "/nope.json"])
+        }
     }
 }

@@ -17,6 +17,13 @@ public struct AgentContext: Sendable {
         public var description: String
         /// The JSON Schema of the arguments.
         public var parametersSchema: JSONValue
+
+        /// Creates a tool (for tests of your own ``AgentModel``).
+        public init(name: String, description: String, parametersSchema: JSONValue) {
+            self.name = name
+            self.description = description
+            self.parametersSchema = parametersSchema
+        }
     }
 
     /// An earlier transcript message.
@@ -49,6 +56,15 @@ public struct AgentContext: Sendable {
     public var tools: [Tool]
     /// The tool rounds of this turn so far, oldest first.
     public var rounds: [[ToolStep]]
+
+    /// Creates a context (for tests of your own ``AgentModel``).
+    public init(userText: String, history: [Message], llmContext: JSONValue, tools: [Tool], rounds: [[ToolStep]]) {
+        self.userText = userText
+        self.history = history
+        self.llmContext = llmContext
+        self.tools = tools
+        self.rounds = rounds
+    }
 }
 
 extension AgentScript: AgentModel {
