@@ -234,4 +234,23 @@ struct DiagnosticsTests {
                 "B.swift:3:22: error: duplicate function name 'same'; it is also declared at A.swift:2:22"
             ])
     }
+
+    @Test(
+        "an annotation spelled wrongly is a warning at its position, not silently ignored",
+        arguments: [
+            (#"// @Resolvekit(name: "do_thing")"#, "@Resolvekit"),
+            (#"// @resolvekit(name: "do_thing")"#, "@resolvekit"),
+            (#"/// ResolveKit(name: "do_thing")"#, "ResolveKit"),
+        ])
+    func nearMissesAreWarnings(annotation: String, spelling: String) {
+        let message = "'\(spelling)' is not an annotation, so nothing below it is registered; "
+            + "write '// @ResolveKit(name: …)'"
+        #expect(Snippet.diagnostics(["D.swift": Self.annotated(annotation)]) == ["D.swift:2:1: warning: " + message])
+    }
+
+    @Test func anAnnotationWithoutParenthesesIsAnError() {
+        #expect(
+            Snippet.diagnostics(["D.swift": Self.annotated("// @ResolveKit")])
+                == ["D.swift:2:4: error: expected '(' after @ResolveKit"])
+    }
 }

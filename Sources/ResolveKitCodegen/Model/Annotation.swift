@@ -45,6 +45,21 @@ struct Annotation: Sendable, Hashable {
         return offset
     }
 
+    /// A comment that looks meant as an annotation but is not one (`@Resolvekit(…)`, `@resolvekit(…)`,
+    /// `ResolveKit(…)` without `@`): the spelling found, so a warning can say why the function is not registered.
+    static func nearMiss(in comment: Token) -> String? {
+        guard comment.kind == .lineComment || comment.kind == .docLineComment, markerOffset(in: comment) == nil else {
+            return nil
+        }
+        let text = comment.text.drop { $0 == "/" || $0 == " " || $0 == "\t" }
+        let word = text.prefix { $0 == "@" || $0.isLetter }
+        let lowered = word.lowercased()
+        guard lowered == "@resolvekit" || (lowered == "resolvekit" && text.dropFirst(word.count).first == "(") else {
+            return nil
+        }
+        return String(word)
+    }
+
     /// Parses an annotation comment; `nil` when the comment is not one.
     init?(comment: Token, file: String) {
         guard let offset = Self.markerOffset(in: comment) else { return nil }

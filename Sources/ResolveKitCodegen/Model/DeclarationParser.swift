@@ -38,6 +38,13 @@ struct DeclarationParser {
                     "@ResolveKit must be directly above a struct declaration (doc comment lines may surround it)",
                     at: parser.location(token)))
         }
+        for token in tokens where token.isComment {
+            guard let spelling = Annotation.nearMiss(in: token) else { continue }
+            parser.diagnostics.append(
+                .warning(
+                    "'\(spelling)' is not an annotation, so nothing below it is registered; write '// @ResolveKit(name: …)'",
+                    at: parser.location(token)))
+        }
         return SourceFileModel(
             path: path, declarations: topLevel.nested, typeAliases: topLevel.typeAliases,
             diagnostics: parser.diagnostics)
