@@ -62,15 +62,23 @@ struct Conversation {
             screen.print(StyledLine("Starting a new conversation…"))
         case "/locale":
             do {
-                try await runtime.setLocale(parts.count > 1 ? parts[1] : nil)
-                screen.print(StyledLine("Locale \(runtime.currentLocale): \(runtime.chatTitle)"))
+                let requested = parts.count > 1 ? parts[1] : nil
+                try await runtime.setLocale(requested)
+                if let requested, requested.lowercased() != runtime.currentLocale.lowercased() {
+                    screen.print(StyledLine(
+                        "There is no \(requested) translation; the chat is in \(runtime.currentLocale): \(runtime.chatTitle)"))
+                } else {
+                    screen.print(StyledLine("Locale \(runtime.currentLocale): \(runtime.chatTitle)"))
+                }
             } catch {
                 screen.print(StyledLine("Could not switch the locale: \(error)"))
             }
         case "/history":
             for line in runtime.messages.flatMap(renderer.lines(for:)) { screen.print(line) }
-        default:
+        case "/help":
             screen.print(StyledLine("Commands: /new, /locale <tag>, /history, /quit"))
+        default:
+            screen.print(StyledLine("Unknown command \(parts[0]); the commands are /new, /locale <tag>, /history, /quit"))
         }
         return true
     }

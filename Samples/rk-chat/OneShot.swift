@@ -1,7 +1,8 @@
 import ResolveKit
 import ResolveKitTerminal
 
-/// `--message`: one turn asked and awaited; the question, its tool calls and the answer printed, then exit.
+/// `--message`: one turn asked and awaited; the transcript is printed as it happens (the question, each call as
+/// it runs and ends, the answer), then each call's result, then exit. Only this turn is printed.
 struct OneShot {
     let runtime: ResolveKitRuntime
     let screen: TerminalScreen
@@ -16,21 +17,24 @@ struct OneShot {
             screen.print(StyledLine("rk-chat: could not connect: \(error.message)"))
             return 3
         }
-        for line in renderer.lines(for: ResolveKitChatMessage(id: "question", role: .user, text: message)) {
-            screen.print(line)
+        let events = runtime.events  // subscribed before asking: nothing of the turn is missed
+        let display = Task {
+            for await event in events {
+                if case .connectionStateChanged = event { continue }
+                renderer.show(event)
+                if case .turnEnded = event { return }
+            }
         }
         let result: ResolveKitTurnResult
         do {
             result = try await runtime.ask(message)
         } catch {
+            display.cancel()
             screen.print(StyledLine("rk-chat: no answer: \(error.message)"))
             return error.code == .unreachable ? 3 : 1
         }
+        await display.value
         for item in result.toolCalls { screen.print(StyledLine(Self.describe(item))) }
-        let role: ResolveKitChatMessage.Role = result.ending == .answered ? .assistant : .system
-        for line in renderer.lines(for: ResolveKitChatMessage(id: result.turnID, role: role, text: result.text)) {
-            screen.print(line)
-        }
         return result.ending == .answered && !result.text.isEmpty ? 0 : 1
     }
 

@@ -62,6 +62,11 @@ struct RKChat {
         SystemFunctions.configure(
             allowedRoots: options.allowedRoots.isEmpty ? [directory] + (options.demo ? ["/var/log"] : []) : options.allowedRoots)
         let interactive = options.message == nil && terminal.isInteractive
+        if options.approval == nil, !interactive {
+            screen.print(StyledLine(
+                "rk-chat: no terminal to ask for approval, so calls that need it are declined; use --approve all, "
+                    + "--approve POLICY.json, or run interactively"))
+        }
         let clock = ResolveKitClock.continuous
         let approver: any ToolApprover
         do {

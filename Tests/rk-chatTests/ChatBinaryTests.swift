@@ -112,3 +112,15 @@ struct ChatBinaryTests {
         #expect(run.output.contains("pass --demo"))
     }
 }
+
+extension ChatBinaryTests {
+    @Test func oneShotStreamsTheCallsAsTheyRunAndSaysWhyApprovalIsImpossible() throws {
+        let run = try Self.run(["--demo", "--message", "how much disk space is free?"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("no terminal to ask for approval"))
+        #expect(run.output.contains("· running get_disk_usage…"))
+        #expect(run.output.contains("· get_disk_usage completed in "))
+        #expect(run.output.contains("used percent"))
+        #expect(!run.output.contains("agent › Done. The get_disk_usage returned \"{"))
+    }
+}

@@ -46,6 +46,11 @@ extension SessionEngine {
         }
         let previousSessionID = session?.id
         adopt(response)
+        if !connection.hasOpenedStream {
+            // The backend answers: what is left is the stream's first connect, which its idle watchdog bounds.
+            connection.lastConnectFailure = nil
+            connectDeadline = max(connectDeadline, clock.elapsed + configuration.streamIdleTimeout + .seconds(5))
+        }
         if previousSessionID != response.id { startNewSessionState() }
         let stored = store.loadSession()
         progress.cursor.restore(stored?.sessionID == response.id ? stored?.cursor : nil)

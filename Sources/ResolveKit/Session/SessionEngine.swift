@@ -54,6 +54,9 @@ actor SessionEngine {
     var waiting = Waiters()
     /// Fulfilled with `true` when the first stream opens, or `false` when the connect budget ran out first.
     let firstOpen = OneShot<Bool>()
+    /// When `start()` gives up if no stream has opened: the connect timeout, pushed out once a session exists so
+    /// the stream's own first attempt (bounded by its idle timeout) can still finish.
+    var connectDeadline: Duration = .zero
 
     init(configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput) {
         self.configuration = configuration
@@ -85,10 +88,17 @@ actor SessionEngine {
                 return .sessions
             }
             if let budget = configuration.connectTimeout {
+                connectDeadline = clock.elapsed + budget
                 group.addTask { [clock, firstOpen] in
                     // The timer ends as soon as the stream opens, so it does not linger on the clock.
                     let timer = Task {
-                        try await clock.sleep(untilElapsed: clock.elapsed + budget)
+                        var deadline = await self.connectDeadline
+                        while true {
+                            try await clock.sleep(untilElapsed: deadline)
+                            let latest = await self.connectDeadline
+                            guard latest > deadline else { break }
+                            deadline = latest
+                        }
                         firstOpen.fulfill(false)
                     }
                     let opened = await firstOpen.value()
@@ -107,7 +117,8 @@ actor SessionEngine {
         endOfRun()
         if gaveUp, !Task.isCancelled {
             let budget = configuration.connectTimeout ?? .zero
-            let cause = connection.lastConnectFailure.map { " (last cause: \($0))" } ?? ""
+            let cause = connection.lastConnectFailure.map { " (last cause: \($0))" }
+                ?? " (the backend answered, but its event stream did not open)"
             fail(ResolveKitError(
                 .unreachable, "No connection to \(configuration.baseURL.absoluteString) within \(budget)\(cause)",
                 underlying: connection.lastConnectFailure))

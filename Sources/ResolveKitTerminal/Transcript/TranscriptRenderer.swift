@@ -1,4 +1,5 @@
 public import ResolveKit
+import Foundation
 import Synchronization
 
 /// Shows a conversation on a ``TerminalScreen``: messages with role-coloured prefixes, connection changes, and the
@@ -29,8 +30,10 @@ public final class TranscriptRenderer: Sendable {
             screen.print(line(for: state))
         case .turnEnded:
             clearDraft()
-        case .error(let text):
-            screen.print(StyledLine("error: \(text)", .red))
+        case .error(let error):
+            screen.print(StyledLine("error: \(error.message)", .red))
+        case .toolCallUpdated(let item):
+            if let line = line(for: item) { screen.print(line) }
         default:
             break
         }
@@ -58,6 +61,27 @@ public final class TranscriptRenderer: Sendable {
         case .failed, .blocked: StyledLine("· connection: \(state)", .red)
         default: StyledLine("· connection: \(state)", .dim)
         }
+    }
+
+    /// A call's progress as one dimmed line: `· running get_disk_usage…` when it starts (approval-free calls
+    /// included), `· get_disk_usage completed in 12 ms` or `· read_log_tail declined: …` when it ends; `nil` for a
+    /// call still waiting for approval (the approval prompt shows it).
+    public func line(for item: ToolCallChecklistItem) -> StyledLine? {
+        let duration = item.startedAt.flatMap { start in item.finishedAt.map { Self.milliseconds($0 - start) } }
+        switch item.status {
+        case .pendingApproval: return nil
+        case .running: return StyledLine("· running \(item.functionName)…", .dim)
+        case .completed: return StyledLine("· \(item.functionName) completed" + (duration.map { " in \($0)" } ?? ""), .dim)
+        case .failed(let reason): return StyledLine("· \(item.functionName) failed: \(reason)", .red)
+        case .cancelled(let reason): return StyledLine("· \(item.functionName) declined: \(reason)", .yellow)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds == 0 { return "<1 ms" }
+        return milliseconds < 1000 ? "\(milliseconds) ms" : String(format: "%.1f s", Double(milliseconds) / 1000)
     }
 
     /// The streaming answer so far, as the live region shows it.

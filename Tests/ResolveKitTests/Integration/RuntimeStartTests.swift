@@ -60,6 +60,29 @@ struct RuntimeStartTests {
         await runtime.stop()
     }
 
+    /// Soak, turn 4880: a backend that answers but stalls the first stream connect must not fail `start()` at the
+    /// 30 s budget while the stream's own idle watchdog (45 s) is about to retry.
+    @Test func aStalledFirstStreamConnectIsRetriedPastTheConnectBudget() async throws {
+        let clock = ManualClock()
+        try await RuntimeHarness.run { harness in
+            harness.backend.configuration.faults.stall(.init("GET", "/v1/sessions/*/events"))
+            var configuration = harness.configuration(clock: ResolveKitClock(clock))
+            configuration.streamIdleTimeout = .seconds(45)
+            let runtime = ResolveKitRuntime(configuration: configuration)
+            let pump = RuntimeRecoveryTests.advanceThroughReconnects(runtime, clock)
+            defer { pump.cancel() }
+            let starting = Task { try await runtime.start() }
+            await harness.backend.configuration.faults.waitForStalledRequests(count: 1)
+            let idle = ManualClock.Instant(offset: .seconds(45))
+            await clock.waitForSleeper(at: idle)
+            clock.advance(to: idle)
+            try await starting.value
+            #expect(runtime.connectionState == .active)
+            harness.backend.configuration.faults.releaseStalls()
+            await runtime.stop()
+        }
+    }
+
     @Test func startAfterABlockStartsAfreshWithoutStop() async throws {
         try await RuntimeHarness.run { harness in
             let key = Mutex<String?>(nil)
