@@ -40,9 +40,6 @@ extension SessionEngine {
         var hasOpenedStream = false
         /// The stream refreshed the token after a 403 and has not opened since; another 403 means chat is off.
         var refreshedSinceStreamOpened = false
-        var reuseNextSession = true
-        /// Told to the user once the next session is open (its transcript starts empty).
-        var pendingNotice: String?
         /// The last reason a connection attempt failed, for the `unreachable` error.
         var lastConnectFailure: (any Error & Sendable)?
     }

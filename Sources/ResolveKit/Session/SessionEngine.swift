@@ -43,6 +43,7 @@ actor SessionEngine {
     var sessionResponse: SessionResponse?
     var allowedNames: Set<String> = []
     var connection = ConnectionMemory()
+    var lifecycle: SessionLifecycle
     var progress = StreamProgress()
     var channels = SessionChannels()
     var turns: TurnTracker
@@ -69,6 +70,7 @@ actor SessionEngine {
         self.pipeline = ToolPipeline(
             batchWindow: configuration.batchWindow, maxConcurrentCalls: configuration.maxConcurrentCalls)
         self.turns = TurnTracker(period: configuration.turnWatchdog)
+        self.lifecycle = SessionLifecycle(retryBudget: configuration.reconnectAttemptBudget)
         self.dispatcher = ToolDispatcher(registry: registry, clock: configuration.clock, logger: configuration.logger)
     }
 
@@ -125,54 +127,52 @@ actor SessionEngine {
         }
     }
 
-    /// Sets up and runs sessions one after another until cancelled, blocked or failed.
+    /// Sets up and runs sessions one after another until cancelled, blocked or failed; ``SessionLifecycle``
+    /// decides each next step.
     private func runSessions() async {
-        var failures = 0
+        var action = lifecycle.start()
         while !Task.isCancelled {
-            do throws(SetupFailure) {
-                output.setState(.registering)
-                try await checkCompatibility()
-                try await registerFunctions()
-                output.setState(.connecting)
-                try await openSession(reuse: connection.reuseNextSession)
-                if let notice = connection.pendingNotice {
-                    output.system(notice)
-                    connection.pendingNotice = nil
-                }
-                failures = 0
-                connection.reuseNextSession = true
-                switch await runSession() {
-                case .cancelled: output.setState(.idle); return
-                case .newSessionRequested: connection.reuseNextSession = false
-                case .sessionGone(let reason):
-                    connection.pendingNotice = reason
-                    connection.reuseNextSession = false
-                case .sessionMissing: output.log("The session no longer exists; creating one", level: .warning)
-                case .reopen(let reason): output.log(reason, level: .warning)
-                case .blocked(let error): block(error); return
-                case .failed(let error): fail(error); return
-                }
-            } catch {
-                switch error {
-                case .blocked(let error):
-                    block(error)
-                    return
-                case .failed(let error):
-                    fail(error)
-                    return
-                case .retry(let cause):
-                    guard !Task.isCancelled else { break }
-                    failures += 1
-                    connection.lastConnectFailure = cause
-                    if let budget = configuration.reconnectAttemptBudget, failures > budget {
-                        fail(ResolveKitError(
-                            .unreachable, "Gave up after \(budget) retries: \(cause)", underlying: cause))
-                        return
+            switch action {
+            case .stop:
+                output.setState(.idle)
+                return
+            case .block(let error):
+                block(error)
+                return
+            case .fail(let error):
+                fail(error)
+                return
+            case .retry(let attempt, let delay):
+                output.setState(.reconnecting(attempt: attempt, delay: delay))
+                do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { break }
+                action = .setUp(reuse: lifecycle.reuses)
+            case .setUp(let reuse):
+                do throws(SetupFailure) {
+                    output.setState(.registering)
+                    try await checkCompatibility()
+                    try await registerFunctions()
+                    output.setState(.connecting)
+                    try await openSession(reuse: reuse)
+                    if let notice = lifecycle.opened() { output.system(notice) }
+                    let ending = await runSession()
+                    if case .sessionMissing = ending {
+                        output.log("The session no longer exists; creating one", level: .warning)
+                    } else if case .reopen(let reason) = ending {
+                        output.log(reason, level: .warning)
                     }
-                    let delay = Backoff.delay(forAttempt: failures)
-                    output.log("Setup failed (\(cause)); retrying in \(delay)", level: .warning)
-                    output.setState(.reconnecting(attempt: failures, delay: delay))
-                    do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { break }
+                    action = lifecycle.sessionEnded(ending)
+                } catch {
+                    switch error {
+                    case .blocked(let error): action = .block(error)
+                    case .failed(let error): action = .fail(error)
+                    case .retry(let cause):
+                        guard !Task.isCancelled else { break }
+                        connection.lastConnectFailure = cause
+                        action = lifecycle.setupFailed(cause)
+                        if case .retry(_, let delay) = action {
+                            output.log("Setup failed (\(cause)); retrying in \(delay)", level: .warning)
+                        }
+                    }
                 }
             }
         }
@@ -203,7 +203,7 @@ actor SessionEngine {
     /// Ends the current session's work and starts a new session (the seed's "new chat").
     func requestNewSession() {
         channels.control?.yield(.newSessionRequested)
-        if channels.control == nil { connection.reuseNextSession = false }
+        if channels.control == nil { lifecycle.newSessionRequested() }
     }
 }
 
