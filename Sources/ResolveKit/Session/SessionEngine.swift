@@ -52,7 +52,7 @@ actor SessionEngine {
     /// The tasks running functions, to cancel a call whose turn ended.
     var runningCalls: [String: Task<ToolCallOutcome, Never>] = [:]
     var outbox: ResultOutbox
-    var waiting = Waiters()
+    var waiting = EngineWaiters()
     /// Fulfilled with `true` when the first stream opens, or `false` when the connect budget ran out first.
     let firstOpen = OneShot<Bool>()
     /// When `start()` gives up if no stream has opened: the connect timeout, pushed out once a session exists so

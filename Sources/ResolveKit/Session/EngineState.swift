@@ -1,0 +1,44 @@
+import Foundation
+
+/// The channels of a session's running work (``SessionEngine`` state); all `nil` between sessions.
+struct SessionChannels {
+    /// Tool jobs to run in the session's task group.
+    var jobs: AsyncStream<@Sendable () async -> Void>.Continuation?
+    /// Wakes the result deliverer.
+    var deliveryKick: AsyncStream<Void>.Continuation?
+    /// Ends the session's work with a reason.
+    var control: AsyncStream<SessionEngine.SessionEnding>.Continuation?
+    /// Reopens the event stream without its cursor.
+    var streamReset: AsyncStream<Void>.Continuation?
+}
+
+/// How far the session's event stream has been read, and what must not be acted on twice.
+struct StreamProgress {
+    var cursor = CursorKeeper()
+    /// Replayed events to ignore after a reopen without cursor (§10.9).
+    var replayGuard: ReplayGuard?
+    /// The server time of the newest event handled in this session (the cutoff of a replay without cursor).
+    var newestHandledEventTime: Date?
+    var handledEvents = HandledEvents()
+}
+
+/// Tasks suspended on the engine, resumed when what they wait for happens or the runtime stops.
+struct EngineWaiters {
+    /// `ask`s waiting for their turn's end, by request id.
+    var turns: [String: OneShot<Result<ResolveKitTurnResult, ResolveKitError>>] = [:]
+    /// `ask`s queued behind the running turn, first come first served.
+    var asks: [OneShot<Bool>] = []
+    /// Tasks waiting for the next session to open; `false` when the runtime stops first.
+    var sessions: [OneShot<Bool>] = []
+    /// Calls waiting for a slot under the concurrency limit, by call id.
+    var slots: [String: CheckedContinuation<Bool, Never>] = [:]
+}
+
+/// What the connection has been through, for the decisions of the next setup.
+struct ConnectionMemory {
+    var hasOpenedStream = false
+    /// The stream refreshed the token after a 403 and has not opened since; another 403 means chat is off.
+    var refreshedSinceStreamOpened = false
+    /// The last reason a connection attempt failed, for the `unreachable` error.
+    var lastConnectFailure: (any Error & Sendable)?
+}
