@@ -36,6 +36,27 @@ struct CrashRestartTests {
             arguments, environment: ServiceProcess.cleanEnvironment, binary: ServiceProcess.built("rk-crash-probe"))
     }
 
+    /// Kills `first` with SIGKILL, runs `meanwhile`, starts a probe again on the same state folder, and checks
+    /// that the one call started once, its result was accepted once, and the turn's answer says `answerContains`.
+    static func killAndRestart(
+        _ first: ServiceProcess, _ backend: ReferenceBackend, _ server: LoopbackHTTPServer, _ state: String,
+        answerContains: String, meanwhile: () -> Void = {}
+    ) async throws {
+        first.signal(SIGKILL)
+        _ = await first.exitStatus()
+        meanwhile()
+        let second = try probe(server, state)
+        #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
+        await backend.waitForIdleTurns()
+        let calls = startedCalls([first, second])
+        #expect(calls.count == 1)
+        let callID = try #require(calls.first)
+        #expect(backend.counters.toolResults[callID]?.accepted == 1)
+        let session = try #require(backend.sessionIDs.first)
+        let answer = try #require(backend.events(inSession: session).last { $0.type == "turn_complete" })
+        #expect(answer.frame.contains(answerContains))
+    }
+
     static func startedCalls(_ processes: [ServiceProcess]) -> [String] {
         processes.flatMap(\.stdoutLines).filter { $0.hasPrefix("started ") }.map { String($0.dropFirst(8)) }
     }
@@ -44,18 +65,7 @@ struct CrashRestartTests {
         try await Self.withBackend { backend, server, state in
             let first = try Self.probe(server, state, message: "hold on")
             #expect(await first.waitFor { $0.contains("started ") }, "stderr: \(first.stderr)")
-            first.signal(SIGKILL)
-            _ = await first.exitStatus()
-            let second = try Self.probe(server, state)
-            #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
-            await backend.waitForIdleTurns()
-            let calls = Self.startedCalls([first, second])
-            #expect(calls.count == 1)
-            let callID = try #require(calls.first)
-            #expect(backend.counters.toolResults[callID]?.accepted == 1)
-            let session = try #require(backend.sessionIDs.first)
-            let answer = try #require(backend.events(inSession: session).last { $0.type == "turn_complete" })
-            #expect(answer.frame.contains("Interrupted by a client restart while running"))
+            try await Self.killAndRestart(first, backend, server, state, answerContains: "Interrupted by a client restart")
         }
     }
 
@@ -65,19 +75,9 @@ struct CrashRestartTests {
             backend.configuration.faults.stall(toolResults)
             let first = try Self.probe(server, state, message: "quick one")
             await backend.configuration.faults.waitForStalledRequests(count: 1)
-            first.signal(SIGKILL)
-            _ = await first.exitStatus()
-            backend.configuration.faults.releaseStalls()
-            let second = try Self.probe(server, state)
-            #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
-            await backend.waitForIdleTurns()
-            let calls = Self.startedCalls([first, second])
-            #expect(calls.count == 1)
-            let callID = try #require(calls.first)
-            #expect(backend.counters.toolResults[callID]?.accepted == 1)
-            let session = try #require(backend.sessionIDs.first)
-            let answer = try #require(backend.events(inSession: session).last { $0.type == "turn_complete" })
-            #expect(answer.frame.contains("quick: done"))
+            try await Self.killAndRestart(first, backend, server, state, answerContains: "quick: done") {
+                backend.configuration.faults.releaseStalls()
+            }
         }
     }
 }
