@@ -2,7 +2,7 @@ import Foundation
 
 /// The baseline: how a quick SSE parser is usually written with Foundation strings (decode each chunk, split on
 /// "\n" with `components(separatedBy:)`, split fields on ":" and trim). It is what the ResolveKit iOS client does
-/// (PROTOCOL.md §9), and just as sloppy: LF only, values fully trimmed.
+/// (as the reference iOS client parses), and just as sloppy: LF only, values fully trimmed.
 struct NaiveSSEParser {
     private var buffer = ""
     private var data: [String] = []

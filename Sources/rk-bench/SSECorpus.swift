@@ -1,4 +1,4 @@
-/// A deterministic, realistic `text/event-stream` body shaped like ResolveKit's server output (PROTOCOL.md §5.2,
+/// A deterministic, realistic `text/event-stream` body shaped like ResolveKit's server output (WireProtocol §5.2,
 /// PROTOCOL-TRANSCRIPT.md): Redis-style ids, the emitted event types with their envelope sizes, and a
 /// `: keep-alive` comment every 25 events.
 struct SSECorpus {

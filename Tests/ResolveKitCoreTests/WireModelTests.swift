@@ -2,7 +2,7 @@ import Foundation
 import ResolveKitCore
 import Testing
 
-/// Frames recorded from the real backend (PROTOCOL-TRANSCRIPT.md) and the shapes of PROTOCOL.md §6.
+/// Frames recorded from the real backend (PROTOCOL-TRANSCRIPT.md) and the shapes of WireProtocol §6.
 struct WireModelTests {
     static let toolCallFrame = #"{"event_id": "1795312330424-0", "turn_id": "08ebcd50-2634-4832-90cc-03a8a9ef8736", "request_id": "req-B1", "timestamp": "2026-11-22T01:52:10.424086+00:00", "type": "tool_call_request", "payload": {"call_id": "call_d7b0e11f1d8446ecbbacc1e0", "function_name": "set_lights", "arguments": {"on": true, "room": "kitchen"}, "timeout_seconds": 60, "human_description": "I will set lights with on true, room \"kitchen\".", "requires_approval": true}}"#
 

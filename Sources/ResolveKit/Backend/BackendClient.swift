@@ -1,6 +1,6 @@
 import ResolveKitHTTP
 
-/// The backend's REST endpoints as typed calls (PROTOCOL.md §4). Stateless: the caller passes the session and
+/// The backend's REST endpoints as typed calls (WireProtocol §4). Stateless: the caller passes the session and
 /// its capability token.
 struct BackendClient: Sendable {
     let http: HTTPClient

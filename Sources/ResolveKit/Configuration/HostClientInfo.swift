@@ -1,7 +1,7 @@
 import Foundation
 
 /// Builds the client context sent with every session: platform `linux`, the OS from `/etc/os-release` with a
-/// plain dotted version (kernel strings such as `6.8.0-45-generic` are not PEP 440 versions, PROTOCOL.md §7.7),
+/// plain dotted version (kernel strings such as `6.8.0-45-generic` are not PEP 440 versions, WireProtocol §7.7),
 /// the host app's version and build, and the SDK's name and version.
 enum HostClientInfo {
     static func make(appVersion: String, appBuild: String?, osRelease: String? = nil, kernelRelease: String? = nil) -> ClientInfo {

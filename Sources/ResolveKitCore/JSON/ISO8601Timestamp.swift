@@ -2,7 +2,7 @@ package import Foundation
 
 /// Reads and writes the ISO-8601 date-times of the wire: `2026-07-27T10:00:00.123456+00:00` and `…Z`.
 ///
-/// Parsing accepts 0–9 fractional digits and either `Z` or a `±hh:mm` offset (PROTOCOL.md §3); formatting
+/// Parsing accepts 0–9 fractional digits and either `Z` or a `±hh:mm` offset (WireProtocol §3); formatting
 /// writes UTC with milliseconds and `Z`. Pure arithmetic, no locale or calendar.
 package enum ISO8601Timestamp {
     /// Parses a date-time; `nil` when the text is not of the accepted form.

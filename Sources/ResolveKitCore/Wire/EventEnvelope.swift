@@ -1,4 +1,4 @@
-/// One event of the session stream: the `data:` JSON of an SSE frame (PROTOCOL.md §6.1).
+/// One event of the session stream: the `data:` JSON of an SSE frame (WireProtocol §6.1).
 package struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
     /// The event id, the same as the SSE `id:` line; the cursor to resume after this event. Opaque.
     package var eventID: String
@@ -63,7 +63,7 @@ package struct EventEnvelope: WireDecodable, WireEncodable, Hashable {
     }
 }
 
-/// A typed stream event (PROTOCOL.md §6.2–6.3).
+/// A typed stream event (WireProtocol §6.2–6.3).
 package enum ResolveKitEvent: Sendable, Hashable {
     /// The model asks the client to run a function.
     case toolCallRequest(ToolCallRequest)

@@ -1,4 +1,4 @@
-/// `tool_call_request`: run a function and post its result (PROTOCOL.md §6.2, §7.3).
+/// `tool_call_request`: run a function and post its result (WireProtocol §6.2, §7.3).
 package struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
     package static let eventType = "tool_call_request"
@@ -129,7 +129,7 @@ package struct AssistantTextDelta: WireDecodable, WireEncodable, Hashable {
     package var json: JSONValue { ["delta": .string(delta), "accumulated": .string(accumulated)] }
 }
 
-/// `error`: the turn failed (PROTOCOL.md §6.2: `chat_unavailable`, `llm_error`, `transport_error`).
+/// `error`: the turn failed (WireProtocol §6.2: `chat_unavailable`, `llm_error`, `transport_error`).
 package struct ErrorEvent: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
     package static let eventType = "error"

@@ -1,4 +1,4 @@
-/// An error body of the backend (PROTOCOL.md §3), read leniently: any bytes give some value.
+/// An error body of the backend (WireProtocol §3), read leniently: any bytes give some value.
 public enum ServerErrorBody: Sendable, Hashable, CustomStringConvertible {
     /// `{"detail": "<text>"}`: ordinary HTTP errors (401, 404, 409, 410 …).
     case detail(String)

@@ -1,4 +1,4 @@
-/// The client description sent with a session (PROTOCOL.md §4.5; all members optional, limits per field).
+/// The client description sent with a session (WireProtocol §4.5; all members optional, limits per field).
 package struct ClientInfo: WireDecodable, WireEncodable, Hashable {
     /// `linux` for this SDK (≤32).
     package var platform: String?

@@ -1,4 +1,4 @@
-/// A wire message that does not have the shape PROTOCOL.md gives it.
+/// A wire message that does not have the shape the wire contract (WireProtocol) gives it.
 package struct WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where, e.g. `$.payload.call_id`.
     package var path: String

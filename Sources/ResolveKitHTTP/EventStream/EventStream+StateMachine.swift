@@ -52,7 +52,7 @@ extension EventStream {
         package private(set) var cursor: String?
         /// The reconnection time the server last asked for with `retry:` (``SSEParser/reconnectionTime``): the
         /// shortest wait before a retry after a failure, capped at ``Backoff/maximumDelay`` so that a server cannot
-        /// park the stream. The routine reconnect after a healthy stream ended stays immediate (PROTOCOL.md §5).
+        /// park the stream. The routine reconnect after a healthy stream ended stays immediate (WireProtocol §5).
         package var serverReconnectionTime: Duration?
 
         package init(configuration: Configuration, cursor: String?) {

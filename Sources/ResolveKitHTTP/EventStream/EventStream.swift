@@ -5,7 +5,7 @@
 /// connection and stopping its timers. The closure is awaited before the next element, so a slow consumer
 /// slows the stream rather than growing a buffer.
 ///
-/// Behaviour (PROTOCOL.md §5, §8.2, §10.3):
+/// Behaviour (WireProtocol §5, §8.2, §10.3):
 /// - Each connect sends `cursor=<id of the last event received>` and the headers from the `headers` closure,
 ///   called anew for every connect so a refreshed capability token is used.
 /// - Events whose id is among the last ``Configuration/recentEventIDCapacity`` ids are dropped as replays.

@@ -10,7 +10,7 @@ extension ReferenceBackend {
         case numeric
     }
 
-    /// Which rows of the tool-result decision table (PROTOCOL.md §7.4) apply to a call that is not pending.
+    /// Which rows of the tool-result decision table (WireProtocol §7.4) apply to a call that is not pending.
     public enum ToolResultSemantics: Sendable, Hashable {
         /// Always 404 `No pending tool call with this ID` for a call not pending, and the dedupe keys are forgotten
         /// when the turn ends (the backend without Redis).
@@ -27,7 +27,7 @@ extension ReferenceBackend {
         public var apiKeys: Set<String>
         /// The id of the one app this backend serves (a UUID string).
         public var appID: String
-        /// How long a session may be idle before it counts as expired (PROTOCOL.md §8.1); default 30 minutes.
+        /// How long a session may be idle before it counts as expired (WireProtocol §8.1); default 30 minutes.
         public var sessionTTL: Duration
         /// The life of a chat capability token; `nil` (the default) uses ``sessionTTL`` as the real backend does.
         public var capabilityTokenTTL: Duration?

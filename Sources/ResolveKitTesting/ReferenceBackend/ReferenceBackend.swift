@@ -2,14 +2,14 @@ import Foundation
 import ResolveKitCore
 import Synchronization
 
-/// An in-process ResolveKit backend speaking the SDK side of PROTOCOL.md (§2–§8), with a scripted agent.
+/// An in-process ResolveKit backend speaking the SDK side of the wire contract (WireProtocol, in the ResolveKitCore documentation) (§2–§8), with a scripted agent.
 ///
 /// Serve it with the loopback server (`handle(_:)` is a ``LoopbackHandler``) or call ``handle(_:)`` directly.
 /// It answers every SDK endpoint with the real backend's status codes and bodies, streams events byte for byte
 /// like the real one, runs turns from an ``AgentScript`` and injects faults from a ``FaultPlan``. Turns run as
 /// tasks the backend owns; ``stop()`` cancels them and finishes open event streams.
 public final class ReferenceBackend: Sendable {
-    /// The state of a session as the dashboard and the expiry task set it (PROTOCOL.md §8.1).
+    /// The state of a session as the dashboard and the expiry task set it (WireProtocol §8.1).
     public enum SessionStatus: String, Sendable, Hashable {
         /// Usable.
         case active

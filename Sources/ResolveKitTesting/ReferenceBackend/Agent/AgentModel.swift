@@ -42,7 +42,7 @@ public struct AgentContext: Sendable {
         public var functionName: String
         /// The arguments the model asked with.
         public var arguments: JSONValue
-        /// The result as the model sees it (PROTOCOL.md §4.10).
+        /// The result as the model sees it (WireProtocol §4.10).
         public var result: String
     }
 
@@ -52,7 +52,7 @@ public struct AgentContext: Sendable {
     public var history: [Message]
     /// The session's `llm_context`.
     public var llmContext: JSONValue
-    /// The tools offered (eligible functions, PROTOCOL.md §7.7).
+    /// The tools offered (eligible functions, WireProtocol §7.7).
     public var tools: [Tool]
     /// The tool rounds of this turn so far, oldest first.
     public var rounds: [[ToolStep]]

@@ -4,7 +4,7 @@ public import ResolveKitCore
 ///
 /// The first rule whose ``Rule/match`` accepts the user text (and, when ``Rule/requiresEligibleFunctions`` is set,
 /// whose tool calls all name functions eligible for the session) drives the turn; otherwise ``fallback`` does.
-/// The backend runs the rounds the way the real orchestrator runs model replies (PROTOCOL.md §7.1): a tool round
+/// The backend runs the rounds the way the real orchestrator runs model replies (WireProtocol §7.1): a tool round
 /// emits one `tool_call_request` per call and waits for the results; a text round ends the turn.
 public struct AgentScript: Sendable {
     /// Which user messages a rule answers.

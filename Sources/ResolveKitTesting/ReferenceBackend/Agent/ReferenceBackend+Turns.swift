@@ -11,7 +11,7 @@ struct TurnContext: Sendable {
 }
 
 extension ReferenceBackend {
-    /// Runs one turn the way the real orchestrator does (PROTOCOL.md §7.1), driven by the agent model.
+    /// Runs one turn the way the real orchestrator does (WireProtocol §7.1), driven by the agent model.
     func runTurn(_ turn: TurnContext) async {
         let date = now
         let start: (eligible: [RegisteredFunction], context: AgentContext)? = state.withLock { state in

@@ -3,7 +3,7 @@ import ResolveKitCore
 import Synchronization
 
 extension ReferenceBackend {
-    /// The capability header names in lookup order (PROTOCOL.md §2.2).
+    /// The capability header names in lookup order (WireProtocol §2.2).
     static let capabilityHeaders = [
         "X-Resolvekit-Chat-Capability", "X-Playbook-Chat-Capability", "x-chat-capability-token",
     ]

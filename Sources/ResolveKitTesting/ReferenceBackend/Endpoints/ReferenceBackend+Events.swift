@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 extension ReferenceBackend {
-    /// `GET /v1/sessions/{id}/events[?cursor=]`: the SSE stream of PROTOCOL.md §5, byte for byte.
+    /// `GET /v1/sessions/{id}/events[?cursor=]`: the SSE stream of WireProtocol §5, byte for byte.
     func openEventStream(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         let sessionID: String
         switch sessionPreamble(request, id: id) {

@@ -8,7 +8,7 @@ extension ReferenceBackend {
         "requires_approval",
     ]
 
-    /// `PUT /v1/functions/bulk`: full replace of the app's functions (PROTOCOL.md §4.3).
+    /// `PUT /v1/functions/bulk`: full replace of the app's functions (WireProtocol §4.3).
     func bulkSync(_ request: LoopbackRequest) -> LoopbackResponse {
         if let denied = authenticate(request) { return denied }
         let parsed: JSONValue?

@@ -3,7 +3,7 @@ import ResolveKitCore
 import Synchronization
 
 extension ReferenceBackend {
-    /// `GET /v1/sessions/{id}/messages`: the transcript without tool rows; no expiry check (PROTOCOL.md §4.8).
+    /// `GET /v1/sessions/{id}/messages`: the transcript without tool rows; no expiry check (WireProtocol §4.8).
     func listMessages(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         let sessionID: String
         switch sessionPreamble(request, id: id) {
@@ -16,7 +16,7 @@ extension ReferenceBackend {
         return BackendReply.json(200, .array(messages.map { $0.wire(sessionID: sessionID) }))
     }
 
-    /// `POST /v1/sessions/{id}/messages`: start a turn, idempotent by `request_id` (PROTOCOL.md §4.9, §7.6).
+    /// `POST /v1/sessions/{id}/messages`: start a turn, idempotent by `request_id` (WireProtocol §4.9, §7.6).
     func postMessage(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var issues: [ValidationIssue] = []
         var text: String?
@@ -74,7 +74,7 @@ extension ReferenceBackend {
         }
     }
 
-    /// `POST /v1/sessions/{id}/feedback`: one rating per session (PROTOCOL.md §4.11).
+    /// `POST /v1/sessions/{id}/feedback`: one rating per session (WireProtocol §4.11).
     func postFeedback(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var issues: [ValidationIssue] = []
         var rating: Int?
@@ -120,7 +120,7 @@ extension ReferenceBackend {
     /// The life of a session's Redis dedupe set after its newest key, in seconds (§7.4).
     static let redisDedupeTTL: TimeInterval = 600
 
-    /// `POST /v1/sessions/{id}/tool-results`: the decision table of PROTOCOL.md §7.4 (Redis rows by default: a
+    /// `POST /v1/sessions/{id}/tool-results`: the decision table of WireProtocol §7.4 (Redis rows by default: a
     /// result for a call that is not pending is 200 while a turn runs; with ``ToolResultSemantics/inMemory`` 404).
     func postToolResult(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var issues: [ValidationIssue] = []

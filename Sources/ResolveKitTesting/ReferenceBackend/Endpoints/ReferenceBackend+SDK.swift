@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 extension ReferenceBackend {
-    /// `GET /v1/sdk/compat`, `GET /v1/sdk/chat-theme`, `POST /v1/sdk/client-token` (PROTOCOL.md §2.3, §4.1, §4.2).
+    /// `GET /v1/sdk/compat`, `GET /v1/sdk/chat-theme`, `POST /v1/sdk/client-token` (WireProtocol §2.3, §4.1, §4.2).
     func sdkEndpoint(_ name: String, method: String, request: LoopbackRequest) -> LoopbackResponse? {
         switch name {
         case "compat":
@@ -50,7 +50,7 @@ extension ReferenceBackend {
     }
 }
 
-/// The built-in chat palettes (PROTOCOL.md §4.2), as the transcript shows them.
+/// The built-in chat palettes (WireProtocol §4.2), as the transcript shows them.
 enum ChatTheme {
     static let keys = [
         "screenBackground", "titleText", "statusText", "composerBackground", "composerText", "composerPlaceholder",

@@ -12,7 +12,7 @@ extension ReferenceBackend {
         "sdk_version": 64,
     ]
 
-    /// `POST /v1/sessions`: create a session or reuse the device's active one (PROTOCOL.md §4.5).
+    /// `POST /v1/sessions`: create a session or reuse the device's active one (WireProtocol §4.5).
     func createSession(_ request: LoopbackRequest) -> LoopbackResponse {
         if let denied = authenticate(request) { return denied }
         var checker: FieldChecker
@@ -82,7 +82,7 @@ extension ReferenceBackend {
             ]))
     }
 
-    /// `PATCH /v1/sessions/{id}/context` (PROTOCOL.md §4.6).
+    /// `PATCH /v1/sessions/{id}/context` (WireProtocol §4.6).
     func patchContext(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         var checker = FieldChecker([:], at: [.string("body")])
         var bodyIssues: [ValidationIssue] = []
@@ -128,7 +128,7 @@ extension ReferenceBackend {
             ]))
     }
 
-    /// `GET /v1/sessions/{id}/localization?locale=` (PROTOCOL.md §4.7); stores the resolved locale.
+    /// `GET /v1/sessions/{id}/localization?locale=` (WireProtocol §4.7); stores the resolved locale.
     func localization(_ request: LoopbackRequest, id: String) -> LoopbackResponse {
         let sessionID: String
         switch sessionPreamble(request, id: id) {

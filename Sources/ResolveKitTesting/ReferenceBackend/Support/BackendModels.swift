@@ -67,7 +67,7 @@ enum ToolOutcome: Sendable, Equatable {
     case success(JSONValue)
     case failure(String)
 
-    /// The text the model receives (PROTOCOL.md §4.10): a string result verbatim, other JSON as `json.dumps`,
+    /// The text the model receives (WireProtocol §4.10): a string result verbatim, other JSON as `json.dumps`,
     /// errors as `{"error": "<text>"}`.
     var modelText: String {
         switch self {

@@ -1,7 +1,7 @@
 import Foundation
 import ResolveKitCore
 
-/// Claims of an issued chat capability token (PROTOCOL.md §2.2).
+/// Claims of an issued chat capability token (WireProtocol §2.2).
 struct CapabilityClaims: Sendable {
     var sessionID: String
     var appID: String
@@ -10,7 +10,7 @@ struct CapabilityClaims: Sendable {
     var expiresAt: Int
 }
 
-/// Claims of an issued SDK client token (PROTOCOL.md §2.3).
+/// Claims of an issued SDK client token (WireProtocol §2.3).
 struct ClientTokenClaims: Sendable {
     var integrationVersion: Int
     var expiresAt: Int
@@ -37,7 +37,7 @@ struct BackendState: Sendable {
         eventIDs = EventIDGenerator(style: style)
     }
 
-    /// Functions offered to the model for this session (PROTOCOL.md §7.7, without the version bounds).
+    /// Functions offered to the model for this session (WireProtocol §7.7, without the version bounds).
     func eligibleFunctions(for session: SessionRecord) -> [RegisteredFunction] {
         let allowed = Set(session.availableFunctionNames)
         return functions.filter { function in

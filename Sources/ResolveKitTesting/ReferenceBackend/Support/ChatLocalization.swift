@@ -1,6 +1,6 @@
 import Foundation
 
-/// The built-in chat texts and the locale resolution of PROTOCOL.md §4.5.
+/// The built-in chat texts and the locale resolution of WireProtocol §4.5.
 ///
 /// The real backend knows 49 locales; this one knows a dozen, resolved with the same rules: lower-case, `_` → `-`,
 /// the `zh-hans`/`zh-hant` aliases, the exact code or else its language part, tried for `locale` and then each

@@ -8,7 +8,7 @@ struct EventPosition: Sendable, Comparable {
     }
 }
 
-/// A `?cursor=` value read the way the configured store reads it (PROTOCOL.md §5.4–§5.5).
+/// A `?cursor=` value read the way the configured store reads it (WireProtocol §5.4–§5.5).
 enum StreamCursor: Sendable, Equatable {
     /// No cursor: every retained event.
     case start

@@ -1,4 +1,4 @@
-/// The response shapes of the real backend (PROTOCOL.md §3).
+/// The response shapes of the real backend (WireProtocol §3).
 enum BackendReply {
     static let jsonHeaders = [(name: "content-type", value: "application/json")]
 

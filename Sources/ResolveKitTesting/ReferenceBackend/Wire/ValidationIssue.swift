@@ -1,6 +1,6 @@
 import ResolveKitCore
 
-/// One entry of a FastAPI 422 body: `{"type","loc","msg","input","ctx"?}` (PROTOCOL.md §3).
+/// One entry of a FastAPI 422 body: `{"type","loc","msg","input","ctx"?}` (WireProtocol §3).
 struct ValidationIssue: Error, Sendable {
     var type: String
     var location: [WireJSON]
