@@ -76,7 +76,12 @@ struct DevServerOptions {
             case "--version": options.showVersion = true
             case "--port": options.port = try number(flag, in: 0...65535)
             case "--api-key": keys.insert(try value(flag))
-            case "--app-id": options.configuration.appID = try value(flag)
+            case "--app-id":
+                let id = try value(flag)
+                guard UUID(uuidString: id) != nil else {
+                    throw UsageError(message: "--app-id must be a UUID such as 00000000-0000-4000-8000-0000000a0001, got '\(id)'")
+                }
+                options.configuration.appID = id.lowercased()
             case "--session-ttl": options.configuration.sessionTTL = .seconds(try number(flag, in: 1...Int.max))
             case "--token-ttl": options.configuration.capabilityTokenTTL = .seconds(try number(flag, in: 1...Int.max))
             case "--keep-alive": options.configuration.keepAliveInterval = .seconds(try number(flag, in: 1...Int.max))

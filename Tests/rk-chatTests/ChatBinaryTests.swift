@@ -124,3 +124,20 @@ extension ChatBinaryTests {
         #expect(!run.output.contains("agent › Done. The get_disk_usage returned \"{"))
     }
 }
+
+/// Every example question of the README's quick start, asked as the README says, calls its function.
+struct ReadmeQuestionTests {
+    @Test(arguments: [
+        ("what time is it?", "get_local_time"),
+        ("how much disk space is free?", "get_disk_usage"),
+        ("how busy is this machine?", "get_host_status"),
+        ("show me the log", "read_log_tail"),
+        ("list the files in this folder", "list_directory"),
+    ])
+    func theQuestionCallsItsFunction(question: String, function: String) throws {
+        let run = try ChatBinaryTests.run(["--demo", "--message", question, "--approve", "all"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("· \(function) completed"), "\(run.output)")
+        #expect(!run.output.contains("returned \"{"), "an answer dumped JSON: \(run.output)")
+    }
+}

@@ -99,3 +99,14 @@ struct DevServerScriptTests {
         }
     }
 }
+
+struct DevServerAppIDTests {
+    @Test func anAppIDThatIsNotAUUIDIsAUsageError() {
+        #expect(
+            throws: DevServerOptions.UsageError(
+                message: "--app-id must be a UUID such as 00000000-0000-4000-8000-0000000a0001, got 'my-app'")
+        ) {
+            try DevServerOptions.parse(["--app-id", "my-app"])
+        }
+    }
+}
