@@ -253,4 +253,34 @@ struct DiagnosticsTests {
             Snippet.diagnostics(["D.swift": Self.annotated("// @ResolveKit")])
                 == ["D.swift:2:4: error: expected '(' after @ResolveKit"])
     }
+
+    @Test(arguments: ["Self.standardLevel", "DoThing.standardLevel", "standardLevel"])
+    func aDefaultValueThatUsesAPrivateMemberIsReportedByRkCodegen(expression: String) {
+        let source = """
+            /// Does a thing.
+            // @ResolveKit(name: "do_thing")
+            struct DoThing: ResolveKitFunction {
+                private static let standardLevel = 3
+                func perform(level: Int = \(expression)) async throws {}
+            }
+            """
+        let column = 31  // where the default expression starts
+        #expect(
+            Snippet.diagnostics(["D.swift": source]) == [
+                "D.swift:5:\(column): error: the default value of 'level' uses 'standardLevel', which is private to its "
+                    + "file; the generated code is in another file: make 'standardLevel' internal"
+            ])
+    }
+
+    @Test func aDefaultValueThatUsesAnInternalMemberIsFine() {
+        let source = """
+            /// Does a thing.
+            // @ResolveKit(name: "do_thing")
+            struct DoThing: ResolveKitFunction {
+                static let standardLevel = 3
+                func perform(level: Int = Self.standardLevel) async throws {}
+            }
+            """
+        #expect(Snippet.diagnostics(["D.swift": source]).isEmpty)
+    }
 }

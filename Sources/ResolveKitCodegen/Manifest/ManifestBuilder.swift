@@ -89,6 +89,14 @@ struct ManifestBuilder {
         let use = ArgumentTypeResolver.Use(
             scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
         for parameter in perform.parameters {
+            if let hidden = Self.privateMember(usedBy: parameter, in: declaration) {
+                fail(
+                    "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access!.keyword) to its "
+                        + "file; the generated code is in another file: make '\(hidden.name)' internal",
+                    at: parameter.defaultValue?.tokens.first.map { SourceLocation(file: parameter.location.file, line: $0.line, column: $0.column) }
+                        ?? parameter.location)
+                continue
+            }
             guard let (manifest, property, isRequired, foundation) = self.parameter(parameter, documentation, use)
             else {
                 isValid = false

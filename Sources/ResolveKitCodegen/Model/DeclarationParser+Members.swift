@@ -14,6 +14,7 @@ extension DeclarationParser {
             var property = PropertyDeclaration(
                 name: nameToken.text, location: location(nameToken), isLet: isLet, isStatic: modifiers.isStatic,
                 isLazy: modifiers.isLazy, documentation: documentation)
+            property.access = modifiers.access
             if let token = current, token.isPunctuation(":") {
                 advance()
                 property.type = parseTypeSyntax()

@@ -104,6 +104,8 @@ struct PropertyDeclaration: Sendable, Hashable {
     var type: TypeSyntax?
     var isLet: Bool
     var isStatic = false
+    /// The explicit access modifier, if any.
+    var access: AccessLevel?
     var hasInitializer = false
     /// Whether it has a getter block (computed), as opposed to none or only observers.
     var isComputed = false
