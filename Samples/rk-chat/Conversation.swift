@@ -46,7 +46,9 @@ struct Conversation {
             case .accepted:
                 for await _ in turnEnds { break }
             case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
-            case .failed(let error): screen.print(StyledLine("Not sent: \(error.message)"))
+            case .failed:
+                // The runtime already told the transcript why ("The message was not sent: …").
+                continue
             }
         }
         return 0
