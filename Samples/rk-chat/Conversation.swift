@@ -44,7 +44,10 @@ struct Conversation {
             }
             switch await runtime.sendMessage(text) {
             case .accepted:
-                for await _ in turnEnds { break }
+                // The transcript shows the turn as it happens; the live line says the agent is still at work.
+                await WorkingIndicator(screen: screen, clock: .continuous).show {
+                    for await _ in turnEnds { break }
+                }
             case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
             case .failed:
                 // The runtime already told the transcript why ("The message was not sent: …").

@@ -73,6 +73,11 @@ public final class TerminalScreen: Sendable {
         }
     }
 
+    /// Whether no live region is showing (nothing would be pushed up by drawing one).
+    public var isLiveFree: Bool {
+        region.withLock { $0.lines.isEmpty }
+    }
+
     /// Whether the live region now showing is `owner`'s.
     public func ownsLive(_ owner: ObjectIdentifier?) -> Bool {
         region.withLock { !$0.lines.isEmpty && $0.owner == owner }
