@@ -137,10 +137,15 @@ extension SessionEngine {
             }
             let ticket = OneShot<Bool>()
             waiting.asks.append(ticket)
-            guard await ticket.value() != nil else {
+            switch await ticket.value() {
+            case nil:
                 waiting.asks.removeAll { $0 === ticket }
                 admitNextAsk()
                 return .failure(ResolveKitError(.cancelled, "Cancelled while waiting for the previous turn"))
+            case false?:
+                return .failure(ResolveKitError(.cancelled, "The runtime stopped while the question waited its turn"))
+            case true?:
+                break
             }
             if !turns.isBusy { break }
         }
