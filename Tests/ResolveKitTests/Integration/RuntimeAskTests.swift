@@ -70,6 +70,27 @@ struct RuntimeAskTests {
         }
     }
 
+    @Test func stoppingTheRuntimeEndsTheRunningAndTheQueuedAsksWithCancelled() async throws {
+        try await RuntimeHarness.run { harness in
+            let runtime = ResolveKitRuntime(configuration: harness.configuration())
+            try await runtime.start()
+            let running = Task { try await runtime.ask("run the slow tool") }
+            await runtime.wait { $0.item("slow")?.status == .running }
+            let queued = Task { try await runtime.ask("what time is it") }
+            await runtime.stop()
+            for (task, codes) in [(running, [ResolveKitError.Code.cancelled]), (queued, [.cancelled, .notStarted])] {
+                // The queued ask may reach the runtime just after stop(): then it is refused as not started.
+                do {
+                    _ = try await task.value
+                    Issue.record("an ask was answered after stop()")
+                } catch let error as ResolveKitError {
+                    #expect(codes.contains(error.code))
+                }
+            }
+            #expect(harness.backend.counters.turnsStarted == 1)
+        }
+    }
+
     @Test func aTimeoutEndsTheWaitWithTurnTimedOut() async throws {
         try await RuntimeHarness.run { harness in
             try await harness.withRuntime(harness.configuration()) { runtime in
