@@ -24,6 +24,7 @@ struct ChatOptions: Equatable {
     var auditLog: String?
     var showHelp = false
     var showVersion = false
+    var showHistory = false
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -58,6 +59,7 @@ struct ChatOptions: Equatable {
             case "--audit-log": options.auditLog = try take()
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
+            case "--history": options.showHistory = true
             case "--api-key":
                 throw UsageError(description: "--api-key would show the key in the process list; use RESOLVEKIT_API_KEY or --api-key-file")
             default: throw UsageError(description: "unknown argument \(argument)")
@@ -116,6 +118,7 @@ struct ChatOptions: Equatable {
           --base-url URL         the backend (default: $RESOLVEKIT_BASE_URL)
           --api-key-file PATH    read the API key from a file (default: $RESOLVEKIT_API_KEY)
           --message, -m TEXT     send one message, print the transcript and exit
+          --history              with --message, print the conversation so far before the new turn
           --approve MODE         prompt | all | none | PATH to a policy file
                                  (default: prompt in a terminal, none otherwise)
           --allowed-root DIR     a folder the log and directory functions may read (repeatable;

@@ -6,6 +6,8 @@ import ResolveKitTerminal
 struct OneShot {
     let runtime: ResolveKitRuntime
     let screen: TerminalScreen
+    /// Whether the conversation so far (a reused session's history, the greeting) is printed first.
+    var showsHistory = false
 
     /// Exit 0 when the agent answered, 1 when it did not (an agent error, a lost turn, a refused message), 3 when
     /// the backend could not be reached or refused this host.
@@ -16,6 +18,9 @@ struct OneShot {
         } catch {
             screen.print(StyledLine("rk-chat: could not connect: \(error.message)"))
             return 3
+        }
+        if showsHistory {
+            for line in runtime.messages.flatMap(renderer.lines(for:)) { screen.print(line) }
         }
         let events = runtime.events  // subscribed before asking: nothing of the turn is missed
         let display = Task {

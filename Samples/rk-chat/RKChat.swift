@@ -83,7 +83,7 @@ struct RKChat {
             approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock))
         let code: Int32
         if let message = options.message {
-            code = await OneShot(runtime: runtime, screen: screen).run(message)
+            code = await OneShot(runtime: runtime, screen: screen, showsHistory: options.showHistory).run(message)
         } else {
             code = await Conversation(runtime: runtime, screen: screen, terminal: terminal, approver: approver).run()
         }

@@ -141,3 +141,14 @@ struct ReadmeQuestionTests {
         #expect(!run.output.contains("returned \"{"), "an answer dumped JSON: \(run.output)")
     }
 }
+
+extension ChatBinaryTests {
+    @Test func oneShotPrintsOnlyTheNewTurnUnlessAskedForTheHistory() throws {
+        let plain = try Self.run(["--demo", "--message", "What time is it?", "--approve", "all"])
+        let withHistory = try Self.run(["--demo", "--message", "What time is it?", "--approve", "all", "--history"])
+        #expect(plain.status == 0 && withHistory.status == 0)
+        let greeting = "agent › Hello! How can I help you today?"
+        #expect(!plain.output.contains(greeting))
+        #expect(withHistory.output.contains(greeting))
+    }
+}
