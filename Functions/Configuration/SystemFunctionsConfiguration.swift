@@ -3,7 +3,7 @@
 /// `read_log_tail` and `list_directory` only open paths that resolve (after following every symbolic link) to an
 /// allowed root or to something inside one. With no allowed root they refuse every path.
 public struct SystemFunctionsConfiguration: Sendable, Hashable {
-    /// The environment variable read when the host has not called ``SystemFunctions/configure(_:)``:
+    /// The environment variable read when the host set no configuration in the dependencies:
     /// a colon-separated list of absolute directories, such as `/var/log:/srv/app/logs`.
     public static let allowedRootsEnvironmentVariable = "RK_ALLOWED_ROOTS"
 

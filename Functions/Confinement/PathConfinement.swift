@@ -57,8 +57,9 @@ struct PathConfinement: Sendable {
     func resolvedRoots() throws -> [String] {
         guard !roots.isEmpty else {
             throw ResolveKitFunctionError.executionFailed(
-                "No allowed root directory is configured, so no file may be read. The host program must call "
-                    + "SystemFunctions.configure(allowedRoots: [\"/var/log\"]) or set the environment variable "
+                "No allowed root directory is configured, so no file may be read. The host program must set "
+                    + "dependencies.systemFunctions = SystemFunctionsConfiguration(allowedRoots: [\"/var/log\"]) "
+                    + "in its configuration or set the environment variable "
                     + "\(SystemFunctionsConfiguration.allowedRootsEnvironmentVariable) (colon-separated, e.g. "
                     + "/var/log:/srv/app).")
         }

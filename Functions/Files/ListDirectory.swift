@@ -7,24 +7,15 @@ public import ResolveKitCore
 ///   - includeHidden: Whether to include entries whose names start with a dot.
 // @ResolveKit(name: "list_directory", timeout: 15, requiresApproval: true)
 public struct ListDirectory: ResolveKitFunction {
-    let configuration: @Sendable () -> SystemFunctionsConfiguration
-
-    /// Creates the function with the process-wide ``SystemFunctions/configuration``.
-    public init() {
-        self.init(configuration: { SystemFunctions.configuration })
-    }
-
-    /// Creates the function with an injected configuration.
-    init(configuration: @escaping @Sendable () -> SystemFunctionsConfiguration) {
-        self.configuration = configuration
-    }
+    /// Creates the function; its roots and limits come from each call's context.
+    public init() {}
 
     /// Lists `path`, sorted by name and cut at ``SystemFunctionsConfiguration/maxDirectoryEntries``.
     /// - Throws: ``ResolveKitFunctionError/invalidArguments(_:)`` for a path that is relative, contains `..`,
     ///   resolves outside the allowed roots, or is not a directory; ``ResolveKitFunctionError/executionFailed(_:)``
     ///   when no root is configured or the directory cannot be read.
-    public func perform(path: String, includeHidden: Bool = true) async throws -> DirectoryListing {
-        let settings = configuration()
+    public func perform(path: String, includeHidden: Bool = true, context: ResolveKitFunctionContext) async throws -> DirectoryListing {
+        let settings = context[SystemFunctionsConfiguration.self]
         let opened = try PathConfinement(roots: settings.allowedRoots).open(path, as: .directory)
         guard let directory = fdopendir(opened.descriptor) else {
             let error = SystemCallError.current("fdopendir", opened.path)

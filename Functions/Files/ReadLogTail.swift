@@ -7,24 +7,15 @@ public import ResolveKitCore
 ///   - lines: How many lines to return from the end of the file, 1 to 1000.
 // @ResolveKit(name: "read_log_tail", timeout: 15, requiresApproval: true)
 public struct ReadLogTail: ResolveKitFunction {
-    let configuration: @Sendable () -> SystemFunctionsConfiguration
-
-    /// Creates the function with the process-wide ``SystemFunctions/configuration``.
-    public init() {
-        self.init(configuration: { SystemFunctions.configuration })
-    }
-
-    /// Creates the function with an injected configuration.
-    init(configuration: @escaping @Sendable () -> SystemFunctionsConfiguration) {
-        self.configuration = configuration
-    }
+    /// Creates the function; its roots and limits come from each call's context.
+    public init() {}
 
     /// Reads at most ``SystemFunctionsConfiguration/maxLogBytes`` from the end of the file at `path`.
     /// - Throws: ``ResolveKitFunctionError/invalidArguments(_:)`` for a line count out of range or a path that is
     ///   relative, contains `..`, resolves outside the allowed roots, or is not a regular file;
     ///   ``ResolveKitFunctionError/executionFailed(_:)`` when no root is configured or the file cannot be read.
-    public func perform(path: String, lines: Int = 50) async throws -> LogTail {
-        let settings = configuration()
+    public func perform(path: String, lines: Int = 50, context: ResolveKitFunctionContext) async throws -> LogTail {
+        let settings = context[SystemFunctionsConfiguration.self]
         guard (1...settings.maxLogLines).contains(lines) else {
             throw ResolveKitFunctionError.invalidArguments(
                 "lines must be between 1 and \(settings.maxLogLines); \(lines) was given.")

@@ -59,7 +59,8 @@ struct RKChat {
                 return 64
             }
         }
-        SystemFunctions.configure(
+        var dependencies = ResolveKitDependencies()
+        dependencies.systemFunctions = SystemFunctionsConfiguration(
             allowedRoots: options.allowedRoots.isEmpty ? [directory] + (options.demo ? ["/var/log"] : []) : options.allowedRoots)
         let interactive = options.message == nil && terminal.isInteractive
         if options.approval == nil, !interactive {
@@ -80,7 +81,7 @@ struct RKChat {
             options.stateDirectory.map { .directory($0) } ?? (options.demo ? .inMemory : .automatic)
         let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
             baseURL: URL(string: baseURL)!, apiKeyProvider: { apiKey }, functionPacks: [SystemFunctionsPack.self],
-            approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock))
+            dependencies: dependencies, approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock))
         let code: Int32
         if let message = options.message {
             code = await OneShot(runtime: runtime, screen: screen, showsHistory: options.showHistory).run(message)

@@ -6,10 +6,13 @@ extension Service {
     /// The runtime's configuration: the system pack, the policy, the state folder, the log.
     func makeConfiguration(logger: ResolveKitLogger) -> ResolveKitConfiguration {
         let apiKey = settings.apiKey
+        var dependencies = ResolveKitDependencies()
+        dependencies.systemFunctions = SystemFunctionsConfiguration(allowedRoots: settings.allowedRoots)
         return ResolveKitConfiguration(
             baseURL: settings.baseURL,
             apiKeyProvider: { apiKey },
             functionPacks: [SystemFunctionsPack.self],
+            dependencies: dependencies,
             approver: settings.policy,
             logger: logger,
             stateLocation: settings.stateLocation,

@@ -22,7 +22,6 @@ struct Service {
         let structuredLog = StructuredLog(secrets: [settings.apiKey])
         let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
         let notifier = SystemdNotifier(environment: environment)
-        SystemFunctions.configure(allowedRoots: settings.allowedRoots)
         let runtime = ResolveKitRuntime(
             configuration: makeConfiguration(
                 logger: structuredLog.logger(

@@ -106,7 +106,7 @@ struct JSONSchemaTests {
         let expected = JSONValue.object(forward).serialized(options: .sortedKeys)
         for value in [forward, backward] {
             let schema = JSONSchema(enumValues: [.object(value), "x"])
-            #expect(schema.validate("y") == [SchemaViolation(path: "$", message: "must be one of \(expected), \"x\"")])
+            #expect(schema.validate("y") == [JSONSchema.Violation(path: "$", message: "must be one of \(expected), \"x\"")])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCore
 import Testing
 
 @testable import ResolveKitSystemFunctions
@@ -24,18 +25,24 @@ struct ConfigurationTests {
         #expect([clamped.maxLogLines, clamped.maxLogBytes, clamped.maxDirectoryEntries] as [Int] == [1, 1, 1])
     }
 
-    /// The only test that touches the process-wide configuration; every other test injects its own.
-    @Test func configuresTheProcessWideRootsUsedByDefaultFunctions() async throws {
-        let tree = try TemporaryTree()
-        try tree.file("app.log", "configured\n")
-        SystemFunctions.configure(allowedRoots: [tree.path])
-        defer { SystemFunctions.resetToEnvironment() }
-        #expect(SystemFunctions.allowedRoots == [tree.path])
-        #expect(try await ReadLogTail().perform(path: tree.url("app.log")).lines == ["configured"])
-        #expect(try await ListDirectory().perform(path: tree.path).entries.map(\.name) == ["app.log"])
-        SystemFunctions.configure(SystemFunctionsConfiguration(allowedRoots: [tree.path], maxDirectoryEntries: 7))
-        #expect(SystemFunctions.configuration.maxDirectoryEntries == 7)
-        SystemFunctions.resetToEnvironment()
-        #expect(SystemFunctions.configuration == .fromEnvironment(ProcessInfo.processInfo.environment))
+    @Test func eachContextCarriesItsOwnRootsSoTwoRuntimesInOneProcessDiffer() async throws {
+        let first = try TemporaryTree()
+        try first.file("app.log", "first\n")
+        let second = try TemporaryTree()
+        try second.file("app.log", "second\n")
+        let readLog = try #require(SystemFunctionsPack.functions.first { $0.resolveKitName == "read_log_tail" })
+        let inFirst = ResolveKitFunctionContext.configured(SystemFunctionsConfiguration(allowedRoots: [first.path]))
+        let inSecond = ResolveKitFunctionContext.configured(SystemFunctionsConfiguration(allowedRoots: [second.path]))
+        let read = try await readLog.invoke(arguments: ["path": .string(first.url("app.log"))], context: inFirst)
+        #expect(read["lines"] == ["first"])
+        await #expect(throws: ResolveKitFunctionError.self) {
+            try await readLog.invoke(arguments: ["path": .string(first.url("app.log"))], context: inSecond)
+        }
+    }
+
+    @Test func withNothingSetTheRootsComeFromTheEnvironment() {
+        let context = ResolveKitFunctionContext(sessionID: "s", requestID: "r")
+        #expect(context[SystemFunctionsConfiguration.self] == .fromEnvironment(ProcessInfo.processInfo.environment))
+        #expect(!context.dependencies.contains(SystemFunctionsConfiguration.self))
     }
 }

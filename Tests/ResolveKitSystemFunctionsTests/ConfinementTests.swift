@@ -33,16 +33,16 @@ final class ConfinedTree {
         guard mkfifo(tree.url("root/fifo"), 0o600) == 0 else { throw SystemCallError.current("mkfifo", "fifo") }
     }
 
-    func reader(roots: [String]? = nil, maxLogBytes: Int = 256 * 1024) -> ReadLogTail {
+    func reader(roots: [String]? = nil, maxLogBytes: Int = 256 * 1024) -> ConfiguredReadLogTail {
         let settings = SystemFunctionsConfiguration(
             allowedRoots: roots ?? [tree.url("root")], maxLogBytes: maxLogBytes)
-        return ReadLogTail(configuration: { settings })
+        return ConfiguredReadLogTail(settings: settings)
     }
 
-    func lister(roots: [String]? = nil, maxEntries: Int = 500) -> ListDirectory {
+    func lister(roots: [String]? = nil, maxEntries: Int = 500) -> ConfiguredListDirectory {
         let settings = SystemFunctionsConfiguration(
             allowedRoots: roots ?? [tree.url("root")], maxDirectoryEntries: maxEntries)
-        return ListDirectory(configuration: { settings })
+        return ConfiguredListDirectory(settings: settings)
     }
 }
 
@@ -85,7 +85,7 @@ struct ConfinementTests {
 
     @Test func refusesEverythingWhenNoRootIsConfigured() async throws {
         let tree = try ConfinedTree()
-        await expectFunctionError(.executionFailed, mentioning: "RK_ALLOWED_ROOTS", "SystemFunctions.configure") {
+        await expectFunctionError(.executionFailed, mentioning: "RK_ALLOWED_ROOTS", "dependencies.systemFunctions") {
             try await tree.reader(roots: []).perform(path: tree.tree.url("root/app.log"))
         }
         await expectFunctionError(.executionFailed, mentioning: "RK_ALLOWED_ROOTS") {

@@ -22,7 +22,7 @@ struct ListDirectoryTests {
     func list(_ tree: TemporaryTree, includeHidden: Bool = true, maxEntries: Int = 500) async throws -> DirectoryListing
     {
         let settings = SystemFunctionsConfiguration(allowedRoots: [tree.path], maxDirectoryEntries: maxEntries)
-        return try await ListDirectory(configuration: { settings }).perform(
+        return try await ConfiguredListDirectory(settings: settings).perform(
             path: tree.path, includeHidden: includeHidden)
     }
 

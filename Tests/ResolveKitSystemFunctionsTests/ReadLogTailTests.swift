@@ -13,7 +13,7 @@ struct ReadLogTailTests {
         let tree = try TemporaryTree()
         try tree.file("app.log", text)
         let settings = SystemFunctionsConfiguration(allowedRoots: [tree.path], maxLogBytes: maxBytes)
-        return try await ReadLogTail(configuration: { settings }).perform(path: tree.url("app.log"), lines: lines)
+        return try await ConfiguredReadLogTail(settings: settings).perform(path: tree.url("app.log"), lines: lines)
     }
 
     @Test func returnsTheLastLinesOldestFirst() async throws {
@@ -76,7 +76,7 @@ struct ReadLogTailTests {
         let tree = try TemporaryTree()
         try tree.file("app.log", Self.tenLines)
         let settings = SystemFunctionsConfiguration(allowedRoots: [tree.path], maxLogLines: 4)
-        let reader = ReadLogTail(configuration: { settings })
+        let reader = ConfiguredReadLogTail(settings: settings)
         #expect(try await reader.perform(path: tree.url("app.log"), lines: 4).lines.count == 4)
         await expectFunctionError(.invalidArguments, mentioning: "between 1 and 4") {
             try await reader.perform(path: tree.url("app.log"), lines: 5)

@@ -28,13 +28,30 @@ enum Probe {
             throw DiskFull()
         }
     }
+
+    /// Answers with the caller its context names.
+    struct WhoAmI: AnyResolveKitFunction {
+        enum Caller: ResolveKitDependencies.Key { static let defaultValue = "nobody" }
+        static let resolveKitName = "who_am_i"
+        static let resolveKitDescription = "Names the caller."
+        static let resolveKitParametersSchema: JSONObject = ["type": "object"]
+        static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
+            .string(context[Caller.self])
+        }
+    }
 }
 
 struct ToolDispatcherTests {
+    static var dependencies: ResolveKitDependencies {
+        var dependencies = ResolveKitDependencies()
+        dependencies[Probe.WhoAmI.Caller.self] = "user-42"
+        return dependencies
+    }
+
     let dispatcher = ToolDispatcher(
-        registry: try! ResolveKitRegistry(functions: [Probe.Add.self, Probe.Fail.self]),
-        clock: .continuous, logger: .disabled)
-    let allowed: Set<String> = ["add", "fail"]
+        registry: try! ResolveKitRegistry(functions: [Probe.Add.self, Probe.Fail.self, Probe.WhoAmI.self]),
+        clock: .continuous, logger: .disabled, dependencies: dependencies)
+    let allowed: Set<String> = ["add", "fail", "who_am_i"]
 
     func call(_ name: String, _ arguments: JSONValue) -> PendingToolCall {
         PendingToolCall(
@@ -54,6 +71,10 @@ struct ToolDispatcherTests {
 
     @Test func coercesArgumentsAndReturnsTheResult() async {
         #expect(await run("add", ["a": "2", "b": 3.0]) == .success(5))
+    }
+
+    @Test func theFunctionReadsTheConfiguredDependenciesFromItsContext() async {
+        #expect(await run("who_am_i", [:]) == .success("user-42"))
     }
 
     static let failures: [(String, JSONValue, String)] = [

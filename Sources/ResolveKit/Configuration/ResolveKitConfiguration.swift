@@ -34,6 +34,9 @@ public struct ResolveKitConfiguration: Sendable {
     /// Function packs.
     public var functionPacks: [any ResolveKitFunctionPack.Type]
 
+    /// Values functions read from their context (`context[Key.self]`): allowed directories, handles, the user.
+    public var dependencies: ResolveKitDependencies
+
     /// Who approves calls that need approval. Default: decline everything (nobody was configured to ask).
     public var approver: any ToolApprover
     /// Where the library logs; silent by default. Secrets never reach it.
@@ -82,6 +85,7 @@ public struct ResolveKitConfiguration: Sendable {
         preferredLocalesProvider: (@Sendable () -> [String])? = nil,
         functions: [any AnyResolveKitFunction.Type] = [],
         functionPacks: [any ResolveKitFunctionPack.Type] = [],
+        dependencies: ResolveKitDependencies = ResolveKitDependencies(),
         approver: any ToolApprover = DenyAllApprover(reason: "No approver is configured on this host"),
         logger: ResolveKitLogger = .disabled,
         stateLocation: StateLocation = .automatic,
@@ -108,6 +112,7 @@ public struct ResolveKitConfiguration: Sendable {
         self.preferredLocalesProvider = preferredLocalesProvider
         self.functions = functions
         self.functionPacks = functionPacks
+        self.dependencies = dependencies
         self.approver = approver
         self.logger = logger
         self.stateLocation = stateLocation

@@ -6,6 +6,7 @@ struct ToolDispatcher: Sendable {
     let registry: ResolveKitRegistry
     let clock: ResolveKitClock
     let logger: ResolveKitLogger
+    let dependencies: ResolveKitDependencies
 
     /// Checks that the call's function is registered and allowed in the session; the arguments are checked when
     /// it is about to run (``prepare(_:allowedNames:)``).
@@ -49,7 +50,8 @@ struct ToolDispatcher: Sendable {
         let remaining = deadline - clock.elapsed
         let context = ResolveKitFunctionContext(
             sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
-            deadline: ContinuousClock.now.advanced(by: remaining), logger: logger.labeled("function.\(call.functionName)"))
+            deadline: ContinuousClock.now.advanced(by: remaining), logger: logger.labeled("function.\(call.functionName)"),
+            dependencies: dependencies)
         let race = DeadlineRace<JSONValue>(clock: clock)
         let result = await race.run(until: deadline) {
             try await function.invoke(arguments: arguments, context: context)

@@ -71,7 +71,9 @@ actor SessionEngine {
             batchWindow: configuration.batchWindow, maxConcurrentCalls: configuration.maxConcurrentCalls)
         self.turns = TurnTracker(period: configuration.turnWatchdog)
         self.lifecycle = SessionLifecycle(retryBudget: configuration.reconnectAttemptBudget)
-        self.dispatcher = ToolDispatcher(registry: registry, clock: configuration.clock, logger: configuration.logger)
+        self.dispatcher = ToolDispatcher(
+            registry: registry, clock: configuration.clock, logger: configuration.logger,
+            dependencies: configuration.dependencies)
     }
 
     /// Runs until cancelled, blocked or failed. Fails with ``ResolveKitError/Code/unreachable`` when no event stream

@@ -13,6 +13,8 @@ public struct ResolveKitFunctionContext: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// Where the function may log; silent unless the host configured a sink.
     public var logger: ResolveKitLogger
+    /// What the host provides to functions: the configuration's values, with the session's laid over them.
+    public var dependencies: ResolveKitDependencies
 
     /// Creates a context; the seed SDK's `init(sessionID:requestID:)` form still works.
     public init(
@@ -21,7 +23,8 @@ public struct ResolveKitFunctionContext: Sendable {
         turnID: String? = nil,
         callID: String? = nil,
         deadline: ContinuousClock.Instant? = nil,
-        logger: ResolveKitLogger = .disabled
+        logger: ResolveKitLogger = .disabled,
+        dependencies: ResolveKitDependencies = ResolveKitDependencies()
     ) {
         self.sessionID = sessionID
         self.requestID = requestID
@@ -29,5 +32,11 @@ public struct ResolveKitFunctionContext: Sendable {
         self.callID = callID
         self.deadline = deadline
         self.logger = logger
+        self.dependencies = dependencies
+    }
+
+    /// The host's value for `key`, or the key's default: `context[AllowedRoots.self]`.
+    public subscript<K: ResolveKitDependencies.Key>(key: K.Type) -> K.Value {
+        dependencies[key]
     }
 }

@@ -1,16 +1,18 @@
-/// How ``JSONValue`` is written as text.
-public struct JSONSerializationOptions: OptionSet, Sendable, Hashable {
-    /// The option bits.
-    public let rawValue: Int
-    /// Creates options from bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+extension JSONValue {
+    /// How a ``JSONValue`` is written as text.
+    public struct SerializationOptions: OptionSet, Sendable, Hashable {
+        /// The option bits.
+        public let rawValue: Int
+        /// Creates options from bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// Object members in ascending byte order of their names, so equal values give equal text.
-    public static let sortedKeys = JSONSerializationOptions(rawValue: 1 << 0)
-    /// Newlines and two-space indentation.
-    public static let prettyPrinted = JSONSerializationOptions(rawValue: 1 << 1)
-    /// Everything beyond ASCII written as `\uXXXX` escapes, as Python's `json.dumps` does.
-    public static let escapeNonASCII = JSONSerializationOptions(rawValue: 1 << 2)
+        /// Object members in ascending byte order of their names, so equal values give equal text.
+        public static let sortedKeys = SerializationOptions(rawValue: 1 << 0)
+        /// Newlines and two-space indentation.
+        public static let prettyPrinted = SerializationOptions(rawValue: 1 << 1)
+        /// Everything beyond ASCII written as `\uXXXX` escapes, as Python's `json.dumps` does.
+        public static let escapeNonASCII = SerializationOptions(rawValue: 1 << 2)
+    }
 }
 
 extension JSONValue {
@@ -19,23 +21,23 @@ extension JSONValue {
     /// Whole numbers within ±2^53 are written without a fraction (`3`, not `3.0`); other numbers use the shortest
     /// text that reads back to the same `Double`. NaN and infinities, which JSON cannot express, are written as
     /// `null`.
-    public func serializedBytes(options: JSONSerializationOptions = []) -> [UInt8] {
+    public func serializedBytes(options: SerializationOptions = []) -> [UInt8] {
         var writer = JSONWriter(options: options)
         writer.write(self, indent: 0)
         return writer.output
     }
 
     /// The value as JSON text. See ``serializedBytes(options:)``.
-    public func serialized(options: JSONSerializationOptions = []) -> String {
+    public func serialized(options: SerializationOptions = []) -> String {
         String(decoding: serializedBytes(options: options), as: UTF8.self)
     }
 }
 
 struct JSONWriter {
-    let options: JSONSerializationOptions
+    let options: JSONValue.SerializationOptions
     var output: [UInt8] = []
 
-    init(options: JSONSerializationOptions) {
+    init(options: JSONValue.SerializationOptions) {
         self.options = options
         output.reserveCapacity(256)
     }

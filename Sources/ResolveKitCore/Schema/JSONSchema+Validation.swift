@@ -1,30 +1,32 @@
-/// One way a value breaks its schema, with the JSON path of the offending part.
-public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
-    /// Where, e.g. `$.rooms[2].name`; `$` is the whole value.
-    public var path: String
-    /// What is wrong, e.g. `expected integer, got string "x"`.
-    public var message: String
+extension JSONSchema {
+    /// One way a value breaks its schema, with the JSON path of the offending part.
+    public struct Violation: Sendable, Hashable, CustomStringConvertible {
+        /// Where, e.g. `$.rooms[2].name`; `$` is the whole value.
+        public var path: String
+        /// What is wrong, e.g. `expected integer, got string "x"`.
+        public var message: String
 
-    /// Creates a violation.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
+        /// Creates a violation.
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
+
+        /// `$.level: must be at most 100`.
+        public var description: String { "\(path): \(message)" }
     }
-
-    /// `$.level: must be at most 100`.
-    public var description: String { "\(path): \(message)" }
 }
 
 extension JSONSchema {
     /// Checks a value against the schema and returns every violation (empty when valid).
-    public func validate(_ value: JSONValue) -> [SchemaViolation] {
-        var violations: [SchemaViolation] = []
+    public func validate(_ value: JSONValue) -> [Violation] {
+        var violations: [Violation] = []
         validate(value, path: "$", into: &violations)
         return violations
     }
 
-    private func validate(_ value: JSONValue, path: String, into violations: inout [SchemaViolation]) {
-        func report(_ message: String) { violations.append(SchemaViolation(path: path, message: message)) }
+    private func validate(_ value: JSONValue, path: String, into violations: inout [Violation]) {
+        func report(_ message: String) { violations.append(Violation(path: path, message: message)) }
         if value.isNull, nullable || type == .null { return }
         if let type, !Self.matches(value, type) {
             report("expected \(type.rawValue)\(nullable ? " or null" : ""), got \(Self.describe(value))")
@@ -60,15 +62,15 @@ extension JSONSchema {
         if let format, let problem = Self.formatProblem(text, format: format) { report(problem) }
     }
 
-    private func validateArray(_ elements: [JSONValue], path: String, into violations: inout [SchemaViolation]) {
+    private func validateArray(_ elements: [JSONValue], path: String, into violations: inout [Violation]) {
         if let minItems, elements.count < minItems {
-            violations.append(SchemaViolation(path: path, message: "must have at least \(minItems) items"))
+            violations.append(Violation(path: path, message: "must have at least \(minItems) items"))
         }
         if let maxItems, elements.count > maxItems {
-            violations.append(SchemaViolation(path: path, message: "must have at most \(maxItems) items"))
+            violations.append(Violation(path: path, message: "must have at most \(maxItems) items"))
         }
         if uniqueItems, Set(elements).count != elements.count {
-            violations.append(SchemaViolation(path: path, message: "items must be unique"))
+            violations.append(Violation(path: path, message: "items must be unique"))
         }
         if let items {
             for (index, element) in elements.enumerated() {
@@ -77,9 +79,9 @@ extension JSONSchema {
         }
     }
 
-    private func validateObject(_ members: JSONObject, path: String, into violations: inout [SchemaViolation]) {
+    private func validateObject(_ members: JSONObject, path: String, into violations: inout [Violation]) {
         for name in required where members[name] == nil {
-            violations.append(SchemaViolation(path: Self.memberPath(path, name), message: "is required"))
+            violations.append(Violation(path: Self.memberPath(path, name), message: "is required"))
         }
         for name in members.keys.sorted() {
             let member = members[name]!
@@ -89,7 +91,7 @@ extension JSONSchema {
                 continue
             }
             switch additionalProperties {
-            case .allowed(false): violations.append(SchemaViolation(path: memberPath, message: "is not allowed"))
+            case .allowed(false): violations.append(Violation(path: memberPath, message: "is not allowed"))
             case .schema(let schema): schema.validate(member, path: memberPath, into: &violations)
             case .allowed(true), nil: break
             }

@@ -28,7 +28,7 @@ public func jsonParserFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) ->
     if let text = String(validating: bytes, as: UTF8.self) {
         check((try? JSONValue(parsing: text)) == value, "String and byte parsing disagree")
     }
-    let optionSets: [JSONSerializationOptions] = [
+    let optionSets: [JSONValue.SerializationOptions] = [
         [], .sortedKeys, .prettyPrinted, .escapeNonASCII, [.sortedKeys, .prettyPrinted],
     ]
     for options in optionSets {
