@@ -25,6 +25,11 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let registrar = ObservationRegistrar()
     let broadcaster = EventBroadcaster()
     let http: HTTPClient
+    /// The device id, session, cursor and journal: owned by the runtime, so a stop and a start keep them also in
+    /// memory.
+    let store: RuntimeStateStore
+    /// Shared by a host's sessions so they register once; `nil` for a runtime of its own.
+    let registration: FunctionRegistration?
     private let engineStorage = Mutex<SessionEngine?>(nil)
     private let lifecycle = Mutex<Task<Void, Never>?>(nil)
 
@@ -33,9 +38,15 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   - configuration: what to connect to and how to behave.
     ///   - httpClient: the HTTP client to use; runtimes share ``sharedHTTPClient`` by default, so many sessions in
     ///     one process use one curl thread and its connection pool.
-    public init(configuration: ResolveKitConfiguration, httpClient: HTTPClient? = nil) {
+    public convenience init(configuration: ResolveKitConfiguration, httpClient: HTTPClient? = nil) {
+        self.init(configuration: configuration, httpClient: httpClient, registration: nil)
+    }
+
+    init(configuration: ResolveKitConfiguration, httpClient: HTTPClient?, registration: FunctionRegistration?) {
         self.configuration = configuration
         self.http = httpClient ?? Self.sharedHTTPClient
+        self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
+        self.registration = registration
         do {
             registryResult = .success(try ResolveKitRegistry(functions: configuration.functions, functionPacks: configuration.functionPacks))
         } catch {
@@ -80,7 +91,9 @@ public final class ResolveKitRuntime: Observable, Sendable {
                 .invalidConfiguration, "The base URL \(configuration.baseURL.absoluteString) is not an http(s) URL")
         }
         let lock = try Self.lockStateFolder(configuration.resolvedStateDirectory)
-        let engine = SessionEngine(configuration: configuration, registry: registry, http: http, output: makeOutput())
+        let engine = SessionEngine(
+            configuration: configuration, registry: registry, http: http, output: makeOutput(), store: store,
+            registration: registration)
         engineStorage.withLock { $0 = engine }
         await engine.run()
         engineStorage.withLock { if $0 === engine { $0 = nil } }

@@ -59,14 +59,21 @@ actor SessionEngine {
     /// the stream's own first attempt (bounded by its idle timeout) can still finish.
     var connectDeadline: Duration = .zero
 
-    init(configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput) {
+    /// Registers the functions and checks compatibility: at every setup, or once for all of a host's sessions.
+    let registration: FunctionRegistration?
+
+    init(
+        configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput,
+        store: RuntimeStateStore, registration: FunctionRegistration?
+    ) {
         self.configuration = configuration
         self.registry = registry
         self.http = http
         self.output = output
         self.clock = configuration.clock
-        self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
-        self.outbox = ResultOutbox(store: store.makeJournalStore())
+        self.store = store
+        self.registration = registration
+        self.outbox = ResultOutbox(store: store.journalStore)
         self.pipeline = ToolPipeline(
             batchWindow: configuration.batchWindow, maxConcurrentCalls: configuration.maxConcurrentCalls)
         self.turns = TurnTracker(period: configuration.turnWatchdog)
@@ -151,8 +158,7 @@ actor SessionEngine {
             case .setUp(let reuse):
                 do throws(SetupFailure) {
                     output.setState(.registering)
-                    try await checkCompatibility()
-                    try await registerFunctions()
+                    try await registerOnce()
                     output.setState(.connecting)
                     try await openSession(reuse: reuse)
                     if let notice = lifecycle.opened() { output.system(notice) }

@@ -14,15 +14,14 @@ final class RuntimeStateStore: Sendable {
     }
 
     let directory: String?
+    /// The call journal's store in the same place: its file in the folder, or memory (kept across a stop and a
+    /// start of the same runtime, as the session and device id are).
+    let journalStore: any CallJournalStore
     private let memory = Mutex<(session: SessionRecord?, deviceID: String?)>((nil, nil))
 
     init(directory: String?) {
         self.directory = directory
-    }
-
-    /// The call journal's store in the same place: its file in the folder, or memory.
-    func makeJournalStore() -> any CallJournalStore {
-        directory.map { FileCallJournalStore(directory: $0) } ?? MemoryCallJournalStore()
+        self.journalStore = directory.map { FileCallJournalStore(directory: $0) } ?? MemoryCallJournalStore()
     }
 
     func loadDeviceID() -> String? {

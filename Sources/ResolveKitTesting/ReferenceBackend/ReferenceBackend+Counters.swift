@@ -41,6 +41,8 @@ extension ReferenceBackend {
         public var streamConnections = 0
         /// Event-stream connections currently open.
         public var openStreams = 0
+        /// `PUT /v1/functions/bulk` requests received.
+        public var functionRegistrations = 0
         /// Requests handled, including rejected ones.
         public var requests = 0
 

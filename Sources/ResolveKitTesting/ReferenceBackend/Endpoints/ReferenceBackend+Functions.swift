@@ -10,6 +10,7 @@ extension ReferenceBackend {
 
     /// `PUT /v1/functions/bulk`: full replace of the app's functions (WireProtocol §4.3).
     func bulkSync(_ request: LoopbackRequest) -> LoopbackResponse {
+        state.withLock { $0.counters.functionRegistrations += 1 }
         if let denied = authenticate(request) { return denied }
         let parsed: JSONValue?
         switch Self.parseBody(request) {

@@ -1,0 +1,176 @@
+public import ResolveKitHTTP
+import ResolveKitCore
+import Synchronization
+
+/// Many sessions in one process, one per key you choose (a user, a tenant, a chat): registers the functions once,
+/// opens a key's session on first use, runs each key's turns in order and different keys' in parallel, closes
+/// sessions that sit idle and resumes them by cursor on their next use.
+///
+/// ```swift
+/// let host = ResolveKitHost(configuration: configuration, options: .init(maxOpenSessions: 500))
+/// let answer = try await host.ask("Is the disk full?", as: "user-42")
+/// await host.drain(timeout: .seconds(10))
+/// ```
+/// Each key has its own device id, session, cursor and call journal in a subfolder of the state folder named by
+/// the SHA-256 of the key (never the key itself), locked by the process that has the session open. With
+/// ``ResolveKitConfiguration/StateLocation/inMemory`` a key whose session closed starts a new one.
+/// Every session shares one ``HTTPClient`` (one curl thread and connection pool).
+public final class ResolveKitHost: Sendable {
+    /// The configuration every session starts from.
+    public let configuration: ResolveKitConfiguration
+    /// How sessions are opened, capped and closed.
+    public let options: Options
+    private let http: HTTPClient
+    private let registration = FunctionRegistration()
+    private let table = Mutex(SessionTable<ResolveKitRuntime, Task<Void, Never>>())
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+
+    /// Creates a host; nothing connects until the first key is used.
+    /// - Parameters:
+    ///   - configuration: what every session connects to and how it behaves; its `deviceIDProvider` and
+    ///     `stateLocation` folder are replaced per key.
+    ///   - options: the cap, the idle time and the per-key dependencies.
+    ///   - httpClient: the client for every session; ``ResolveKitRuntime/sharedHTTPClient`` by default.
+    public init(configuration: ResolveKitConfiguration, options: Options = Options(), httpClient: HTTPClient? = nil) {
+        self.configuration = configuration
+        self.options = options
+        self.http = httpClient ?? ResolveKitRuntime.sharedHTTPClient
+    }
+
+    deinit {
+        sweeper.withLock { $0?.cancel() }
+    }
+
+    /// The keys whose session is open now.
+    public var openSessionKeys: [String] { table.withLock { $0.openKeys } }
+
+    /// Asks as `key` and waits for the answer (see ``ResolveKitRuntime/ask(_:timeout:)``), opening the key's
+    /// session first if needed. A key's asks run one after another; different keys' run at once.
+    /// - Throws: ``ResolveKitError``: what starting the session throws (`stateLocked` when another process has
+    ///   the key open), what `ask` throws, and `cancelled` once the host was drained.
+    public func ask(_ text: String, as key: String, timeout: Duration? = nil) async throws(ResolveKitError)
+        -> ResolveKitTurnResult
+    {
+        let runtime = try await checkOut(key)
+        defer { checkIn(key) }
+        return try await runtime.ask(text, timeout: timeout)
+    }
+
+    /// The key's runtime, started, for the whole runtime API (events, `sendMessage`, `setLocale`, …).
+    ///
+    /// The host may close it once it is idle (then its calls throw ``ResolveKitError/Code/notStarted``); call
+    /// this again for each use rather than keeping it.
+    /// - Throws: ``ResolveKitError``: what ``ResolveKitRuntime/start()`` throws, or `cancelled` once drained.
+    public func session(for key: String) async throws(ResolveKitError) -> ResolveKitRuntime {
+        let runtime = try await checkOut(key)
+        checkIn(key)
+        return runtime
+    }
+
+    /// Closes the key's session: its pending results are delivered (at most ``Options/closeTimeout``), its stream
+    /// closes, its folder is unlocked. The next use opens it again. Does nothing while the key is in use.
+    public func close(_ key: String) async {
+        guard let runtime = table.withLock({ $0.remove(key) }) else { return }
+        await startClosing(key, runtime).value
+    }
+
+    /// Shuts every session down gracefully, as a service does on SIGTERM: no new sessions or asks, running calls
+    /// finish and results are posted within `timeout`, then every session stops. Whatever is undelivered stays in
+    /// the key's folder for the next process.
+    public func drain(timeout: Duration = .seconds(10)) async {
+        let (open, closing) = table.withLock { $0.closeAll() }
+        sweeper.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for (_, runtime) in open { group.addTask { await runtime.drain(timeout: timeout) } }
+            for task in closing { group.addTask { await task.value } }
+        }
+    }
+
+    private func checkOut(_ key: String) async throws(ResolveKitError) -> ResolveKitRuntime {
+        while true {
+            let now = configuration.clock.elapsed
+            let outcome = table.withLock { $0.checkOut(key, now: now) { makeRuntime(for: key) } }
+            switch outcome {
+            case .hostClosed:
+                throw ResolveKitError(.cancelled, "The host was drained; it opens no more sessions")
+            case .waitForClose(let closing):
+                await closing.value
+            case .ready(let runtime, let created):
+                if created { sessionOpened() }
+                do throws(ResolveKitError) {
+                    try await runtime.start()
+                    return runtime
+                } catch {
+                    checkIn(key)
+                    if let failed = table.withLock({ $0.remove(key) }) { await startClosing(key, failed).value }
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func checkIn(_ key: String) {
+        let now = configuration.clock.elapsed
+        table.withLock { $0.checkIn(key, now: now) }
+    }
+
+    /// One key's runtime: the host's configuration with the key's folder, device id and dependencies.
+    private func makeRuntime(for key: String) -> ResolveKitRuntime {
+        var perKey = configuration
+        perKey.stateLocation = configuration.resolvedStateDirectory.map { .directory(Self.folder(for: key, in: $0)) }
+            ?? .inMemory
+        perKey.deviceIDProvider = { nil }
+        perKey.dependencies = configuration.dependencies.merging(options.dependencies(key))
+        return ResolveKitRuntime(configuration: perKey, httpClient: http, registration: registration)
+    }
+
+    /// `<state folder>/sessions/<SHA-256 of the key>`: a key never appears in a path.
+    static func folder(for key: String, in root: String) -> String {
+        root + "/sessions/" + SHA256.hexDigest(key)
+    }
+
+    /// A session opened: close the least recently used beyond the cap, and make sure idle ones get closed.
+    private func sessionOpened() {
+        let evicted = table.withLock { $0.evictions(maxOpen: options.maxOpenSessions) }
+        for (key, runtime) in evicted { _ = startClosing(key, runtime) }
+        startSweeperIfNeeded()
+    }
+
+    @discardableResult
+    private func startClosing(_ key: String, _ runtime: ResolveKitRuntime) -> Task<Void, Never> {
+        let timeout = options.closeTimeout
+        return table.withLock { table in
+            let task = Task { [self] in
+                await runtime.drain(timeout: timeout)
+                finishedClosing(key)
+            }
+            table.closing(key, task)
+            return task
+        }
+    }
+
+    private func finishedClosing(_ key: String) {
+        table.withLock { $0.closed(key) }
+    }
+
+    private func startSweeperIfNeeded() {
+        guard let idleTimeout = options.idleTimeout else { return }
+        let clock = configuration.clock
+        sweeper.withLock { task in
+            guard task == nil else { return }
+            // Checks a few times per idle period, so a session closes at most a quarter period late.
+            let period = idleTimeout / 4
+            task = Task { [weak self] in
+                while !Task.isCancelled {
+                    do { try await clock.sleep(untilElapsed: clock.elapsed + period) } catch { return }
+                    guard let self else { return }
+                    let idle = self.table.withLock { $0.idleSessions(now: clock.elapsed, idleFor: idleTimeout) }
+                    for (key, runtime) in idle { self.startClosing(key, runtime) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+import Testing
+
+/// The host's functions: one that names the caller its context carries.
+enum HostTools {
+    enum Caller: ResolveKitDependencies.Key {
+        static let defaultValue = "nobody"
+    }
+
+    struct WhoAmI: AnyResolveKitFunction {
+        static let resolveKitName = "who_am_i"
+        static let resolveKitDescription = "Names the calling user."
+        static let resolveKitRequiresApproval = false
+        static let resolveKitParametersSchema: JSONObject = ["type": "object"]
+        static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
+            ExecutionLedger.shared.record(context)
+            return .string(context[Caller.self])
+        }
+    }
+
+    static let script = AgentScript(rules: [
+        .init(.keywords(["who"]), rounds: [.toolCalls([.init("who_am_i")]), .text(AgentScript.doneTemplate)]),
+        .init(.keywords(["hello"]), rounds: [.text("Hello.")]),
+    ])
+
+    static func answer(for user: String) -> String { #"Done. The who_am_i returned "\#(user)"."# }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct HostTests {
+    static func withHost(
+        _ options: ResolveKitHost.Options = ResolveKitHost.Options(),
+        clock: ResolveKitClock = .continuous,
+        _ body: (ResolveKitHost, RuntimeHarness) async throws -> Void
+    ) async throws {
+        try await RuntimeHarness.run(ReferenceBackend.Configuration(script: HostTools.script)) { harness in
+            var configuration = harness.configuration(clock: clock, persistent: true)
+            configuration.functions = [HostTools.WhoAmI.self]
+            var options = options
+            options.dependencies = { key in
+                var dependencies = ResolveKitDependencies()
+                dependencies[HostTools.Caller.self] = key
+                return dependencies
+            }
+            let host = ResolveKitHost(configuration: configuration, options: options)
+            do {
+                try await body(host, harness)
+            } catch {
+                await host.drain(timeout: .seconds(2))
+                throw error
+            }
+            await host.drain(timeout: .seconds(2))
+        }
+    }
+
+    @Test func twoKeysNeverShareASessionAFolderOrADependency() async throws {
+        try await Self.withHost { host, harness in
+            async let alice = host.ask("who am i", as: "alice")
+            async let bob = host.ask("who am i", as: "bob@example.com")
+            #expect(try await alice.text == HostTools.answer(for: "alice"))
+            #expect(try await bob.text == HostTools.answer(for: "bob@example.com"))
+
+            let aliceSession = try await host.session(for: "alice").sessionID
+            let bobSession = try await host.session(for: "bob@example.com").sessionID
+            #expect(aliceSession != nil && bobSession != nil && aliceSession != bobSession)
+            let folders = try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory + "/sessions")
+            #expect(folders.count == 2)
+            #expect(folders.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
+            #expect(harness.backend.counters.functionRegistrations == 1)
+        }
+    }
+
+    @Test func manyKeysAtOnceRegisterTheFunctionsOnce() async throws {
+        try await Self.withHost { host, harness in
+            let users = (1...8).map { "user-\($0)" }
+            let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
+                for user in users { group.addTask { (user, try await host.ask("who am i", as: user).text) } }
+                return try await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(answers == Dictionary(uniqueKeysWithValues: users.map { ($0, HostTools.answer(for: $0)) }))
+            #expect(harness.backend.counters.functionRegistrations == 1)
+            #expect(host.openSessionKeys == users.sorted())
+        }
+    }
+
+    @Test func anEvictedKeyResumesItsOwnSessionAndNothingRunsTwice() async throws {
+        try await Self.withHost(ResolveKitHost.Options(maxOpenSessions: 2, idleTimeout: nil)) { host, harness in
+            let first = try await host.ask("who am i", as: "a")
+            let sessionOfA = try await host.session(for: "a").sessionID
+            _ = try await host.ask("hello", as: "b")
+            _ = try await host.ask("hello", as: "c")
+            #expect(!host.openSessionKeys.contains("a"))
+
+            let second = try await host.ask("who am i", as: "a")
+            #expect(try await host.session(for: "a").sessionID == sessionOfA)
+            #expect(second.text == HostTools.answer(for: "a"))
+            let callIDs = (first.toolCalls + second.toolCalls).map(\.id)
+            #expect(Set(callIDs).count == 2)
+            #expect(callIDs.allSatisfy { ExecutionLedger.shared.count($0) == 1 })
+            #expect(host.openSessionKeys.count <= 2)
+        }
+    }
+
+    @Test func anIdleSessionClosesItsStreamOnTheClockAndResumesOnNextUse() async throws {
+        let clock = ManualClock()
+        let options = ResolveKitHost.Options(idleTimeout: .seconds(60))
+        try await Self.withHost(options, clock: ResolveKitClock(clock)) { host, harness in
+            _ = try await host.ask("hello", as: "a")
+            let session = try await host.session(for: "a").sessionID
+            #expect(harness.backend.counters.openStreams == 1)
+
+            // Time passes only when the test says so; the session closes once its idle time is up.
+            #expect(await pollUntil { clock.advance(by: .seconds(5)); return host.openSessionKeys.isEmpty })
+            #expect(clock.now.offset >= .seconds(60))
+            #expect(await pollUntil { harness.backend.counters.openStreams == 0 })
+
+            #expect(try await host.ask("who am i", as: "a").text == HostTools.answer(for: "a"))
+            #expect(try await host.session(for: "a").sessionID == session)
+            #expect(harness.backend.counters.streamConnections == 2)
+        }
+    }
+
+    @Test func aDrainedHostOpensNoMoreSessions() async throws {
+        try await Self.withHost { host, _ in
+            _ = try await host.ask("hello", as: "a")
+            await host.drain(timeout: .seconds(2))
+            #expect(host.openSessionKeys.isEmpty)
+            await #expect(throws: ResolveKitError.self) { try await host.ask("hello", as: "a") }
+        }
+    }
+
+    @Test func aKeyHeldByAnotherProcessOrHostIsRefusedAsLocked() async throws {
+        try await Self.withHost { host, harness in
+            _ = try await host.ask("hello", as: "a")
+            var configuration = host.configuration
+            configuration.functions = [HostTools.WhoAmI.self]
+            let rival = ResolveKitHost(configuration: configuration)
+            do throws(ResolveKitError) {
+                _ = try await rival.ask("hello", as: "a")
+                Issue.record("a second host opened a key the first one has open")
+            } catch {
+                #expect(error.code == .stateLocked)
+            }
+            await rival.drain()
+        }
+    }
+}
