@@ -17,6 +17,6 @@ struct CodegenWorkload: Workload {
         times.sort()
         return [Measurement(
             workload: name, contender: "resolvekit", chunk: nil, value: times[0], unit: "ms",
-            percentiles: ["p50": times[times.count / 2]])]
+            details: ["p50": times[times.count / 2]])]
     }
 }

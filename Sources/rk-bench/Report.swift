@@ -10,12 +10,12 @@ enum Report {
             "unit": .string(measurement.unit),
         ]
         if let chunk = measurement.chunk { object["chunk"] = .number(Double(chunk)) }
-        for (name, value) in measurement.percentiles { object[name] = .number(rounded(value)) }
+        for (name, value) in measurement.details { object[name] = .number(rounded(value)) }
         return JSONValue.object(object).serialized(options: .sortedKeys)
     }
 
     static func table(_ measurements: [Measurement]) -> String {
-        let header = ["workload", "contender", "chunk", "value", "unit", "vs first"]
+        let header = ["workload", "contender", "chunk", "value", "unit", "vs first", "details"]
         var rows: [[String]] = []
         var baseline: [String: Double] = [:]
         for measurement in measurements {
@@ -26,6 +26,8 @@ enum Report {
                 measurement.workload, measurement.contender, measurement.chunk.map(String.init) ?? "-",
                 String(rounded(measurement.value)), measurement.unit,
                 measurement.unit == "MB/s" ? String(rounded(measurement.value / first * 100)) + " %" : "-",
+                measurement.details.sorted { $0.key < $1.key }.map { "\($0.key) \(rounded($0.value))" }
+                    .joined(separator: ", "),
             ])
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -80,7 +80,7 @@ struct ToolLatencyWorkload: Workload {
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
         return Measurement(
             workload: workload, contender: contender, chunk: nil, value: sorted.reduce(0, +) / Double(sorted.count),
-            unit: "us", percentiles: ["p50": percentile(0.5), "p99": percentile(0.99)])
+            unit: "us", details: ["p50": percentile(0.5), "p99": percentile(0.99)])
     }
 }
 

@@ -12,7 +12,7 @@ protocol Workload: Sendable {
 
 /// Every workload `rk-bench` knows, in the order they run by default.
 enum Workloads {
-    static let all: [any Workload] = [SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload()]
+    static let all: [any Workload] = [SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload(), SessionsWorkload()]
 
     static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
 }
@@ -29,8 +29,9 @@ struct Measurement: Sendable {
     var value: Double
     /// `MB/s` for throughput, `us` for latency.
     var unit: String
-    /// Latency percentiles for latency rows (`p50`, `p99`, in `unit`).
-    var percentiles: [String: Double] = [:]
+    /// More figures of the row, each its own JSON field: latency percentiles (`p50`, `p99`, in `unit`), the
+    /// session count `n`, counts such as `lost` and `duplicates`.
+    var details: [String: Double] = [:]
 }
 
 /// A workload whose contenders disagreed or whose input was wrong: the figures cannot be trusted.

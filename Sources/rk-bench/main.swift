@@ -6,6 +6,16 @@ func writeError(_ text: String) {
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
+if CommandLine.arguments.dropFirst().first == BackendChild.flag {
+    do {
+        try await BackendChild.serve()
+        exit(0)
+    } catch {
+        writeError("error: backend child: \(error)")
+        exit(1)
+    }
+}
+
 let known = Workloads.all.map(\.name)
 switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), known: known) {
 case .failure(let failure):

@@ -2,6 +2,19 @@ public import ResolveKitCore
 import Synchronization
 
 extension ReferenceBackend {
+    /// When one event stream of a session was open, on the monotonic clock of this process.
+    public struct StreamSpan: Sendable, Hashable {
+        /// When the backend started answering the stream request.
+        public var openedAt: ContinuousClock.Instant
+        /// When the stream ended (cap reached, client gone, dropped); `nil` while it is open.
+        public var endedAt: ContinuousClock.Instant?
+    }
+
+    /// The session's event streams so far, oldest first: the gaps between them are the client's reconnects.
+    public func streamSpans(ofSession sessionID: String) -> [StreamSpan] {
+        state.withLock { $0.streamSpans[sessionID] ?? [] }
+    }
+
     /// One event as the backend retained it.
     public struct RecordedEvent: Sendable, Hashable {
         /// The event id (`id:` line and `event_id`).
@@ -12,8 +25,11 @@ extension ReferenceBackend {
         public var turnID: String
         /// The exact SSE frame bytes, `id: …\nevent: …\ndata: …\n\n`, as text.
         public var frame: String
+        /// When the backend appended it, on this process's monotonic clock.
+        public var appendedAt: ContinuousClock.Instant
 
         init(_ stored: StoredEvent) {
+            appendedAt = stored.appendedAt
             id = stored.id
             type = stored.type
             turnID = stored.turnID

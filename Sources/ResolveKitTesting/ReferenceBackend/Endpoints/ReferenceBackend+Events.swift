@@ -33,8 +33,17 @@ extension ReferenceBackend {
     )
         async
     {
-        state.withLock { $0.counters.openStreams += 1 }
-        defer { state.withLock { $0.counters.openStreams -= 1 } }
+        let span = state.withLock { state in
+            state.counters.openStreams += 1
+            state.streamSpans[sessionID, default: []].append(StreamSpan(openedAt: .now, endedAt: nil))
+            return state.streamSpans[sessionID, default: []].count - 1
+        }
+        defer {
+            state.withLock { state in
+                state.counters.openStreams -= 1
+                state.streamSpans[sessionID]?[span].endedAt = .now
+            }
+        }
         var output = StreamOutput(writer: writer, drop: drop)
         let dropGeneration = state.withLock { $0.streamDropGeneration }
         let remaining = Self.countdown(configuration.clock, from: configuration.streamConnectionCap)

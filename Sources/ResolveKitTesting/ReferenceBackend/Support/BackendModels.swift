@@ -53,6 +53,8 @@ struct StoredEvent: Sendable {
     var type: String
     var turnID: String
     var frame: [UInt8]
+    /// When it was appended, on this process's monotonic clock.
+    var appendedAt: ContinuousClock.Instant = .now
 }
 
 /// A tool call the turn is waiting for.

@@ -32,6 +32,8 @@ struct BackendState: Sendable {
     var stopped = false
     /// Bumped by `dropOpenStreams()`: streams opened before the bump cut themselves.
     var streamDropGeneration = 0
+    /// Every event stream of every session, in the order they opened.
+    var streamSpans: [String: [ReferenceBackend.StreamSpan]] = [:]
 
     init(style: ReferenceBackend.EventIDStyle) {
         eventIDs = EventIDGenerator(style: style)

@@ -1,0 +1,95 @@
+import Foundation
+import ResolveKit
+import ResolveKitTesting
+
+/// `sessions`: one ``ResolveKitHost`` with many sessions, against the reference backend on loopback.
+/// - `idle-rss`, `idle-cpu`: N idle sessions with open streams (N = 100 and 1,000; the backend in a child process so
+///   only the client is counted): resident memory per session, and the CPU of the whole process over 10 s.
+/// - `concurrent-dispatch`: 100 sessions each asking one question that runs one approval-free call, all at once:
+///   backend appends the `tool_call_request` → the function starts, and turns per second.
+/// - `rotation-gap`: streams capped at 1 s (the routine 300 s rotation, shortened): a stream's end → the next
+///   stream's start, with calls injected throughout; none may be lost or run twice.
+/// Targets on 2 cores: ≤ 64 KiB and < 1 % of a core for 1,000 idle sessions; dispatch p99 < 5 ms; gap p99 < 50 ms.
+struct SessionsWorkload: Workload {
+    let name = "sessions"
+    let summary = "a host with many sessions: idle-rss, idle-cpu (100, 1,000), concurrent-dispatch (100), rotation-gap"
+    static let apiKey = "rk_bench"
+    static let idleSeconds = 10.0
+
+    func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
+        do {
+            let limit = ProcessStats.raiseOpenFileLimit()
+            log("sessions: open-file limit \(limit)")
+            var rows: [Measurement] = []
+            for count in [100, 1000] { rows += try await idle(count: count, log: log) }
+            rows.append(try await concurrentDispatch(count: 100, rounds: 3, log: log))
+            rows.append(try await rotation(count: 100, log: log))
+            return rows
+        } catch let error as BenchFailure {
+            throw error
+        } catch {
+            throw BenchFailure(message: "sessions: \(error)")
+        }
+    }
+
+    static func configuration(baseURL: String) -> ResolveKitConfiguration {
+        ResolveKitConfiguration(
+            baseURL: URL(string: baseURL)!, apiKeyProvider: { apiKey }, functions: [SessionProbe.self],
+            stateLocation: .inMemory)
+    }
+
+    /// Opens the keys' sessions, a few at a time, and returns once every stream is open.
+    static func open(_ keys: [String], on host: ResolveKitHost) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var pending = keys[...]
+            for _ in 0..<min(32, keys.count) {
+                guard let key = pending.popFirst() else { break }
+                group.addTask { _ = try await host.session(for: key) }
+            }
+            while try await group.next() != nil {
+                guard let key = pending.popFirst() else { continue }
+                group.addTask { _ = try await host.session(for: key) }
+            }
+        }
+    }
+
+    private func idle(count: Int, log: @Sendable (String) -> Void) async throws -> [Measurement] {
+        let child = try BackendChild()
+        defer { child.stop() }
+        let host = ResolveKitHost(
+            configuration: Self.configuration(baseURL: child.baseURL),
+            options: .init(maxOpenSessions: count + 1, idleTimeout: nil))
+        // One session first, so one-time costs (libcurl, registration, first allocations) are not counted.
+        try await Self.open(["warm-up"], on: host)
+        try await Task.sleep(for: .seconds(1))
+        let before = ProcessStats.residentKiB()
+        try await Self.open((0..<count).map { "user-\($0)" }, on: host)
+        try await Task.sleep(for: .seconds(2))
+        let perSession = (ProcessStats.residentKiB() - before) / Double(count)
+        let cpuBefore = ProcessStats.cpuSeconds()
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .seconds(Self.idleSeconds))
+        let seconds = Self.seconds(ContinuousClock.now - started)
+        let cpuPercent = (ProcessStats.cpuSeconds() - cpuBefore) / seconds * 100
+        let open = host.openSessionKeys.count
+        await host.drain(timeout: .seconds(5))
+        guard open == count + 1 else { throw BenchFailure(message: "only \(open) of \(count + 1) sessions stayed open") }
+        log("sessions: \(count) idle sessions: \(Int(perSession)) KiB each, \(cpuPercent) % of a core")
+        return [
+            Measurement(
+                workload: name, contender: "idle-rss", chunk: nil, value: perSession, unit: "KiB/session",
+                details: ["n": Double(count)]),
+            Measurement(
+                workload: name, contender: "idle-cpu", chunk: nil, value: cpuPercent, unit: "%",
+                details: ["n": Double(count)]),
+        ]
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+}
