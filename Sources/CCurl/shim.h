@@ -10,6 +10,8 @@
 #include <curl/curl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/epoll.h>    // the curl thread's event loop (Glibc's Swift module leaves these two out)
+#include <sys/eventfd.h>
 
 typedef size_t (*rk_curl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 typedef int (*rk_curl_xferinfo_callback)(void *userdata, curl_off_t download_total, curl_off_t download_now,
@@ -55,6 +57,21 @@ static inline CURLMcode rk_curl_multi_setopt_long(CURLM *handle, CURLMoption opt
     return curl_multi_setopt(handle, option, value);
 }
 
+typedef int (*rk_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *userdata, void *socketdata);
+typedef int (*rk_curl_timer_callback)(CURLM *multi, long timeout_ms, void *userdata);
+
+/// Sets `CURLMOPT_SOCKETFUNCTION` and its `CURLMOPT_SOCKETDATA`: libcurl says which sockets to watch for what.
+static inline CURLMcode rk_curl_multi_set_socket_callback(CURLM *handle, rk_curl_socket_callback callback, void *userdata) {
+    CURLMcode code = curl_multi_setopt(handle, CURLMOPT_SOCKETFUNCTION, callback);
+    return code != CURLM_OK ? code : curl_multi_setopt(handle, CURLMOPT_SOCKETDATA, userdata);
+}
+
+/// Sets `CURLMOPT_TIMERFUNCTION` and its `CURLMOPT_TIMERDATA`: libcurl says when it next needs a timeout action.
+static inline CURLMcode rk_curl_multi_set_timer_callback(CURLM *handle, rk_curl_timer_callback callback, void *userdata) {
+    CURLMcode code = curl_multi_setopt(handle, CURLMOPT_TIMERFUNCTION, callback);
+    return code != CURLM_OK ? code : curl_multi_setopt(handle, CURLMOPT_TIMERDATA, userdata);
+}
+
 /// The result code of a finished transfer from a `CURLMSG_DONE` message (a union member in C).
 static inline CURLcode rk_curl_msg_result(const CURLMsg *message) {
     return message->data.result;
@@ -87,5 +104,6 @@ static const size_t RK_CURL_WRITEFUNC_PAUSE = CURL_WRITEFUNC_PAUSE;
 static const int RK_CURLPAUSE_CONT = CURLPAUSE_CONT;
 static const long RK_CURL_GLOBAL_DEFAULT = CURL_GLOBAL_DEFAULT;
 static const size_t RK_CURL_ERROR_SIZE = CURL_ERROR_SIZE;
+static const curl_socket_t RK_CURL_SOCKET_TIMEOUT = CURL_SOCKET_TIMEOUT;
 
 #endif

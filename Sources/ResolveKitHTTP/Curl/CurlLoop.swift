@@ -1,8 +1,9 @@
 internal import CCurl
+import Glibc
 import Synchronization
 
 /// The shared side of the one thread that owns a client's curl multi handle: other threads post commands and wake
-/// the thread with `curl_multi_wakeup`; the thread (``CurlMultiDriver``) does every curl call on the handles.
+/// the thread through an `eventfd`; the thread (``CurlMultiDriver``) does every curl call on the handles.
 ///
 /// The thread starts with the first transfer (never from an initialiser) and ends on ``stop()``, which returns only
 /// after every transfer was aborted and the multi handle cleaned up.
@@ -71,7 +72,7 @@ final class CurlLoop: Sendable {
             case .running:
                 inbox.commands.append(command)
                 // Under the lock: the thread sets `.stopped` under it before cleaning the handle up.
-                curl_multi_wakeup(multi.pointer)
+                multi.wake()
                 return false
             }
         }
@@ -87,14 +88,14 @@ final class CurlLoop: Sendable {
                 switch inbox.phase {
                 case .idle:
                     inbox.phase = .stopped
-                    curl_multi_cleanup(multi.pointer)
+                    multi.cleanup()
                     return true
                 case .stopped:
                     return true
                 case .running, .stopping:
                     inbox.phase = .stopping
                     inbox.stopWaiters.append(continuation)
-                    curl_multi_wakeup(multi.pointer)
+                    multi.wake()
                     return false
                 }
             }
@@ -108,10 +109,10 @@ final class CurlLoop: Sendable {
             switch inbox.phase {
             case .idle:
                 inbox.phase = .stopped
-                curl_multi_cleanup(multi.pointer)
+                multi.cleanup()
             case .running:
                 inbox.phase = .stopping
-                curl_multi_wakeup(multi.pointer)
+                multi.wake()
             case .stopping, .stopped:
                 break
             }
@@ -151,20 +152,37 @@ final class CurlLoop: Sendable {
             for case .add(let transfer) in commands {
                 transfer.curlCompleted(HTTPError(code: .transportFailed, message: "Could not start the curl thread"))
             }
-            curl_multi_cleanup(multi.pointer)
+            multi.cleanup()
             for waiter in waiters { waiter.resume() }
         }
     }
 }
 
-/// The multi handle pointer.
+/// The multi handle pointer and the `eventfd` that wakes its thread.
 struct MultiHandle: @unchecked Sendable {
-    // Invariant: only the curl thread uses the handle, except `curl_multi_wakeup` (thread-safe in libcurl), which
-    // `CurlLoop` calls under its lock and only before the phase becomes `.stopped`.
+    // Invariant: only the curl thread uses the handle; other threads only write to `wakeDescriptor`, which
+    // `CurlLoop` does under its lock and only before the phase becomes `.stopped` (then both are released).
     let pointer: UnsafeMutableRawPointer
+    /// Readable when commands wait; the curl thread's `epoll` watches it beside the transfers' sockets.
+    let wakeDescriptor: Int32
 
     init(_ pointer: UnsafeMutableRawPointer?) {
         guard let pointer else { preconditionFailure("curl_multi_init failed: libcurl is out of memory") }
+        let descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard descriptor >= 0 else { preconditionFailure("eventfd failed (errno \(errno)): out of descriptors") }
         self.pointer = pointer
+        self.wakeDescriptor = descriptor
+    }
+
+    /// Wakes the curl thread.
+    func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, 8)
+    }
+
+    /// Frees the handle and the wake descriptor; once only, after the last use.
+    func cleanup() {
+        curl_multi_cleanup(pointer)
+        close(wakeDescriptor)
     }
 }

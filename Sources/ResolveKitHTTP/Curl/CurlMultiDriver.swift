@@ -1,36 +1,96 @@
 internal import CCurl
+import Glibc
 
-/// Runs on the curl thread only: applies the loop's commands, drives the multi handle with `curl_multi_perform` and
-/// `curl_multi_poll` (which sleeps until a socket is ready, a curl timer is due, or `curl_multi_wakeup`), and reports
-/// finished transfers.
+/// Runs on the curl thread only: applies the loop's commands and drives the multi handle event by event with
+/// `curl_multi_socket_action` on `epoll`. libcurl says which sockets to watch (the socket callback) and when it next
+/// needs a timeout action (the timer callback), so a wake-up touches only the socket that is ready: a keep-alive on
+/// one of a thousand idle streams costs one transfer's work, not a walk over every transfer.
 final class CurlMultiDriver {
-    private let multi: UnsafeMutableRawPointer
+    private let multi: MultiHandle
     private let loop: CurlLoop
+    private let poller: EpollSet
     private var active: [Int: CurlTransfer] = [:]
     private var idsByHandle: [UnsafeMutableRawPointer: Int] = [:]
+    /// When libcurl wants `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)`; `nil` when it set no timer.
+    private var timerDeadline: ContinuousClock.Instant?
 
     init(multi: MultiHandle, loop: CurlLoop) {
-        self.multi = multi.pointer
+        self.multi = multi
         self.loop = loop
+        self.poller = EpollSet()
     }
 
     /// The thread's body; returns after ``CurlLoop/stop()`` was requested and everything was torn down.
     func run() {
+        let this = Unmanaged.passUnretained(self).toOpaque()
+        _ = rk_curl_multi_set_socket_callback(multi.pointer, Self.socketCallback, this)
+        _ = rk_curl_multi_set_timer_callback(multi.pointer, Self.timerCallback, this)
+        poller.watch(multi.wakeDescriptor, in: true, out: false)
         while true {
             let (commands, stopping) = loop.takeCommands()
             for command in commands { apply(command) }
             if stopping { break }
-            var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            runDueTimer()
             collectFinished()
-            var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 5_000, &ready)
+            for ready in poller.wait(timeoutMilliseconds: waitMilliseconds()) {
+                if ready.descriptor == multi.wakeDescriptor {
+                    drainWakeups()
+                    continue
+                }
+                var running: Int32 = 0
+                curl_multi_socket_action(multi.pointer, ready.descriptor, ready.curlFlags, &running)
+            }
+            runDueTimer()
+            collectFinished()
         }
         for id in Array(active.keys) { finish(id, with: .shutdownError) }
         let (late, waiters) = loop.markStopped()
         for case .add(let transfer) in late { transfer.curlCompleted(.shutdownError) }
-        curl_multi_cleanup(multi)
+        multi.cleanup()
+        poller.close()
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// How long `epoll_wait` may sleep: until libcurl's timer, or for ever (a command wakes it through the eventfd).
+    private func waitMilliseconds() -> Int32 {
+        guard let deadline = timerDeadline else { return -1 }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    private func runDueTimer() {
+        guard let deadline = timerDeadline, ContinuousClock.now >= deadline else { return }
+        timerDeadline = nil
+        var running: Int32 = 0
+        curl_multi_socket_action(multi.pointer, RK_CURL_SOCKET_TIMEOUT, 0, &running)
+    }
+
+    private func drainWakeups() {
+        var count: UInt64 = 0
+        _ = read(multi.wakeDescriptor, &count, 8)
+    }
+
+    private static let socketCallback: rk_curl_socket_callback = { _, socket, what, userdata, _ in
+        guard let userdata else { return 0 }
+        let driver = Unmanaged<CurlMultiDriver>.fromOpaque(userdata).takeUnretainedValue()
+        switch what {
+        case CURL_POLL_REMOVE: driver.poller.forget(socket)
+        default:
+            driver.poller.watch(
+                socket, in: what == CURL_POLL_IN || what == CURL_POLL_INOUT,
+                out: what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
+        }
+        return 0
+    }
+
+    private static let timerCallback: rk_curl_timer_callback = { _, milliseconds, userdata in
+        guard let userdata else { return 0 }
+        let driver = Unmanaged<CurlMultiDriver>.fromOpaque(userdata).takeUnretainedValue()
+        // Never call into libcurl from here: the loop runs the timeout action when the deadline comes.
+        driver.timerDeadline = milliseconds < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
+        return 0
     }
 
     private func apply(_ command: CurlLoop.Command) {
@@ -38,7 +98,7 @@ final class CurlMultiDriver {
         case .add(let transfer):
             do throws(HTTPError) {
                 let curlTransfer = try CurlTransfer(transfer: transfer, configuration: loop.configuration)
-                let code = curl_multi_add_handle(multi, curlTransfer.easy)
+                let code = curl_multi_add_handle(multi.pointer, curlTransfer.easy)
                 guard code == CURLM_OK else {
                     curlTransfer.cleanUp()
                     transfer.curlCompleted(
@@ -54,13 +114,14 @@ final class CurlMultiDriver {
             finish(id, with: .cancelledError)
         case .unpause(let id):
             guard let curlTransfer = active[id] else { return }
+            // libcurl sets a zero timer for an unpaused transfer; the loop's timeout action resumes it.
             curl_easy_pause(curlTransfer.easy, RK_CURLPAUSE_CONT)
         }
     }
 
     private func collectFinished() {
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = curl_multi_info_read(multi.pointer, &queued) {
             guard rk_curl_msg_is_done(message), let easy = message.pointee.easy_handle,
                 let id = idsByHandle[easy]
             else { continue }
@@ -74,7 +135,7 @@ final class CurlMultiDriver {
     private func finish(_ id: Int, with error: HTTPError?) {
         guard let curlTransfer = active.removeValue(forKey: id) else { return }
         idsByHandle[curlTransfer.easy] = nil
-        curl_multi_remove_handle(multi, curlTransfer.easy)
+        curl_multi_remove_handle(multi.pointer, curlTransfer.easy)
         if error == nil { curlTransfer.deliverHeadIfNeeded() }
         curlTransfer.cleanUp()
         curlTransfer.transfer.curlCompleted(error)
