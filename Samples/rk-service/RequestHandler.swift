@@ -1,8 +1,10 @@
 import ResolveKit
+import Synchronization
 
-/// Answers request lines: status at once, messages through the runtime's `ask`, which runs one turn at a time in
-/// the order they arrived. After ``stopAccepting()`` new messages are answered with an error.
-actor RequestHandler {
+/// Answers request lines: status at once, messages through the host, in the session of the line's `user` (or the
+/// shared one). Each user's messages run one after another in the order their lines arrived; different users' run
+/// at once. After ``stopAccepting()`` new messages are answered with an error.
+final class RequestHandler: Sendable {
     /// Requests answered so far, for `status`.
     struct Counts: Sendable {
         var answered = 0
@@ -10,60 +12,91 @@ actor RequestHandler {
         var inFlight = 0
     }
 
-    private let runtime: ResolveKitRuntime
+    private struct State {
+        var counts = Counts()
+        var accepting = true
+        /// Each user's latest request: the next one of that user starts after it.
+        var tails: [String: Task<ServiceResponse, Never>] = [:]
+    }
+
+    /// The host key of the session shared by lines without a `user` (a user name is never empty).
+    static let sharedKey = ""
+
+    private let host: ResolveKitHost
     private let turnTimeout: Duration
     private let log: ResolveKitLogger
-    private var counts = Counts()
-    private var accepting = true
+    private let state = Mutex(State())
 
-    init(runtime: ResolveKitRuntime, turnTimeout: Duration, log: ResolveKitLogger) {
-        self.runtime = runtime
+    init(host: ResolveKitHost, turnTimeout: Duration, log: ResolveKitLogger) {
+        self.host = host
         self.turnTimeout = turnTimeout
         self.log = log
     }
 
-    /// Answers one line (`nil` when it was too long).
-    func handle(_ line: [UInt8]?) async -> ServiceResponse {
-        counts.inFlight += 1
-        let response = await answer(line)
-        counts.inFlight -= 1
-        if response.isError { counts.failed += 1 } else { counts.answered += 1 }
-        return response
+    /// Takes one line (`nil` when it was too long) and returns the task answering it. Call it in the order the
+    /// lines arrived: that order is each user's order.
+    func submit(_ line: [UInt8]?) -> Task<ServiceResponse, Never> {
+        let request: ServiceRequest
+        do throws(ServiceRequest.Malformed) {
+            guard let line else {
+                throw ServiceRequest.Malformed(reason: "the line is longer than \(ServiceRequest.maxLineBytes) bytes")
+            }
+            request = try ServiceRequest.parse(line)
+        } catch {
+            log.warning("request refused", metadata: ["reason": error.reason])
+            let response = ServiceResponse.error(id: error.id, error.reason)
+            count(response)
+            return Task { response }
+        }
+        let key = request.user ?? Self.sharedKey
+        return state.withLock { state in
+            state.counts.inFlight += 1
+            let previous = state.tails[key]
+            let task = Task { [self] in
+                _ = await previous?.value
+                let response = await answer(request)
+                count(response, finished: true)
+                return response
+            }
+            state.tails[key] = task
+            return task
+        }
     }
 
     /// Messages read from now on, and those still waiting for their turn, are answered with an error.
     func stopAccepting() {
-        accepting = false
+        state.withLock { $0.accepting = false }
     }
 
-    private func answer(_ line: [UInt8]?) async -> ServiceResponse {
-        guard let line else {
-            log.warning("request refused", metadata: ["reason": "line too long"])
-            return .error(id: nil, "the line is longer than \(ServiceRequest.maxLineBytes) bytes")
+    private func count(_ response: ServiceResponse, finished: Bool = false) {
+        state.withLock { state in
+            if finished { state.counts.inFlight -= 1 }
+            if response.isError { state.counts.failed += 1 } else { state.counts.answered += 1 }
         }
-        let request: ServiceRequest
-        do {
-            request = try ServiceRequest.parse(line)
-        } catch {
-            log.warning("request refused", metadata: ["reason": error.reason])
-            return .error(id: error.id, error.reason)
-        }
+    }
+
+    private func answer(_ request: ServiceRequest) async -> ServiceResponse {
+        var response: ServiceResponse
         switch request.kind {
-        case .status:
-            return status(id: request.id)
-        case .message(let text):
-            return await converse(text, id: request.id)
+        case .status: response = await status(id: request.id, user: request.user)
+        case .message(let text): response = await converse(text, id: request.id, user: request.user)
         }
+        if let user = request.user { response.fields["user"] = .string(user) }
+        return response
     }
 
-    private func converse(_ text: String, id: JSONValue?) async -> ServiceResponse {
+    private func converse(_ text: String, id: JSONValue?, user: String?) async -> ServiceResponse {
         let idText = id.map { $0.stringValue ?? $0.serialized() } ?? "-"
-        guard accepting, !Task.isCancelled else { return .error(id: id, "the service is shutting down") }
-        log.info("request started", metadata: ["id": idText, "characters": "\(text.count)"])
+        guard state.withLock({ $0.accepting }), !Task.isCancelled else {
+            return .error(id: id, "the service is shutting down")
+        }
+        log.info("request started", metadata: ["id": idText, "characters": "\(text.count)", "user": user ?? "-"])
         let started = ContinuousClock.now
         let response: ServiceResponse
         do {
-            response = .turn(try await runtime.ask(text, timeout: turnTimeout), id: id)
+            let result = try await host.ask(text, as: user ?? Self.sharedKey, timeout: turnTimeout)
+            for call in result.toolCalls { logCall(call, user: user) }
+            response = .turn(result, id: id)
         } catch {
             response = .failure(error, id: id)
         }
@@ -71,20 +104,35 @@ actor RequestHandler {
         log.info(
             "request answered",
             metadata: [
-                "id": idText, "status": response.fields["status"]?.stringValue ?? "?",
+                "id": idText, "status": response.fields["status"]?.stringValue ?? "?", "user": user ?? "-",
                 "tool_calls": "\(response.fields["tool_calls"]?.arrayValue?.count ?? 0)",
                 "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
             ])
         return response
     }
 
-    private func status(id: JSONValue?) -> ServiceResponse {
+    private func logCall(_ item: ToolCallChecklistItem, user: String?) {
+        let call = ServiceResponse.ToolCall(item)
+        var metadata = ["function": call.function, "status": call.status, "call_id": item.id, "user": user ?? "-"]
+        if let error = call.error { metadata["error"] = error }
+        log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
+    }
+
+    private func status(id: JSONValue?, user: String?) async -> ServiceResponse {
+        let (counts, accepting) = state.withLock { ($0.counts, $0.accepting) }
+        let runtime: ResolveKitRuntime
+        do {
+            runtime = try await host.session(for: user ?? Self.sharedKey)
+        } catch {
+            return .failure(error, id: id)
+        }
         let countsObject: JSONObject = [
             "messages": .number(Double(runtime.messages.count)),
             "tool_calls": .number(Double(runtime.toolCallBatches.reduce(0) { $0 + $1.items.count })),
             "requests_answered": .number(Double(counts.answered)),
             "requests_failed": .number(Double(counts.failed)),
             "requests_in_flight": .number(Double(counts.inFlight - 1)),
+            "open_sessions": .number(Double(host.openSessionKeys.count)),
         ]
         return ServiceResponse(
             id: id,

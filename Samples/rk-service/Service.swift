@@ -22,14 +22,17 @@ struct Service {
         let structuredLog = StructuredLog(secrets: [settings.apiKey])
         let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
         let notifier = SystemdNotifier(environment: environment)
-        let runtime = ResolveKitRuntime(
-            configuration: makeConfiguration(
-                logger: structuredLog.logger(
-                    label: "resolvekit", minimumLevel: settings.logLevel)))
-        guard !runtime.registeredFunctionNames.isEmpty else {
+        let configuration = makeConfiguration(
+            logger: structuredLog.logger(label: "resolvekit", minimumLevel: settings.logLevel))
+        guard let registry = try? ResolveKitRegistry(functionPacks: configuration.functionPacks),
+            !registry.functionNames.isEmpty
+        else {
             log.error("the system function pack was refused; nothing to expose")
             return .internalFailure
         }
+        let host = ResolveKitHost(
+            configuration: configuration,
+            options: .init(maxOpenSessions: settings.maxSessions, idleTimeout: settings.idleClose))
         let source: any RequestSource
         do {
             source = try settings.socketPath.map { try UnixSocketSource(path: $0) } ?? StandardInputSource()
@@ -40,12 +43,12 @@ struct Service {
         log.info(
             "starting",
             metadata: [
-                "base_url": settings.baseURL.absoluteString, "functions": "\(runtime.registeredFunctionNames.count)",
+                "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
                 "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
             ])
         notifier.notify("STATUS=Connecting to \(settings.baseURL.host ?? "the backend")")
 
-        switch await Self.start(runtime, signals: signals) {
+        switch await Self.start(host, signals: signals) {
         case .failure(let reason):
             log.error("cannot connect", metadata: ["reason": reason.reason])
             source.stop()
@@ -54,43 +57,48 @@ struct Service {
             log.info("stopping before ready", metadata: ["signal": SignalWatcher.name(received)])
             notifier.notify("STOPPING=1")
             source.stop()
-            await runtime.stop()
+            await host.drain(timeout: .zero)
             return .clean
         case .success(nil):
             break
         }
-        let handler = RequestHandler(runtime: runtime, turnTimeout: settings.turnTimeout, log: log)
+        guard let shared = try? await host.session(for: RequestHandler.sharedKey) else {
+            log.error("cannot connect", metadata: ["reason": "the shared session closed while starting"])
+            source.stop()
+            return .unavailable
+        }
+        let handler = RequestHandler(host: host, turnTimeout: settings.turnTimeout, log: log)
         source.start()
         notifier.notify("READY=1\nSTATUS=Serving requests on \(source.summary)")
-        log.info("ready", metadata: ["session_id": runtime.sessionID ?? "-", "requests": source.summary])
+        log.info("ready", metadata: ["session_id": shared.sessionID ?? "-", "requests": source.summary])
 
         let reason = await withTaskGroup(of: StopReason?.self) { group -> StopReason in
             group.addTask { await Self.serve(source, handler) }
             group.addTask { await signals.next().map(StopReason.signal) }
-            group.addTask { await Self.watch(runtime, log: log, notifier: notifier) }
+            group.addTask { await Self.watch(shared, log: log, notifier: notifier) }
             var first: StopReason?
             while first == nil, let next = await group.next() { first = next }
             let reason = first ?? .inputEnded
             source.stop()
-            await handler.stopAccepting()
+            handler.stopAccepting()
             notifier.notify("STOPPING=1\nSTATUS=Draining")
             log.info("draining", metadata: ["reason": Self.describe(reason), "timeout": "\(settings.drainTimeout)"])
-            await runtime.drain(timeout: settings.drainTimeout)
+            await host.drain(timeout: settings.drainTimeout)
             group.cancelAll()
             return reason
         }
-        log.info("stopped", metadata: ["reason": Self.describe(reason), "session_id": runtime.sessionID ?? "-"])
+        log.info("stopped", metadata: ["reason": Self.describe(reason), "session_id": shared.sessionID ?? "-"])
         if case .backendLost = reason { return .unavailable }
         return .clean
     }
 
-    /// Starts the runtime unless a signal comes first.
+    /// Opens the shared session (registering the functions) unless a signal comes first.
     /// - Returns: `.success(nil)` when active, `.success(signal)` when a signal came first, `.failure` with the reason.
-    static func start(_ runtime: ResolveKitRuntime, signals: SignalWatcher) async -> Result<Int32?, StartFailure> {
+    static func start(_ host: ResolveKitHost, signals: SignalWatcher) async -> Result<Int32?, StartFailure> {
         await withTaskGroup(of: Result<Int32?, StartFailure>?.self) { group in
             group.addTask {
                 do {
-                    try await runtime.start()
+                    _ = try await host.session(for: RequestHandler.sharedKey)
                     return .success(nil)
                 } catch {
                     return .failure(StartFailure(reason: "\(error)"))
@@ -108,12 +116,16 @@ struct Service {
         var reason: String
     }
 
-    /// Answers every line of `source` concurrently (the handler orders the turns); returns when the input ended
-    /// and every answer was written, or when cancelled (in-flight turns then answer with what they have).
+    /// Answers every line of `source` concurrently (the handler keeps each user's order); returns when the input
+    /// ended and every answer was written, or when cancelled (in-flight turns then answer with what they have).
     static func serve(_ source: any RequestSource, _ handler: RequestHandler) async -> StopReason? {
         await withTaskGroup(of: Void.self) { group in
             for await line in source.lines {
-                group.addTask { line.reply.send(await handler.handle(line.bytes).line) }
+                let answer = handler.submit(line.bytes)
+                group.addTask {
+                    let response = await withTaskCancellationHandler { await answer.value } onCancel: { answer.cancel() }
+                    line.reply.send(response.line)
+                }
             }
         }
         return Task.isCancelled ? nil : .inputEnded

@@ -20,6 +20,10 @@ extension ServiceOptions {
           --drain-timeout <seconds>  how long a shutdown waits for running calls and results (default 10)
           --turn-timeout <seconds>   how long a request waits for the agent's answer (default 120)
           --connect-attempts <n>     failed connection attempts in a row before giving up (default 5)
+          --max-sessions <n>         sessions open at once, one per user; more close the least recently used
+                                     idle one (default 1000)
+          --idle-close <seconds>     a user's session unused this long closes its stream; the next request
+                                     resumes it (default 300; 0 never)
           -h, --help                 show this help
           --version                  print the version
 
@@ -28,6 +32,10 @@ extension ServiceOptions {
             -> {"answer":"…","id":"1","status":"ok","tool_calls":[{"function":"get_host_status","status":"completed"}]}
           {"id": "2", "command": "status"}
             -> {"connection":"active","counts":{…},"id":"2","session_id":"…","status":"ok"}
+          {"id": "3", "user": "alice", "message": "Is the disk full?"}
+            -> {"answer":"…","id":"3","status":"ok","tool_calls":[…],"user":"alice"}
+        A line with "user" is answered in that user's own session (its own conversation, device id and state);
+        users are served at once, each user's lines in order. Lines without "user" share one session.
 
         Logs go to stderr, one `level=… label=… msg="…"` line each. SIGTERM or SIGINT drains: no new requests,
         running calls finish, results are posted, state is saved. With NOTIFY_SOCKET set (systemd Type=notify)

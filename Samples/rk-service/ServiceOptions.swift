@@ -10,6 +10,8 @@ struct ServiceOptions: Equatable {
     var drainTimeoutSeconds = 10
     var turnTimeoutSeconds = 120
     var connectAttempts = 5
+    var maxSessions = 1000
+    var idleCloseSeconds = 300
     var showHelp = false
     var showVersion = false
 
@@ -37,7 +39,7 @@ struct ServiceOptions: Equatable {
                 }
                 return next
             }
-            func seconds(in range: ClosedRange<Int>) throws(UsageError) -> Int {
+            func number(in range: ClosedRange<Int>) throws(UsageError) -> Int {
                 let text = try value()
                 guard let number = Int(text), range.contains(number) else {
                     throw UsageError(
@@ -66,9 +68,11 @@ struct ServiceOptions: Equatable {
             case "--state-dir": options.stateDirectory = try value()
             case "--socket": options.socketPath = try value()
             case "--log-level": options.logLevel = try value()
-            case "--drain-timeout": options.drainTimeoutSeconds = try seconds(in: 0...3600)
-            case "--turn-timeout": options.turnTimeoutSeconds = try seconds(in: 1...3600)
-            case "--connect-attempts": options.connectAttempts = try seconds(in: 0...1000)
+            case "--drain-timeout": options.drainTimeoutSeconds = try number(in: 0...3600)
+            case "--turn-timeout": options.turnTimeoutSeconds = try number(in: 1...3600)
+            case "--connect-attempts": options.connectAttempts = try number(in: 0...1000)
+            case "--max-sessions": options.maxSessions = try number(in: 1...100_000)
+            case "--idle-close": options.idleCloseSeconds = try number(in: 0...86_400)
             default: throw UsageError(message: "unknown option '\(argument)'")
             }
         }

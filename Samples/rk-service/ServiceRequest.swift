@@ -13,6 +13,8 @@ struct ServiceRequest: Equatable, Sendable {
     /// The caller's id, echoed in the answer (a string or number; `nil` when absent).
     var id: JSONValue?
     var kind: Kind
+    /// Whose session answers (`user`): each user has a session of their own; `nil` is the one shared session.
+    var user: String? = nil
 
     /// A line that is not a usable request, with the id when one could be read.
     struct Malformed: Error, Equatable {
@@ -22,6 +24,8 @@ struct ServiceRequest: Equatable, Sendable {
 
     /// The longest request line accepted, in bytes (longer lines are answered with an error and skipped).
     static let maxLineBytes = 64 * 1024
+    /// The longest user name, in bytes.
+    static let maxUserBytes = 256
 
     /// Parses one line (without its newline).
     static func parse(_ line: some Collection<UInt8>) throws(Malformed) -> ServiceRequest {
@@ -36,18 +40,25 @@ struct ServiceRequest: Equatable, Sendable {
         if let id, id.stringValue == nil, id.doubleValue == nil {
             throw Malformed(reason: "id must be a string or a number")
         }
+        var user: String? = nil
+        if let value = object["user"] {
+            guard let name = value.stringValue, !name.isEmpty, name.utf8.count <= maxUserBytes else {
+                throw Malformed(id: id, reason: "user must be a string of 1 to \(maxUserBytes) bytes")
+            }
+            user = name
+        }
         switch (object["message"], object["command"]) {
         case (let message?, nil):
             guard let text = message.stringValue, !text.isEmpty else {
                 throw Malformed(id: id, reason: "message must be a non-empty string")
             }
-            return ServiceRequest(id: id, kind: .message(text))
+            return ServiceRequest(id: id, kind: .message(text), user: user)
         case (nil, let command?):
             guard command.stringValue == "status" else {
                 throw Malformed(
                     id: id, reason: "unknown command \(command.serialized()); the only command is \"status\"")
             }
-            return ServiceRequest(id: id, kind: .status)
+            return ServiceRequest(id: id, kind: .status, user: user)
         case (.some, .some):
             throw Malformed(id: id, reason: "a request has either \"message\" or \"command\", not both")
         case (nil, nil):

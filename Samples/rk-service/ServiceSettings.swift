@@ -13,6 +13,10 @@ struct ServiceSettings: Sendable {
     var drainTimeout: Duration
     var turnTimeout: Duration
     var connectAttempts: Int
+    /// The most sessions (users) open at once.
+    var maxSessions: Int
+    /// How long an unused session stays open; `nil` for ever.
+    var idleClose: Duration?
 
     /// The longest Unix socket path `sockaddr_un` holds (108 bytes with the terminating NUL).
     static let maxSocketPathBytes = 107
@@ -61,7 +65,9 @@ struct ServiceSettings: Sendable {
             baseURL: baseURL, apiKey: apiKey, policy: policy, allowedRoots: options.allowedRoots,
             stateLocation: stateDirectory.map { .directory($0) } ?? .automatic, socketPath: options.socketPath,
             logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
-            turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts)
+            turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
+            maxSessions: options.maxSessions,
+            idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds))
     }
 
     private static func resolveAPIKey(

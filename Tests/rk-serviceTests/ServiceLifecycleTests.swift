@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCore
 import ResolveKitTesting
 import Testing
 
@@ -13,7 +14,9 @@ struct ServiceLifecycleTests {
             let sessionID = try #require(try await service.answer(id: "1")["session_id"] as? String)
             service.signal(signal)
             #expect(await service.exitStatus() == 0)
-            let saved = try String(contentsOfFile: harness.stateDirectory + "/session.json", encoding: .utf8)
+            // Lines without a user share one session, kept like every user's in a folder named by its key's digest.
+            let shared = harness.stateDirectory + "/sessions/" + SHA256.hexDigest("")
+            let saved = try String(contentsOfFile: shared + "/session.json", encoding: .utf8)
             #expect(saved.contains(sessionID))
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
             #expect(service.stderr.contains(#"msg="draining" reason=\#(name)"#))

@@ -29,6 +29,7 @@ struct ServicePartsTests {
         (#"{"id": "1", "message": "hi"}"#, ServiceRequest(id: "1", kind: .message("hi"))),
         (#"{"id": 7, "command": "status"}"#, ServiceRequest(id: 7, kind: .status)),
         (#"{"message": "no id"}"#, ServiceRequest(id: nil, kind: .message("no id"))),
+        (#"{"id": "u", "user": "alice", "message": "hi"}"#, ServiceRequest(id: "u", kind: .message("hi"), user: "alice")),
     ])
     func requestsAreParsed(line: String, expected: ServiceRequest) throws {
         #expect(try ServiceRequest.parse(Array(line.utf8)) == expected)
@@ -42,6 +43,8 @@ struct ServicePartsTests {
             #"a request has either "message" or "command", not both"#
         ),
         (#"{"id": true, "message": "a"}"#, "id must be a string or a number"),
+        (#"{"id": "5", "user": "", "message": "a"}"#, "user must be a string of 1 to 256 bytes"),
+        (#"{"id": "6", "user": 42, "message": "a"}"#, "user must be a string of 1 to 256 bytes"),
     ])
     func unusableRequestsSayWhy(line: String, reason: String) {
         #expect(throws: ServiceRequest.Malformed.self) { try ServiceRequest.parse(Array(line.utf8)) }
