@@ -68,6 +68,7 @@ final class CurlTransfer {
         try set(CURLOPT_HTTP_VERSION, useHTTP3 ? CURL_HTTP_VERSION_3 : CURL_HTTP_VERSION_2TLS)
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))
         if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
+        if let bytes = request.receiveBufferBytes { try set(CURLOPT_BUFFERSIZE, bytes) }
         if request.followRedirects {
             try set(CURLOPT_FOLLOWLOCATION, 1)
             try set(CURLOPT_MAXREDIRS, 10)

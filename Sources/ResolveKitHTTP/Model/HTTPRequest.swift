@@ -14,11 +14,15 @@ public struct HTTPRequest: Sendable {
     public var timeout: Duration?
     /// Whether 3xx answers are followed; off by default so credentials never travel to another host unasked.
     public var followRedirects: Bool
+    /// The size of libcurl's receive buffer for this transfer (`CURLOPT_BUFFERSIZE`, 1 KiB to 512 KiB); `nil`
+    /// keeps libcurl's 16 KiB. A long-lived stream of small events held open by the thousand can use less.
+    public var receiveBufferBytes: Int?
 
     /// Creates a request.
     public init(
         method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
-        connectTimeout: Duration = .seconds(10), timeout: Duration? = nil, followRedirects: Bool = false
+        connectTimeout: Duration = .seconds(10), timeout: Duration? = nil, followRedirects: Bool = false,
+        receiveBufferBytes: Int? = nil
     ) {
         self.method = method
         self.url = url
@@ -27,5 +31,6 @@ public struct HTTPRequest: Sendable {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.followRedirects = followRedirects
+        self.receiveBufferBytes = receiveBufferBytes.map { min(512 * 1024, max(1024, $0)) }
     }
 }

@@ -156,7 +156,7 @@ extension ReferenceBackend {
             appendEvent(turn, type, payload, state: &state)
             return true
         }
-        if found { changes.notify() }
+        if found { changes.notify(session: id) }
         return found
     }
 

@@ -99,7 +99,7 @@ extension ReferenceBackend {
                 state.counters.toolCallsEmitted += 1
             }
         }
-        changes.notify()
+        changes.notify(session: turn.sessionID)
         // The fault "backend restarts mid-turn": this turn's own task is cancelled by the restart.
         if let lockHeldFor = configuration.faults.takeRestartAfterToolCalls() {
             restartMidTurn(lockHeldFor: lockHeldFor)
@@ -142,7 +142,7 @@ extension ReferenceBackend {
             }
             if let result { return result }
             if gone { return nil }
-            await changes.wait(after: generation)
+            await changes.wait(after: generation, session: sessionID)
         }
         return nil
     }
@@ -169,7 +169,7 @@ extension ReferenceBackend {
                 appendEvent(turn, "feedback_requested", .object([("immediate", .bool(false))]), state: &state)
             }
         }
-        changes.notify()
+        changes.notify(session: turn.sessionID)
     }
 
     private func escalate(_ turn: TurnContext, reason: String) {
@@ -177,12 +177,12 @@ extension ReferenceBackend {
             state.sessions[turn.sessionID]?.status = .escalated
             appendEvent(turn, "session_escalated", .object([("reason", .string(reason))]), state: &state)
         }
-        changes.notify()
+        changes.notify(session: turn.sessionID)
     }
 
     private func emit(_ turn: TurnContext, _ type: String, _ payload: WireJSON) {
         state.withLock { appendEvent(turn, type, payload, state: &$0) }
-        changes.notify()
+        changes.notify(session: turn.sessionID)
     }
 
     private func finishTurn(_ turn: TurnContext) {
@@ -201,7 +201,7 @@ extension ReferenceBackend {
             state.turnTasks.removeValue(forKey: turn.turnID)
             state.counters.turnsEnded += 1
         }
-        changes.notify()
+        changes.notify(session: turn.sessionID)
     }
 
     /// Appends an event to a session's stream (call with the state locked, then notify).

@@ -72,7 +72,7 @@ extension ReferenceBackend {
             let left = remaining()
             if left <= .zero { return }
             let woke = await withTimeout(min(configuration.keepAliveInterval, left), clock: configuration.clock) {
-                await self.changes.wait(after: generation)
+                await self.changes.wait(after: generation, session: sessionID)
                 return true
             }
             if Task.isCancelled { return }

@@ -190,7 +190,7 @@ extension ReferenceBackend {
             return BackendReply.json(200, .object([("status", .string("ok")), ("deduplicated", .bool(true))]))
         case .notPending: return BackendReply.detail(404, "No pending tool call with this ID")
         case .delivered:
-            changes.notify()
+            changes.notify(session: sessionID)
             return BackendReply.json(200, .object([("status", .string("ok")), ("deduplicated", .bool(false))]))
         }
     }
