@@ -1,33 +1,46 @@
 import Foundation
+import ResolveKitCore
 import ResolveKitTesting
 
-/// The reference backend in a process of its own, so the idle figures count only the client's memory and CPU.
-/// It is this executable started again with `--serve-backend`; it serves until its standard input closes.
+/// The reference backend in a process of its own, so the figures count only the client's memory and CPU and the
+/// client has the machine's cores to itself, as against a real backend. It is this executable started again with
+/// `--serve-backend [--stream-cap-ms N]`; it serves until its standard input closes, and answers commands there,
+/// one per line, each answer ending with a line `end`:
+/// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended so far (`CLOCK_MONOTONIC`);
+/// - `spans`: `<session> <opened ns> <ended ns or ->` for every event stream so far;
+/// - `inject <tick>`: a `session_probe` call into every session, answered with the call ids.
 final class BackendChild {
     static let flag = "--serve-backend"
-    let baseURL: String
+    private(set) var baseURL = ""
     private let process: Process
     private let input: Pipe
+    private let output: Pipe
+    private var pending: [UInt8] = []
 
     /// Starts the child and waits for the port it listens on.
-    init() throws {
+    init(streamCap: Duration? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = [Self.flag]
+        let cap = streamCap.map { ["--stream-cap-ms", String($0.components.seconds * 1000)] } ?? []
+        process.arguments = [Self.flag] + cap
         input = Pipe()
-        let output = Pipe()
+        output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        var line: [UInt8] = []
-        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        guard let line = readLine(), let port = Int(line) else {
             process.terminate()
             throw BenchFailure(message: "the backend child did not report a port")
         }
         baseURL = "http://127.0.0.1:\(port)"
+    }
+
+    /// Sends a command and returns its answer lines.
+    func command(_ line: String) throws -> [String] {
+        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        var lines: [String] = []
+        while let answer = readLine(), answer != "end" { lines.append(answer) }
+        return lines
     }
 
     /// Closes the child's input, which ends it, and waits.
@@ -36,14 +49,81 @@ final class BackendChild {
         process.waitUntilExit()
     }
 
-    /// The child's body: serve on loopback, print the port, stop when stdin reaches its end.
-    static func serve() async throws {
+    private func readLine() -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { return nil }
+            pending += data
+        }
+    }
+}
+
+extension BackendChild {
+    /// The child's body: serve on loopback, print the port, answer commands until stdin reaches its end.
+    static func serve(_ arguments: [String]) async throws {
         ProcessStats.raiseOpenFileLimit()
-        let backend = ReferenceBackend(configuration: .init(apiKeys: [SessionsWorkload.apiKey]))
+        var cap = Duration.seconds(300)
+        if let index = arguments.firstIndex(of: "--stream-cap-ms"), index + 1 < arguments.count,
+            let milliseconds = Int(arguments[index + 1])
+        {
+            cap = .milliseconds(milliseconds)
+        }
+        let backend = ReferenceBackend(configuration: .init(
+            apiKeys: [SessionsWorkload.apiKey], streamConnectionCap: cap, script: SessionsWorkload.script))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
         FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
-        await Task.detached { _ = FileHandle.standardInput.readDataToEndOfFile() }.value
+        let commands = Task.detached {
+            while let line = Swift.readLine() {
+                let answer = Self.answer(line, backend: backend)
+                FileHandle.standardOutput.write(Data((answer + ["end"]).joined(separator: "\n").utf8 + [10]))
+            }
+        }
+        await commands.value
         await backend.stop()
         await server.stop()
+    }
+
+    private static func answer(_ line: String, backend: ReferenceBackend) -> [String] {
+        let words = line.split(separator: " ").map(String.init)
+        switch words.first {
+        case "append-times":
+            return backend.sessionIDs.flatMap { session in
+                backend.events(inSession: session).filter { $0.type == "tool_call_request" }.compactMap { event in
+                    callID(of: event).map { "\($0) \(MonotonicTime.nanoseconds(event.appendedAt))" }
+                }
+            }
+        case "spans":
+            return backend.sessionIDs.flatMap { session in
+                backend.streamSpans(ofSession: session).map { span in
+                    "\(session) \(MonotonicTime.nanoseconds(span.openedAt)) "
+                        + (span.endedAt.map { String(MonotonicTime.nanoseconds($0)) } ?? "-")
+                }
+            }
+        case "inject" where words.count == 2:
+            return backend.sessionIDs.enumerated().compactMap { index, session in
+                let callID = "rotation_\(index)_\(words[1])"
+                let payload: JSONValue = [
+                    "call_id": .string(callID), "function_name": "session_probe", "arguments": [:],
+                    "timeout_seconds": 30, "human_description": "probe", "requires_approval": false,
+                ]
+                return backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: session)
+                    ? callID : nil
+            }
+        default:
+            return ["error unknown command \(line)"]
+        }
+    }
+
+    /// The `call_id` in an event's `data:` line.
+    private static func callID(of event: ReferenceBackend.RecordedEvent) -> String? {
+        guard let data = event.frame.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),
+            let envelope = try? JSONValue(parsing: Array(data.dropFirst(6).utf8))
+        else { return nil }
+        return envelope["payload"]?["call_id"]?.stringValue
     }
 }

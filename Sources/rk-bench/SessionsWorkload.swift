@@ -3,8 +3,9 @@ import ResolveKit
 import ResolveKitTesting
 
 /// `sessions`: one ``ResolveKitHost`` with many sessions, against the reference backend on loopback.
-/// - `idle-rss`, `idle-cpu`: N idle sessions with open streams (N = 100 and 1,000; the backend in a child process so
-///   only the client is counted): resident memory per session, and the CPU of the whole process over 10 s.
+/// The backend runs in a child process (``BackendChild``), so only the client is counted.
+/// - `idle-rss`, `idle-cpu`: N idle sessions with open streams (N = 100 and 1,000): resident memory per session,
+///   and the CPU of the whole process over 10 s.
 /// - `concurrent-dispatch`: 100 sessions each asking one question that runs one approval-free call, all at once:
 ///   backend appends the `tool_call_request` → the function starts, and turns per second.
 /// - `rotation-gap`: streams capped at 1 s (the routine 300 s rotation, shortened): a stream's end → the next
@@ -14,6 +15,10 @@ struct SessionsWorkload: Workload {
     let name = "sessions"
     let summary = "a host with many sessions: idle-rss, idle-cpu (100, 1,000), concurrent-dispatch (100), rotation-gap"
     static let apiKey = "rk_bench"
+    /// The agent: a message with "probe" runs `session_probe` once, then answers.
+    static let script = AgentScript(rules: [
+        .init(.keywords(["probe"]), rounds: [.toolCalls([.init("session_probe")]), .text("Done.")])
+    ])
     static let idleSeconds = 10.0
 
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {

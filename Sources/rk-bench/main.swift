@@ -8,7 +8,7 @@ func writeError(_ text: String) {
 
 if CommandLine.arguments.dropFirst().first == BackendChild.flag {
     do {
-        try await BackendChild.serve()
+        try await BackendChild.serve(Array(CommandLine.arguments.dropFirst(2)))
         exit(0)
     } catch {
         writeError("error: backend child: \(error)")

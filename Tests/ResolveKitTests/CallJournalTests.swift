@@ -100,6 +100,22 @@ struct CallJournalTests {
         #expect(journal.status(key(10)) == .settled)
     }
 
+    @Test func theMemoryStoreGivesBackWhatWasSavedAndStaysBoundedAsTheJournalPrunes() throws {
+        let store = MemoryCallJournalStore()
+        var outbox = ResultOutbox(store: store)
+        for index in 0..<5000 {
+            let key = CallJournal.Key(sessionID: "s", callID: "c\(index)")
+            _ = outbox.admit(key, turnID: "t", functionName: "f")
+            _ = outbox.record(key, .success("done"), settled: index < 4990)
+            try outbox.save()
+        }
+        let reloaded = store.load()
+        #expect(reloaded.undelivered == outbox.journal.undelivered)
+        #expect(reloaded.undelivered.count == 10)
+        #expect(reloaded.entries.count <= 2 * outbox.journal.entries.count)
+        #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c4999")) == .answered(.success("done")))
+    }
+
     @Test func theStateStorePersistsSessionDeviceAndJournalAcrossInstances() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -46,13 +46,23 @@ final class FileCallJournalStore: CallJournalStore {
     }
 }
 
-/// The journal in memory only: a restart starts a new one.
+/// The journal in memory only, for the life of the runtime object (a stop and a start keep it; a new process
+/// starts a new one).
+///
+/// It keeps its own copy of the entries and applies each save's changes to it: holding the runtime's journal itself
+/// would share its storage, and the runtime's next change would copy every entry (O(n) per call). Once the copy has
+/// grown past twice the journal (entries the journal pruned), it is taken afresh from the journal.
 final class MemoryCallJournalStore: CallJournalStore {
-    private let saved = Mutex(CallJournal())
+    private let saved = Mutex<[CallJournal.Key: CallJournal.Entry]>([:])
 
-    func load() -> CallJournal { saved.withLock { $0 } }
+    func load() -> CallJournal {
+        CallJournal(lines: saved.withLock { $0.values.sorted { $0.sequence < $1.sequence }.map(\.json) })
+    }
 
     func save(changed: [CallJournal.Entry], of journal: CallJournal) {
-        saved.withLock { $0 = journal }
+        saved.withLock { saved in
+            for entry in changed { saved[entry.key] = entry }
+            if saved.count > max(1024, journal.entries.count * 2) { saved = journal.entries }
+        }
     }
 }
