@@ -1,8 +1,9 @@
 // rk-crash-probe: a runtime in a process of its own, for tests that kill it and start it again.
 //
-//   rk-crash-probe --base-url URL --state-dir DIR [--message TEXT]
+//   rk-crash-probe --base-url URL --state-dir DIR [--message TEXT] [--key KEY]
 //
 // With --message it asks and prints `answer: …`; without, it starts, posts what the journal still holds, and exits.
+// With --key it runs the session of that key in a ResolveKitHost instead of a runtime of its own.
 // Its functions print `started <call id>` when they begin, so a test knows exactly when to kill it.
 import Foundation
 import ResolveKit
@@ -46,19 +47,30 @@ while let flag = arguments.popFirst() {
     options[flag] = value
 }
 guard let base = options["--base-url"].flatMap(URL.init(string:)), let state = options["--state-dir"] else {
-    FileHandle.standardError.write(Data("usage: rk-crash-probe --base-url URL --state-dir DIR [--message TEXT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: rk-crash-probe --base-url URL --state-dir DIR [--message TEXT] [--key KEY]\n".utf8))
     exit(64)
 }
-let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
+let configuration = ResolveKitConfiguration(
     baseURL: base, apiKeyProvider: { "rk_dev" }, deviceIDProvider: { "crash-probe" },
-    functions: [Hold.self, Quick.self], stateLocation: .directory(state)))
+    functions: [Hold.self, Quick.self], stateLocation: .directory(state))
 do {
-    try await runtime.start()
-    say("connected")
-    if let message = options["--message"] {
-        say("answer: \(try await runtime.ask(message, timeout: .seconds(60)).text)")
+    if let key = options["--key"] {
+        let host = ResolveKitHost(configuration: configuration, options: .init(idleTimeout: nil))
+        let runtime = try await host.session(for: key)
+        say("connected \(runtime.sessionID ?? "-")")
+        if let message = options["--message"] {
+            say("answer: \(try await host.ask(message, as: key, timeout: .seconds(60)).text)")
+        }
+        await host.drain(timeout: .seconds(20))
+    } else {
+        let runtime = ResolveKitRuntime(configuration: configuration)
+        try await runtime.start()
+        say("connected \(runtime.sessionID ?? "-")")
+        if let message = options["--message"] {
+            say("answer: \(try await runtime.ask(message, timeout: .seconds(60)).text)")
+        }
+        await runtime.drain(timeout: .seconds(20))
     }
-    await runtime.drain(timeout: .seconds(20))
     say("drained")
 } catch {
     say("error: \(error)")

@@ -30,8 +30,11 @@ struct CrashRestartTests {
         await server.stop()
     }
 
-    static func probe(_ server: LoopbackHTTPServer, _ state: String, message: String? = nil) throws -> ServiceProcess {
+    static func probe(_ server: LoopbackHTTPServer, _ state: String, message: String? = nil, key: String? = nil) throws
+        -> ServiceProcess
+    {
         let arguments = ["--base-url", server.baseURL, "--state-dir", state] + (message.map { ["--message", $0] } ?? [])
+            + (key.map { ["--key", $0] } ?? [])
         return try ServiceProcess(
             arguments, environment: ServiceProcess.cleanEnvironment, binary: ServiceProcess.built("rk-crash-probe"))
     }
@@ -40,12 +43,12 @@ struct CrashRestartTests {
     /// that the one call started once, its result was accepted once, and the turn's answer says `answerContains`.
     static func killAndRestart(
         _ first: ServiceProcess, _ backend: ReferenceBackend, _ server: LoopbackHTTPServer, _ state: String,
-        answerContains: String, meanwhile: () -> Void = {}
+        answerContains: String, key: String? = nil, meanwhile: () -> Void = {}
     ) async throws {
         first.signal(SIGKILL)
         _ = await first.exitStatus()
         meanwhile()
-        let second = try probe(server, state)
+        let second = try probe(server, state, key: key)
         #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
         await backend.waitForIdleTurns()
         let calls = startedCalls([first, second])
@@ -67,6 +70,25 @@ struct CrashRestartTests {
             #expect(await first.waitFor { $0.contains("started ") }, "stderr: \(first.stderr)")
             try await Self.killAndRestart(first, backend, server, state, answerContains: "Interrupted by a client restart")
         }
+    }
+
+    @Test func aHostKeysCallKilledWhileRunningIsAnsweredOnceByTheNextProcessInTheSameSession() async throws {
+        try await Self.withBackend(Self.killAHostKeyMidCall)
+    }
+
+    static func killAHostKeyMidCall(backend: ReferenceBackend, server: LoopbackHTTPServer, state: String) async throws {
+        let first = try probe(server, state, message: "hold on", key: "user-42")
+        #expect(await first.waitFor { $0.contains("started ") }, "stderr: \(first.stderr)")
+        let connected = first.stdoutLines.filter { $0.hasPrefix("connected ") }
+        try await killAndRestart(
+            first, backend, server, state, answerContains: "Interrupted by a client restart", key: "user-42")
+        // The key's folder brought back its device id and session: the same session, resumed by cursor.
+        let sessions = backend.sessionIDs
+        #expect(sessions.count == 1)
+        #expect(connected == ["connected " + (sessions.first ?? "?")])
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: state + "/sessions")) ?? []
+        #expect(folders.count == 1)
+        #expect(folders.filter { $0.contains("user-42") }.isEmpty)
     }
 
     @Test func aResultKilledWhilePostingIsPostedOnceByTheNextProcessAndTheCallNotRunAgain() async throws {
