@@ -12,8 +12,10 @@ extension SessionsWorkload {
         try await Self.open(keys, on: host)
         var dispatch: [Double] = []
         var turnsPerSecond: [Double] = []
+        var clientCPU = 0.0
         for round in 0...rounds {
             let started = ContinuousClock.now
+            let cpuBefore = ProcessStats.cpuSeconds()
             let calls = try await withThrowingTaskGroup(of: [String].self) { group in
                 for key in keys { group.addTask { try await host.ask("probe \(round)", as: key).toolCalls.map(\.id) } }
                 return try await group.reduce(into: [String]()) { $0 += $1 }
@@ -21,6 +23,7 @@ extension SessionsWorkload {
             let seconds = Self.seconds(ContinuousClock.now - started)
             guard calls.count == count else { throw BenchFailure(message: "\(calls.count) calls ran for \(count) turns") }
             guard round > 0 else { continue }
+            clientCPU += ProcessStats.cpuSeconds() - cpuBefore
             turnsPerSecond.append(Double(count) / seconds)
             let appended = try Self.appendTimes(child)
             for call in calls {
@@ -39,7 +42,7 @@ extension SessionsWorkload {
             unit: "us",
             details: [
                 "n": Double(count), "p50": Self.percentile(sorted, 0.5), "p99": Self.percentile(sorted, 0.99),
-                "turns_per_second": rate,
+                "turns_per_second": rate, "client_cpu_us_per_turn": clientCPU / Double(count * rounds) * 1e6,
             ])
     }
 

@@ -22,6 +22,8 @@ public final class ResolveKitHost: Sendable {
     public let options: Options
     private let http: HTTPClient
     private let registration = FunctionRegistration()
+    /// Built once: every session has the same functions.
+    private let registry: Result<ResolveKitRegistry, ResolveKitRegistryError>
     private let table = Mutex(SessionTable<ResolveKitRuntime, Task<Void, Never>>())
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
@@ -35,6 +37,7 @@ public final class ResolveKitHost: Sendable {
         self.configuration = configuration
         self.options = options
         self.http = httpClient ?? ResolveKitRuntime.sharedHTTPClient
+        self.registry = ResolveKitRuntime.makeRegistry(configuration)
     }
 
     deinit {
@@ -124,7 +127,7 @@ public final class ResolveKitHost: Sendable {
             ?? .inMemory
         perKey.deviceIDProvider = { nil }
         perKey.dependencies = configuration.dependencies.merging(options.dependencies(key))
-        return ResolveKitRuntime(configuration: perKey, httpClient: http, registration: registration)
+        return ResolveKitRuntime(configuration: perKey, httpClient: http, registry: registry, registration: registration)
     }
 
     /// `<state folder>/sessions/<SHA-256 of the key>`: a key never appears in a path.

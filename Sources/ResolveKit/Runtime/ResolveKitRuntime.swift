@@ -39,18 +39,27 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   - httpClient: the HTTP client to use; runtimes share ``sharedHTTPClient`` by default, so many sessions in
     ///     one process use one curl thread and its connection pool.
     public convenience init(configuration: ResolveKitConfiguration, httpClient: HTTPClient? = nil) {
-        self.init(configuration: configuration, httpClient: httpClient, registration: nil)
+        self.init(
+            configuration: configuration, httpClient: httpClient, registry: Self.makeRegistry(configuration),
+            registration: nil)
     }
 
-    init(configuration: ResolveKitConfiguration, httpClient: HTTPClient?, registration: FunctionRegistration?) {
+    /// A runtime whose registry and registration are shared with others, as a host's sessions share them.
+    init(
+        configuration: ResolveKitConfiguration, httpClient: HTTPClient?,
+        registry: Result<ResolveKitRegistry, ResolveKitRegistryError>, registration: FunctionRegistration?
+    ) {
         self.configuration = configuration
         self.http = httpClient ?? Self.sharedHTTPClient
         self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
         self.registration = registration
-        do {
-            registryResult = .success(try ResolveKitRegistry(functions: configuration.functions, functionPacks: configuration.functionPacks))
-        } catch {
-            registryResult = .failure(error)
+        self.registryResult = registry
+    }
+
+    /// The configuration's functions and packs, checked and with their schemas parsed.
+    static func makeRegistry(_ configuration: ResolveKitConfiguration) -> Result<ResolveKitRegistry, ResolveKitRegistryError> {
+        Result { () throws(ResolveKitRegistryError) in
+            try ResolveKitRegistry(functions: configuration.functions, functionPacks: configuration.functionPacks)
         }
     }
 
