@@ -35,7 +35,7 @@ struct Conversation {
         }
         screen.print(StyledLine("\(runtime.chatTitle) — functions: \(runtime.registeredFunctionNames.joined(separator: ", "))"))
         let reader = LineReader(terminal: terminal)
-        while let line = await reader.readLine(prompt: "> ") {
+        while let line = await readLine(reader) {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             if text.hasPrefix("/") {
@@ -55,6 +55,13 @@ struct Conversation {
             }
         }
         return 0
+    }
+
+    /// Reads a line at the `> ` prompt, which stays below whatever is printed while the user types.
+    private func readLine(_ reader: LineReader) async -> String? {
+        screen.showPrompt("> ")
+        defer { screen.endPrompt() }
+        return await reader.readLine()
     }
 
     /// Runs a slash command; `false` means leave.

@@ -19,6 +19,29 @@ struct TerminalScreenTests {
         #expect(terminal.screenLines == ["printed", "live 3"])
     }
 
+    @Test("Output printed while the user is at the prompt goes above it, and the prompt is drawn again")
+    func promptRedrawnAfterInterruption() {
+        let terminal = FakeTerminal()
+        let screen = TerminalScreen(terminal: terminal.io)
+        screen.print("Welcome")
+        screen.showPrompt("> ")
+        screen.print("Agent: a person joined the conversation")
+        #expect(terminal.screenLines == ["Welcome", "Agent: a person joined the conversation", ">"])
+        screen.terminal.write("hello\n")  // what the terminal echoes when the user enters the line
+        screen.endPrompt()
+        screen.print("after")
+        #expect(terminal.screenLines.suffix(2) == ["> hello", "after"])
+    }
+
+    @Test("Without cursor control an interruption starts on a new line and repeats the prompt")
+    func promptRepeatedWithoutCursorControl() {
+        let terminal = FakeTerminal()
+        let screen = TerminalScreen(terminal: terminal.io, capabilities: .plain)
+        screen.showPrompt("> ")
+        screen.print("notice")
+        #expect(terminal.output == "> \nnotice\n> ")
+    }
+
     @Test("Lines longer than the window are wrapped to it")
     func wraps() {
         let terminal = FakeTerminal(columns: 30)

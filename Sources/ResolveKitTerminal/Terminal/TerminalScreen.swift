@@ -15,6 +15,8 @@ public final class TerminalScreen: Sendable {
         var drawnWidths: [Int] = []
         /// Who draws it.
         var owner: ObjectIdentifier?
+        /// The input prompt on the last line while a line is being read, redrawn below anything printed.
+        var prompt: String?
     }
 
     /// The terminal written to.
@@ -34,10 +36,10 @@ public final class TerminalScreen: Sendable {
     /// Output that is not a terminal (a pipe, a file) is not wrapped: a reader or a script sees whole lines.
     public var wrapWidth: Int { terminal.isInteractive ? max(20, terminal.size.columns - 1) : Int.max }
 
-    /// Prints lines above the live region.
+    /// Prints lines above the live region (and above the input prompt, which is drawn again below them).
     public func print(_ lines: [StyledLine]) {
         region.withLock { region in
-            var output = erase(region)
+            var output = leavePrompt(region) + erase(region)
             for line in lines {
                 for piece in line.wrapped(to: wrapWidth) {
                     output += piece.rendered(colors: capabilities.colors) + "\n"
@@ -47,8 +49,25 @@ public final class TerminalScreen: Sendable {
                 let live = region.lines
                 output += draw(live, into: &region)
             }
-            terminal.write(output)
+            terminal.write(output + (region.prompt ?? ""))
         }
+    }
+
+    /// Shows the input prompt (`> `) on the last line until ``endPrompt()``: output printed meanwhile (an agent's
+    /// message arriving while the user types) goes above it, and the prompt is drawn again below.
+    ///
+    /// What the user typed before the interruption stays in the terminal's line buffer and is still sent with the
+    /// line, but is not shown again (the terminal, not this program, echoes it).
+    public func showPrompt(_ prompt: String) {
+        region.withLock { region in
+            region.prompt = prompt
+            terminal.write(prompt)
+        }
+    }
+
+    /// The line was entered (the cursor is already on the next line): no prompt to keep.
+    public func endPrompt() {
+        region.withLock { $0.prompt = nil }
     }
 
     /// Prints one line above the live region.
@@ -101,6 +120,13 @@ public final class TerminalScreen: Sendable {
             region = Region()
             if !output.isEmpty { terminal.write(output) }
         }
+    }
+
+    /// What moves output off the prompt's line: with cursor control the prompt line is cleared (it is drawn again
+    /// after the output); without, the output starts on a new line.
+    private func leavePrompt(_ region: Region) -> String {
+        guard region.prompt != nil else { return "" }
+        return capabilities.cursorControl ? "\r\u{1B}[2K" : "\n"
     }
 
     /// The escape codes that remove the region's lines from the screen (nothing without cursor control).
