@@ -33,6 +33,18 @@ struct TerminalScreenTests {
         #expect(terminal.screenLines.suffix(2) == ["> hello", "after"])
     }
 
+    @Test("A live region shown and cleared while the user is at the prompt leaves the prompt on the last line")
+    func promptKeptAcrossLiveRegions() {
+        let terminal = FakeTerminal()
+        let screen = TerminalScreen(terminal: terminal.io)
+        screen.print("Welcome")
+        screen.showPrompt("> ")
+        screen.showLive(["Approval timed out: list_directory declined"])
+        #expect(terminal.screenLines == ["Welcome", "Approval timed out: list_directory declined", ">"])
+        screen.clearLive()
+        #expect(terminal.screenLines == ["Welcome", ">"])
+    }
+
     @Test("Without cursor control an interruption starts on a new line and repeats the prompt")
     func promptRepeatedWithoutCursorControl() {
         let terminal = FakeTerminal()

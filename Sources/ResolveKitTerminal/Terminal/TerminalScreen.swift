@@ -82,13 +82,13 @@ public final class TerminalScreen: Sendable {
     ///   - owner: who draws the region, e.g. `ObjectIdentifier(self)`; `nil` for an anonymous region.
     public func showLive(_ lines: [StyledLine], isMinorUpdate: Bool = false, owner: ObjectIdentifier? = nil) {
         region.withLock { region in
-            if region.owner != owner { region = Region(owner: owner) }
+            if region.owner != owner { region = Region(owner: owner, prompt: region.prompt) }
             if !capabilities.cursorControl, isMinorUpdate || lines == region.lines {
                 region.lines = lines
                 return
             }
-            let output = erase(region) + draw(lines, into: &region)
-            terminal.write(output)
+            let output = leavePrompt(region) + erase(region) + draw(lines, into: &region)
+            terminal.write(output + (region.prompt ?? ""))
         }
     }
 
@@ -107,7 +107,7 @@ public final class TerminalScreen: Sendable {
     /// - Parameter owner: commit only if the region is this owner's; any region when `nil`.
     public func commitLive(owner: ObjectIdentifier? = nil) {
         region.withLock { region in
-            if owner == nil || region.owner == owner { region = Region() }
+            if owner == nil || region.owner == owner { region = Region(prompt: region.prompt) }
         }
     }
 
@@ -116,9 +116,10 @@ public final class TerminalScreen: Sendable {
     public func clearLive(owner: ObjectIdentifier? = nil) {
         region.withLock { region in
             guard owner == nil || region.owner == owner else { return }
-            let output = erase(region)
-            region = Region()
-            if !output.isEmpty { terminal.write(output) }
+            let erased = erase(region)
+            let prompt = region.prompt
+            region = Region(prompt: prompt)
+            if !erased.isEmpty { terminal.write(leavePrompt(region) + erased + (prompt ?? "")) }
         }
     }
 
