@@ -124,7 +124,8 @@ struct ChatOptions: Equatable {
           --allowed-root DIR     a folder the log and directory functions may read (repeatable;
                                  default: the current folder, plus /var/log with --demo)
           --state-dir DIR        where the session and call journal persist (default: XDG state; memory with --demo)
-          --audit-log PATH       append every approval decision as a JSON line
+          --audit-log PATH       append every approval decision and call outcome to a hash-chained
+                                 audit trail (verify it with rk-approve --verify-audit PATH)
           --help, -h             this help
           --version              print the version
 

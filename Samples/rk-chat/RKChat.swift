@@ -79,9 +79,11 @@ struct RKChat {
         }
         let stateLocation: ResolveKitConfiguration.StateLocation =
             options.stateDirectory.map { .directory($0) } ?? (options.demo ? .inMemory : .automatic)
-        let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
+        var configuration = ResolveKitConfiguration(
             baseURL: URL(string: baseURL)!, apiKeyProvider: { apiKey }, functionPacks: [SystemFunctionsPack.self],
-            dependencies: dependencies, approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock))
+            dependencies: dependencies, approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock)
+        configuration.auditTrail = options.auditLog.map { ApprovalAuditTrail(path: $0) }
+        let runtime = ResolveKitRuntime(configuration: configuration)
         let code: Int32
         if let message = options.message {
             code = await OneShot(runtime: runtime, screen: screen, showsHistory: options.showHistory).run(message)
@@ -103,14 +105,13 @@ struct RKChat {
     static func makeApprover(
         _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock
     ) throws(ResolveKitError) -> any ToolApprover {
-        let auditLog = options.auditLog.map { ApprovalAuditLog(path: $0) }
         switch options.approval ?? (interactive ? .prompt : .declineAll) {
         case .approveAll: return AutoApprover()
         case .declineAll: return DenyAllApprover()
         case .policy(let path):
-            let prompt = interactive ? TerminalApprover(screen: screen, auditLog: auditLog, clock: clock) : nil
+            let prompt = interactive ? TerminalApprover(screen: screen, clock: clock) : nil
             return try PolicyApprover(contentsOf: URL(fileURLWithPath: path), fallback: prompt)
-        case .prompt: return TerminalApprover(screen: screen, auditLog: auditLog, clock: clock)
+        case .prompt: return TerminalApprover(screen: screen, clock: clock)
         }
     }
 }

@@ -27,32 +27,14 @@ struct Harness {
     let terminal: FakeTerminal
     let clock = ManualClock()
     let approver: TerminalApprover
-    let auditPath: String?
 
     init(
         columns: Int = 100, isInteractive: Bool = true, environment: [String: String] = ["TERM": "xterm-256color"],
-        fallback: any ToolApprover = DenyAllApprover(), audit: Bool = false
+        fallback: any ToolApprover = DenyAllApprover()
     ) {
         terminal = FakeTerminal(columns: columns, rows: 40, isInteractive: isInteractive, environment: environment)
-        auditPath =
-            audit ? FileManager.default.temporaryDirectory.appendingPathComponent("rk-audit-\(UUID()).jsonl").path : nil
         approver = TerminalApprover(
-            screen: TerminalScreen(terminal: terminal.io), fallback: fallback,
-            auditLog: auditPath.map(ApprovalAuditLog.init(path:)), clock: ResolveKitClock(clock),
-            wallClock: { Date(timeIntervalSince1970: 1_800_000_000) })
-    }
-
-    /// The audit log's lines, parsed.
-    func auditLines() throws -> [JSONValue] {
-        guard let auditPath else { return [] }
-        let text = try String(contentsOfFile: auditPath, encoding: .utf8)
-        return try text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
-    }
-
-    /// The audit log's raw text.
-    func auditText() throws -> String {
-        guard let auditPath else { return "" }
-        return try String(contentsOfFile: auditPath, encoding: .utf8)
+            screen: TerminalScreen(terminal: terminal.io), fallback: fallback, clock: ResolveKitClock(clock))
     }
 }
 

@@ -55,11 +55,11 @@ struct ConcurrentPromptTests {
         await harness.clock.waitForSleeper(at: .seconds(2))
         #expect(!harness.terminal.screen.contains("g · needs approval"))
         harness.terminal.type("a")
-        #expect(await first == .approveAll)
+        #expect(await first.unattributed == .approveAll)
         await harness.terminal.waitForInputRequest()
         #expect(harness.terminal.screen.contains("g · needs approval"))
         harness.terminal.type("d")
-        #expect(await second == .declineAll(reason: "Declined at the terminal"))
+        #expect(await second.unattributed == .declineAll(reason: "Declined at the terminal"))
     }
 
     @Test("A batch cancelled while waiting for the terminal returns without asking")
@@ -69,9 +69,9 @@ struct ConcurrentPromptTests {
         await harness.terminal.waitForInputRequest()
         let waiting = Task { await harness.approver.decide(makeRequest([makeCall("c2", "g")], batch: 2)) }
         waiting.cancel()
-        #expect(await waiting.value == .declineAll(reason: "Approval cancelled"))
+        #expect(await waiting.value.unattributed == .declineAll(reason: "Approval cancelled"))
         harness.terminal.type("a")
-        #expect(await first == .approveAll)
+        #expect(await first.unattributed == .approveAll)
         #expect(harness.terminal.rawModeEntries == 1)
     }
 }

@@ -30,7 +30,7 @@ struct TerminalApproverTests {
     func approveAll() async {
         let harness = Harness()
         harness.terminal.type("a")
-        #expect(await harness.approver.decide(makeRequest(calls)) == .approveAll)
+        #expect(await harness.approver.decide(makeRequest(calls)).unattributed == .approveAll)
         #expect(harness.terminal.screen.contains("✓ read_log_tail · approved"))
         #expect(!harness.terminal.screen.contains("Approve 3 tool calls?"))
     }
@@ -39,7 +39,7 @@ struct TerminalApproverTests {
     func declineAll() async {
         let harness = Harness()
         harness.terminal.type("d")
-        #expect(await harness.approver.decide(makeRequest(calls)) == .declineAll(reason: "Declined at the terminal"))
+        #expect(await harness.approver.decide(makeRequest(calls)).unattributed == .declineAll(reason: "Declined at the terminal"))
         #expect(harness.terminal.screen.contains("✗ get_host_status · declined: Declined at the terminal"))
     }
 
@@ -61,7 +61,7 @@ struct TerminalApproverTests {
         #expect(screen.contains { $0.contains("space toggle") })
         harness.terminal.send(FakeTerminal.enter)
         #expect(
-            await decision
+            await decision.unattributed
                 == .perCall(["c1": .approve, "c2": .decline(reason: "Declined at the terminal"), "c3": .approve]))
     }
 
@@ -91,18 +91,18 @@ struct TerminalApproverTests {
         await harness.terminal.waitForInputRequest()
         #expect(harness.terminal.screen.contains("Ctrl-C, Ctrl-D, end of input   decline every call"))
         harness.terminal.type("a")
-        #expect(await decision == .approveAll)
+        #expect(await decision.unattributed == .approveAll)
     }
 
     @Test("s allows a function for the session: later batches calling only it are approved without a word")
     func sessionAllow() async {
         let harness = Harness()
         harness.terminal.type("s")
-        #expect(await harness.approver.decide(makeRequest([makeCall("c1", "get_host_status")])) == .approveAll)
+        #expect(await harness.approver.decide(makeRequest([makeCall("c1", "get_host_status")])).unattributed == .approveAll)
         #expect(harness.approver.allowedFunctions(sessionID: "session-1") == ["get_host_status"])
         let before = harness.terminal.output
         let second = makeRequest([makeCall("c4", "get_host_status"), makeCall("c5", "get_host_status")], batch: 2)
-        #expect(await harness.approver.decide(second) == .approveAll)
+        #expect(await harness.approver.decide(second).unattributed == .approveAll)
         #expect(harness.terminal.output == before)
         #expect(harness.terminal.rawModeEntries == 1)
     }
@@ -114,7 +114,7 @@ struct TerminalApproverTests {
         _ = await harness.approver.decide(makeRequest([makeCall("c1", "get_host_status")]))
         harness.terminal.type("d")
         let other = makeRequest([makeCall("c2", "get_host_status")], session: "session-2")
-        #expect(await harness.approver.decide(other) == .declineAll(reason: "Declined at the terminal"))
+        #expect(await harness.approver.decide(other).unattributed == .declineAll(reason: "Declined at the terminal"))
     }
 
     @Test(
@@ -123,7 +123,7 @@ struct TerminalApproverTests {
     func interruptions(bytes: [UInt8]) async {
         let harness = Harness()
         if bytes.isEmpty { harness.terminal.endInput() } else { harness.terminal.send(bytes) }
-        #expect(await harness.approver.decide(makeRequest(calls)) == .declineAll(reason: "Declined at the terminal"))
+        #expect(await harness.approver.decide(makeRequest(calls)).unattributed == .declineAll(reason: "Declined at the terminal"))
         #expect(!harness.terminal.isInRawMode)
         #expect(harness.terminal.rawModeEntries == 1)
     }

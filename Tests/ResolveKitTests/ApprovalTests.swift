@@ -15,7 +15,7 @@ struct ApprovalTests {
     }
 
     @Test func builtInApproversApproveOrDeclineEverything() async {
-        #expect(await AutoApprover().decide(request(["a"])) == .approveAll)
+        #expect(await AutoApprover().decide(request(["a"])).unattributed == .approveAll)
         #expect(await DenyAllApprover().decide(request(["a"])).decision(for: "c0") == .decline(reason: "User denied action"))
         #expect(ToolBatchDecision.perCall([:]).decision(for: "missing") == .decline(reason: nil))
     }

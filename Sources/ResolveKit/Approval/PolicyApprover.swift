@@ -85,6 +85,9 @@ public struct PolicyApprover: ToolApprover {
     /// The rule for `functionName`.
     public func rule(for functionName: String) -> Rule { rules[functionName] ?? defaultRule }
 
+    /// Whether the rules deny the call outright.
+    public func denies(_ call: PendingToolCall) -> Bool { rule(for: call.functionName) == .deny }
+
     /// Applies the rules; asks the fallback about `ask` calls.
     public func decide(_ request: ToolApprovalRequest) async -> ToolBatchDecision {
         var decisions: [String: ToolCallDecision] = [:]

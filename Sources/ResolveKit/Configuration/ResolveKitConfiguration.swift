@@ -39,6 +39,8 @@ public struct ResolveKitConfiguration: Sendable {
 
     /// Who approves calls that need approval. Default: decline everything (nobody was configured to ask).
     public var approver: any ToolApprover
+    /// Where every approval decision and call outcome is recorded, hash-chained; none by default.
+    public var auditTrail: ApprovalAuditTrail?
     /// Where the library logs; silent by default. Secrets never reach it.
     public var logger: ResolveKitLogger
     /// Where state survives restarts.

@@ -50,6 +50,10 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let notStarted = Code("not_started")
         /// The operation was cancelled, or the runtime stopped while it waited.
         public static let cancelled = Code("cancelled")
+        /// No call with this id is waiting for approval: it was decided already, withdrawn, or never existed.
+        public static let approvalNotPending = Code("approval_not_pending")
+        /// Arguments a person edited do not satisfy the function's schema.
+        public static let invalidArguments = Code("invalid_arguments")
     }
 
     /// The kind of failure.

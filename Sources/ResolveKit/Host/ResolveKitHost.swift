@@ -26,6 +26,9 @@ public final class ResolveKitHost: Sendable {
     private let registry: Result<ResolveKitRegistry, ResolveKitRegistryError>
     private let table = Mutex(SessionTable<ResolveKitRuntime, Task<Void, Never>>())
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    /// The calls of every session waiting for approval, decided from any task; remembered decisions are the
+    /// host's, kept in its state folder.
+    public let approvals: ToolApprovals
 
     /// Creates a host; nothing connects until the first key is used.
     /// - Parameters:
@@ -38,6 +41,9 @@ public final class ResolveKitHost: Sendable {
         self.options = options
         self.http = httpClient ?? ResolveKitRuntime.sharedHTTPClient
         self.registry = ResolveKitRuntime.makeRegistry(configuration)
+        self.approvals = ToolApprovals(
+            rememberedFile: ToolApprovals.rememberedFile(in: configuration.resolvedStateDirectory),
+            registry: try? registry.get())
     }
 
     deinit {
@@ -127,7 +133,8 @@ public final class ResolveKitHost: Sendable {
             ?? .inMemory
         perKey.deviceIDProvider = { nil }
         perKey.dependencies = configuration.dependencies.merging(options.dependencies(key))
-        return ResolveKitRuntime(configuration: perKey, httpClient: http, registry: registry, registration: registration)
+        return ResolveKitRuntime(
+            configuration: perKey, httpClient: http, registry: registry, registration: registration, approvals: approvals)
     }
 
     /// `<state folder>/sessions/<SHA-256 of the key>`: a key never appears in a path.

@@ -3,11 +3,11 @@ import Synchronization
 
 /// Hands every event to every current subscriber. Each subscriber has its own bounded buffer (the newest
 /// 4096 events), so a slow subscriber loses its oldest events instead of growing memory or slowing the runtime.
-final class EventBroadcaster: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<ResolveKitRuntimeEvent>.Continuation]>([:])
+final class EventBroadcaster<Event: Sendable>: Sendable {
+    private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
 
-    func subscribe() -> AsyncStream<ResolveKitRuntimeEvent> {
-        let (stream, continuation) = AsyncStream<ResolveKitRuntimeEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    func subscribe() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
         subscribers.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in
@@ -16,7 +16,7 @@ final class EventBroadcaster: Sendable {
         return stream
     }
 
-    func send(_ event: ResolveKitRuntimeEvent) {
+    func send(_ event: Event) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 }

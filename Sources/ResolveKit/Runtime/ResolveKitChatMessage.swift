@@ -116,18 +116,18 @@ public struct ToolCallChecklistBatch: Sendable, Hashable, Identifiable {
     public var id: Int
     /// The rows.
     public var items: [ToolCallChecklistItem]
-}
 
-/// The aggregate state of the current batch.
-public enum ResolveKitToolCallBatchState: Sendable, Hashable {
-    /// No batch.
-    case idle
-    /// Waiting for approval.
-    case awaitingApproval
-    /// Approved calls are running.
-    case running
-    /// Every call of the batch has an outcome.
-    case completed
+    /// The aggregate state of the current batch.
+    public enum State: Sendable, Hashable {
+        /// No batch.
+        case idle
+        /// Waiting for approval.
+        case awaitingApproval
+        /// Approved calls are running.
+        case running
+        /// Every call of the batch has an outcome.
+        case completed
+    }
 }
 
 /// What `sendMessage` achieved. Failures are results, not thrown errors.

@@ -19,7 +19,7 @@ extension ResolveKitRuntime {
     /// The current batch's calls with their status.
     public var toolCallChecklist: [ToolCallChecklistItem] { observe(\.toolCallChecklist, \.toolCallChecklist) }
     /// The current batch's aggregate state.
-    public var toolCallBatchState: ResolveKitToolCallBatchState { observe(\.toolCallBatchState, \.toolCallBatchState) }
+    public var toolCallBatchState: ToolCallChecklistBatch.State { observe(\.toolCallBatchState, \.toolCallBatchState) }
     /// Every approval batch so far (the newest 200).
     public var toolCallBatches: [ToolCallChecklistBatch] { observe(\.toolCallBatches, \.toolCallBatches) }
     /// Lifecycle lines for debugging (the newest 500); never contains secrets.
@@ -75,7 +75,7 @@ extension ResolveKitRuntime {
         var isTurnInProgress: Bool
         var activeTurnID: String?
         var assistantDraft: String?
-        var toolCallBatchState: ResolveKitToolCallBatchState
+        var toolCallBatchState: ToolCallChecklistBatch.State
         var lastError: ResolveKitError?
         var currentLocale: String
         var chatTitle: String
@@ -109,5 +109,29 @@ extension ResolveKitRuntime {
             emit: { [weak self] event in self?.broadcaster.send(event) },
             read: { [weak self] in self?.state.withLock { $0 } ?? RuntimeSnapshot() },
             logger: configuration.logger.labeled("resolvekit"))
+    }
+}
+
+extension ResolveKitRuntime {
+    /// The calls waiting for approval, by batch (see ``ToolApprovals/pending``).
+    public var pendingApprovals: [ToolApprovalRequest] { approvals.pending }
+
+    /// Approves waiting calls from any task (see ``ToolApprovals/approve(callIDs:by:)``).
+    public func approve(callIDs: [String], by decider: ToolCallDecision.Decider = .host("api")) throws(ResolveKitError) {
+        try approvals.approve(callIDs: callIDs, by: decider)
+    }
+
+    /// Declines waiting calls from any task (see ``ToolApprovals/decline(callIDs:reason:by:)``).
+    public func decline(
+        callIDs: [String], reason: String? = nil, by decider: ToolCallDecision.Decider = .host("api")
+    ) throws(ResolveKitError) {
+        try approvals.decline(callIDs: callIDs, reason: reason, by: decider)
+    }
+
+    /// Approves one waiting call with edited arguments (see ``ToolApprovals/approve(callID:arguments:by:)``).
+    public func approve(
+        callID: String, arguments: JSONValue, by decider: ToolCallDecision.Decider = .host("api")
+    ) throws(ResolveKitError) {
+        try approvals.approve(callID: callID, arguments: arguments, by: decider)
     }
 }

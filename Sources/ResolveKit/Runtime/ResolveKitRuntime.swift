@@ -23,13 +23,15 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let registryResult: Result<ResolveKitRegistry, ResolveKitRegistryError>
     let state = Mutex(RuntimeSnapshot())
     let registrar = ObservationRegistrar()
-    let broadcaster = EventBroadcaster()
+    let broadcaster = EventBroadcaster<ResolveKitRuntimeEvent>()
     let http: HTTPClient
     /// The device id, session, cursor and journal: owned by the runtime, so a stop and a start keep them also in
     /// memory.
     let store: RuntimeStateStore
     /// Shared by a host's sessions so they register once; `nil` for a runtime of its own.
     let registration: FunctionRegistration?
+    /// The calls waiting for approval, decided from any task (shared by a host's sessions).
+    public let approvals: ToolApprovals
     private let engineStorage = Mutex<SessionEngine?>(nil)
     private let lifecycle = Mutex<Task<Void, Never>?>(nil)
 
@@ -41,14 +43,18 @@ public final class ResolveKitRuntime: Observable, Sendable {
     public convenience init(configuration: ResolveKitConfiguration, httpClient: HTTPClient? = nil) {
         self.init(
             configuration: configuration, httpClient: httpClient, registry: Self.makeRegistry(configuration),
-            registration: nil)
+            registration: nil, approvals: nil)
     }
 
     /// A runtime whose registry and registration are shared with others, as a host's sessions share them.
     init(
         configuration: ResolveKitConfiguration, httpClient: HTTPClient?,
-        registry: Result<ResolveKitRegistry, ResolveKitRegistryError>, registration: FunctionRegistration?
+        registry: Result<ResolveKitRegistry, ResolveKitRegistryError>, registration: FunctionRegistration?,
+        approvals: ToolApprovals?
     ) {
+        self.approvals = approvals ?? ToolApprovals(
+            rememberedFile: ToolApprovals.rememberedFile(in: configuration.resolvedStateDirectory),
+            registry: try? registry.get())
         self.configuration = configuration
         self.http = httpClient ?? Self.sharedHTTPClient
         self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
@@ -102,7 +108,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         let lock = try Self.lockStateFolder(configuration.resolvedStateDirectory)
         let engine = SessionEngine(
             configuration: configuration, registry: registry, http: http, output: makeOutput(), store: store,
-            registration: registration)
+            registration: registration, approvals: approvals)
         engineStorage.withLock { $0 = engine }
         await engine.run()
         engineStorage.withLock { if $0 === engine { $0 = nil } }

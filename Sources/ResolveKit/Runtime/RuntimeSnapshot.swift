@@ -16,7 +16,7 @@ struct RuntimeSnapshot: Sendable {
     var activeTurnID: String?
     var assistantDraft: String?
     var toolCallChecklist: [ToolCallChecklistItem] = [] { didSet { revisions.toolCallChecklist &+= 1 } }
-    var toolCallBatchState = ResolveKitToolCallBatchState.idle
+    var toolCallBatchState = ToolCallChecklistBatch.State.idle
     var toolCallBatches: [ToolCallChecklistBatch] = [] { didSet { revisions.toolCallBatches &+= 1 } }
     var executionLog: [String] = [] { didSet { revisions.executionLog &+= 1 } }
     var lastError: ResolveKitError?
@@ -80,7 +80,7 @@ struct RuntimeSnapshot: Sendable {
         return batch
     }
 
-    static func batchState(of items: [ToolCallChecklistItem]) -> ResolveKitToolCallBatchState {
+    static func batchState(of items: [ToolCallChecklistItem]) -> ToolCallChecklistBatch.State {
         if items.isEmpty { return .idle }
         if items.contains(where: { $0.status == .pendingApproval }) { return .awaitingApproval }
         if items.contains(where: { $0.status == .running }) { return .running }

@@ -41,6 +41,9 @@ extension SessionEngine {
             record(call, .failure(error), decision: .refused)
         case .run:
             addImmediate(call)
+            audit.decision(
+                call, sessionID: session.id, batchID: 0,
+                .attributed(.approve, by: .automatic(reason: "the function needs no approval")))
             enqueue { await self.execute(call, decision: .notRequired) }
         case .armWindow(let deadline):
             enqueue { [clock] in
@@ -71,7 +74,9 @@ extension SessionEngine {
         enqueue { await self.process(batch) }
     }
 
-    /// Asks for approval with each call's deadline, declines what expires or is declined, runs the rest.
+    /// Asks for approval with each call's deadline, declines what expires or is declined, runs the rest. A
+    /// remembered decision approves a call first unless a rule denies it; then the approver and anyone through
+    /// ``ToolApprovals`` decide, the first decision per call winning.
     private func process(_ batch: ToolCallBatch) async {
         let items = batch.calls.map { Self.item($0, .pendingApproval) }
         var checklist = ToolCallChecklistBatch(id: 0, items: items)
@@ -79,49 +84,73 @@ extension SessionEngine {
         for (call, item) in zip(batch.calls, items) where turnRecord?.turnID == call.turnID { turnRecord?.update(item) }
         output.emit(.toolBatchAwaitingApproval(checklist))
         var remaining = batch.calls.filter { pipeline.isOpen($0.callID) }
-        var approved: [PendingToolCall] = []
-        while !remaining.isEmpty, let session {
-            let deadline = remaining.map(executionDeadline).min()!
-            let request = ToolApprovalRequest(
-                batchID: batch.id,
-                calls: remaining.map { .init(call: $0, timeRemaining: executionDeadline($0) - clock.elapsed) },
-                sessionID: session.id)
-            let approver = configuration.approver
-            let outcome = await DeadlineRace<ToolBatchDecision>(clock: clock).run(until: deadline) {
-                await approver.decide(request)
+        guard let sessionID = session?.id else { return }
+        let approver = configuration.approver
+        approvals.open(
+            approvalRequest(batch.id, remaining, sessionID),
+            deadlines: Dictionary(uniqueKeysWithValues: remaining.map { ($0.callID, executionDeadline($0)) }),
+            clock: clock, registry: registry)
+        for call in remaining where !approver.denies(call) {
+            if let remembered = approvals.rememberedDecision(for: call, sessionID: sessionID) {
+                try? approvals.decide([(call.callID, .attributed(.approve, by: .remembered(id: remembered.id)))])
             }
-            switch outcome {
-            case .finished(.success(let decision)):
-                for call in remaining {
-                    switch decision.decision(for: call.callID) {
-                    case .approve: approved.append(call)
-                    case .decline(let reason):
-                        record(call, .failure(.declined(reason ?? "User denied action")), decision: .declined)
-                    }
+        }
+        var approved: [(call: PendingToolCall, edited: JSONValue?)] = []
+        while !remaining.isEmpty, session != nil {
+            let undecided = remaining.filter { approvals.decision(for: $0.callID) == nil }
+            if !undecided.isEmpty {
+                let deadline = undecided.map(executionDeadline).min()!
+                let request = approvalRequest(batch.id, undecided, sessionID)
+                let approvals = approvals
+                let outcome = await DeadlineRace<Void>(clock: clock).run(until: deadline) {
+                    await approvals.collect(request, from: approver)
                 }
-                remaining = []
-            case .timedOut:
-                let now = clock.elapsed
-                for call in remaining where executionDeadline(call) <= now {
-                    record(call, .failure(.declined("Approval timed out")), decision: .declined)
+                switch outcome {
+                case .timedOut:
+                    let now = clock.elapsed
+                    approvals.expire(undecided.filter { executionDeadline($0) <= now }.map(\.callID))
+                case .cancelled:
+                    for call in remaining { record(call, .failure(.cancelled("Cancelled while awaiting approval"))) }
+                    remaining = []
+                case .finished:
+                    break
                 }
-                remaining.removeAll { executionDeadline($0) <= now }
-            case .cancelled, .finished(.failure):
-                for call in remaining { record(call, .failure(.cancelled("Cancelled while awaiting approval"))) }
-                remaining = []
             }
+            for call in remaining {
+                guard let decision = approvals.decision(for: call.callID) else { continue }
+                audit.decision(call, sessionID: sessionID, batchID: batch.id, decision)
+                switch decision.verdict {
+                case .approve, .attributed: approved.append((call, nil))
+                case .approveEdited(let arguments): approved.append((call, arguments))
+                case .decline(let reason):
+                    record(call, .failure(.declined(reason ?? "User denied action")), decision: .declined)
+                }
+            }
+            remaining.removeAll { approvals.decision(for: $0.callID) != nil }
             // Calls whose turn ended meanwhile already have their outcome.
+            approvals.close(remaining.filter { !pipeline.isOpen($0.callID) }.map(\.callID))
             remaining.removeAll { !pipeline.isOpen($0.callID) }
         }
+        approvals.close(batch.calls.map(\.callID))
         if configuration.runsApprovedCallsSequentially {
-            for call in approved { await execute(call, decision: .approved) }
+            for (call, edited) in approved { await execute(call, decision: .approved, editedArguments: edited) }
         } else {
             await withDiscardingTaskGroup { group in
-                for call in approved { group.addTask { await self.execute(call, decision: .approved) } }
+                for (call, edited) in approved {
+                    group.addTask { await self.execute(call, decision: .approved, editedArguments: edited) }
+                }
             }
         }
         if let next = pipeline.batchFinished() { present(next) }
     }
+
+    private func approvalRequest(_ batchID: Int, _ calls: [PendingToolCall], _ sessionID: String) -> ToolApprovalRequest {
+        ToolApprovalRequest(
+            batchID: batchID, calls: calls.map { .init(call: $0, timeRemaining: executionDeadline($0) - clock.elapsed) },
+            sessionID: sessionID)
+    }
+
+    var audit: AuditRecords { AuditRecords(trail: configuration.auditTrail, output: output) }
 
     /// When a call must have its result: the server's deadline less a margin for posting it (a tenth of the
     /// timeout at most).
@@ -130,19 +159,24 @@ extension SessionEngine {
     }
 
     /// Waits for a slot under the one concurrency limit, validates and runs one call, then records its outcome.
-    /// A call that got its outcome another way meanwhile (its turn ended, the runtime drains) is not run.
-    func execute(_ call: PendingToolCall, decision: ToolCallChecklistItem.Decision) async {
+    /// A call that got its outcome another way meanwhile (its turn ended, the runtime drains) is not run. With
+    /// `editedArguments`, it runs with those, and its result tells the model a person changed them.
+    func execute(
+        _ call: PendingToolCall, decision: ToolCallChecklistItem.Decision, editedArguments: JSONValue? = nil
+    ) async {
         guard let session, pipeline.isOpen(call.callID) else { return }
         guard await acquireSlot(call.callID) else { return }
         defer { releaseSlot() }
         guard pipeline.isOpen(call.callID) else { return }
-        switch dispatcher.prepare(call, allowedNames: allowedNames) {
+        var effective = call
+        if let editedArguments { effective.arguments = editedArguments }
+        switch dispatcher.prepare(effective, allowedNames: allowedNames) {
         case .failure(let error):
             record(call, .failure(error), decision: decision)
         case .success(let prepared):
             outbox.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
             persistJournal()
-            var item = Self.item(call, .running)
+            var item = Self.item(effective, .running)
             item.decision = decision
             item.decidedAt = clock.elapsed
             item.startedAt = clock.elapsed
@@ -151,12 +185,14 @@ extension SessionEngine {
             let deadline = executionDeadline(call)
             let task = Task {
                 await dispatcher.execute(
-                    prepared.function, arguments: prepared.arguments, call: call, sessionID: session.id, deadline: deadline)
+                    prepared.function, arguments: prepared.arguments, call: effective, sessionID: session.id,
+                    deadline: deadline)
             }
             runningCalls[call.callID] = task
-            let outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            var outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
             runningCalls[call.callID] = nil
-            record(call, outcome, decision: decision, startedAt: item.startedAt)
+            if let editedArguments { outcome = outcome.noting(editedArguments: editedArguments) }
+            record(effective, outcome, decision: decision, startedAt: item.startedAt)
         }
     }
 
@@ -181,6 +217,7 @@ extension SessionEngine {
         if pipeline.closed(call.callID) { waiting.slots.removeValue(forKey: call.callID)?.resume(returning: false) }
         guard outbox.record(key, outcome.submissionOutcome, settled: settled) else { return }
         persistJournal()
+        audit.outcome(call, sessionID: session.id, outcome, duration: startedAt.map { clock.elapsed - $0 })
         if turns.turnID == call.turnID { turns.noteActivity(now: clock.elapsed) }
         let status: ToolCallChecklistItem.Status
         switch outcome {

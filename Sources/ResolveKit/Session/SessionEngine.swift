@@ -61,11 +61,14 @@ actor SessionEngine {
 
     /// Registers the functions and checks compatibility: at every setup, or once for all of a host's sessions.
     let registration: FunctionRegistration?
+    /// Where batches wait for a decision from the approver or anyone else.
+    let approvals: ToolApprovals
 
     init(
         configuration: ResolveKitConfiguration, registry: ResolveKitRegistry, http: HTTPClient, output: RuntimeOutput,
-        store: RuntimeStateStore, registration: FunctionRegistration?
+        store: RuntimeStateStore, registration: FunctionRegistration?, approvals: ToolApprovals
     ) {
+        self.approvals = approvals
         self.configuration = configuration
         self.registry = registry
         self.http = http

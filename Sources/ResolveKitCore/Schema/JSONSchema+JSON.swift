@@ -31,15 +31,15 @@ extension JSONSchema {
 
     /// Reads a schema from JSON. `type` may be a name or an array of names including `"null"` (read as
     /// ``nullable``). Keywords outside the subset are ignored.
-    /// - Throws: ``JSONSchemaError`` naming the keyword and its path when a keyword has the wrong shape.
-    public init(jsonObject: JSONObject) throws(JSONSchemaError) {
+    /// - Throws: ``JSONSchema.ShapeError`` naming the keyword and its path when a keyword has the wrong shape.
+    public init(jsonObject: JSONObject) throws(JSONSchema.ShapeError) {
         try self.init(jsonObject: jsonObject, path: "$")
     }
 
-    private init(jsonObject object: JSONObject, path: String) throws(JSONSchemaError) {
+    private init(jsonObject object: JSONObject, path: String) throws(JSONSchema.ShapeError) {
         self.init()
-        func fail(_ keyword: String, _ expected: String) -> JSONSchemaError {
-            JSONSchemaError(path: path, keyword: keyword, message: "'\(keyword)' must be \(expected)")
+        func fail(_ keyword: String, _ expected: String) -> JSONSchema.ShapeError {
+            JSONSchema.ShapeError(path: path, keyword: keyword, message: "'\(keyword)' must be \(expected)")
         }
         switch object["type"] {
         case nil: break
@@ -47,7 +47,7 @@ extension JSONSchema {
             guard let type = ValueType(rawValue: name) else { throw fail("type", "a JSON Schema type name") }
             self.type = type
         case .array(let names)?:
-            let types = try names.map { (name) throws(JSONSchemaError) -> ValueType in
+            let types = try names.map { (name) throws(JSONSchema.ShapeError) -> ValueType in
                 guard let text = name.stringValue, let type = ValueType(rawValue: text) else {
                     throw fail("type", "a JSON Schema type name or an array of them")
                 }
@@ -100,43 +100,45 @@ extension JSONSchema {
         nullable = nullable || (object["nullable"]?.boolValue ?? false)
     }
 
-    private typealias Failure = (String, String) -> JSONSchemaError
+    private typealias Failure = (String, String) -> JSONSchema.ShapeError
 
-    private static func string(_ object: JSONObject, _ key: String, _ fail: Failure) throws(JSONSchemaError) -> String? {
+    private static func string(_ object: JSONObject, _ key: String, _ fail: Failure) throws(JSONSchema.ShapeError) -> String? {
         guard let value = object[key] else { return nil }
         guard let text = value.stringValue else { throw fail(key, "a string") }
         return text
     }
 
-    private static func number(_ object: JSONObject, _ key: String, _ fail: Failure) throws(JSONSchemaError) -> Double? {
+    private static func number(_ object: JSONObject, _ key: String, _ fail: Failure) throws(JSONSchema.ShapeError) -> Double? {
         guard let value = object[key] else { return nil }
         guard let number = value.doubleValue else { throw fail(key, "a number") }
         return number
     }
 
-    private static func count(_ object: JSONObject, _ key: String, _ fail: Failure) throws(JSONSchemaError) -> Int? {
+    private static func count(_ object: JSONObject, _ key: String, _ fail: Failure) throws(JSONSchema.ShapeError) -> Int? {
         guard let value = object[key] else { return nil }
         guard let count = value.intValue, count >= 0 else { throw fail(key, "a non-negative integer") }
         return count
     }
 }
 
-/// A schema document that does not fit the supported subset.
-public struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Where in the schema, e.g. `$.properties.room`.
-    public var path: String
-    /// The keyword at fault.
-    public var keyword: String
-    /// What is wrong.
-    public var message: String
+extension JSONSchema {
+    /// A schema document that does not fit the supported subset.
+    public struct ShapeError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Where in the schema, e.g. `$.properties.room`.
+        public var path: String
+        /// The keyword at fault.
+        public var keyword: String
+        /// What is wrong.
+        public var message: String
 
-    /// Creates an error.
-    public init(path: String, keyword: String, message: String) {
-        self.path = path
-        self.keyword = keyword
-        self.message = message
+        /// Creates an error.
+        public init(path: String, keyword: String, message: String) {
+            self.path = path
+            self.keyword = keyword
+            self.message = message
+        }
+
+        /// `$.properties.room: 'type' must be …`.
+        public var description: String { "\(path): \(message)" }
     }
-
-    /// `$.properties.room: 'type' must be …`.
-    public var description: String { "\(path): \(message)" }
 }

@@ -5,11 +5,21 @@ package import ResolveKit
 /// ``TerminalApprover`` feeds it and performs what it returns.
 package struct ApprovalPrompt: Sendable {
     /// The verdict on one call.
+    /// How a verdict came about.
+    package enum Channel: String, Sendable, Hashable {
+        /// A person at the terminal, with a key.
+        case terminal
+        /// An earlier "allow this function for the session" at the terminal.
+        case sessionAllow = "session_allow"
+        /// The input ended (end of file or Ctrl-D) before anyone answered.
+        case endOfInput = "end_of_input"
+    }
+
     package enum Verdict: Sendable, Hashable {
         /// Approved, by a key or an earlier session-wide allow.
-        case approved(via: ApprovalAuditRecord.Channel)
+        case approved(via: ApprovalPrompt.Channel)
         /// Declined, with the reason the model is told.
-        case declined(reason: String, via: ApprovalAuditRecord.Channel)
+        case declined(reason: String, via: ApprovalPrompt.Channel)
         /// The call's deadline passed before a decision.
         case timedOut
 

@@ -78,7 +78,7 @@ extension TerminalApprover {
         }
     }
 
-    /// Records the verdicts, remembers session-wide allows, shows the checklist and returns the decision.
+    /// Remembers session-wide allows, shows the checklist and returns the decision.
     private func settle(_ request: ToolApprovalRequest, _ outcome: ApprovalPrompt.Outcome) -> ToolBatchDecision {
         let checklist = BatchChecklist(batchID: request.batchID, calls: request.calls, verdicts: outcome.verdicts)
         storage.state.withLock { state in
@@ -86,19 +86,14 @@ extension TerminalApprover {
             state.checklist = checklist
         }
         screen.showLive(checklist.lines, owner: liveOwner)
-        record(request, request.calls.compactMap { call in outcome.verdicts[call.id].map { (call, $0) } })
-        let decisions = request.calls.map { outcome.verdicts[$0.id]?.callDecision ?? .decline(reason: nil) }
-        if decisions.allSatisfy({ $0 == .approve }) { return .approveAll }
-        if let first = decisions.first, case .decline(let reason) = first, decisions.allSatisfy({ $0 == first }) {
-            return .declineAll(reason: reason)
+        let verdicts = request.calls.map { call in
+            (call, outcome.verdicts[call.id] ?? .declined(reason: "User denied action", via: .terminal))
         }
-        var perCall: [String: ToolCallDecision] = [:]
-        for (call, decision) in zip(request.calls, decisions) { perCall[call.id] = decision }
-        return .perCall(perCall)
+        return Self.attributed(request, verdicts)
     }
 
-    /// The runtime stopped waiting: calls past their deadline are recorded as timed out and listed above; the
-    /// prompt is removed (the runtime asks again about calls still in time).
+    /// The runtime stopped waiting: calls past their deadline are listed above as timed out (the runtime records
+    /// them); the prompt is removed (the runtime asks again about calls still in time).
     private func cancelled(_ request: ToolApprovalRequest, _ machine: inout ApprovalPrompt) -> ToolBatchDecision {
         let outcome = machine.cancel(now: clock.elapsed)
         screen.clearLive(owner: liveOwner)
@@ -106,7 +101,6 @@ extension TerminalApprover {
         if !timedOut.isEmpty {
             screen.print(timedOut.map { StyledLine("⌛ \($0.call.functionName) timed out waiting for approval", .red) })
         }
-        record(request, timedOut.map { ($0, .timedOut) })
         return .declineAll(reason: "Approval cancelled")
     }
 }

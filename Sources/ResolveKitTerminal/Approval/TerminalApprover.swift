@@ -1,4 +1,4 @@
-public import Foundation
+import Glibc
 public import ResolveKit
 import Synchronization
 
@@ -6,7 +6,7 @@ import Synchronization
 /// deadline.
 ///
 /// ```swift
-/// let approver = TerminalApprover(auditLog: ApprovalAuditLog(path: "/var/log/rk-approvals.jsonl"))
+/// let approver = TerminalApprover()
 /// let runtime = ResolveKitRuntime(configuration: .init(…, approver: approver))
 /// try await withThrowingDiscardingTaskGroup { group in
 ///     group.addTask { await approver.attach(to: runtime) }   // keeps the checklist current while calls run
@@ -19,43 +19,35 @@ import Synchronization
 /// Ctrl-D and the end of input decline ("Declined at the terminal").
 ///
 /// When standard input is not a terminal, nothing blocks: the `fallback` approver decides and the approver says so
-/// once. Every decision is appended to the audit log when one is configured. Batches presented at the same time
-/// (several runtimes sharing one approver) are asked one after the other; their countdowns run meanwhile.
+/// once. Each decision names who made it (this process's user and terminal), for the runtime's
+/// ``ResolveKit/ApprovalAuditTrail``. Batches presented at the same time (several runtimes sharing one approver)
+/// are asked one after the other; their countdowns run meanwhile.
 public struct TerminalApprover: ToolApprover {
     /// Where the prompt and the checklist are drawn; share it with a ``TranscriptRenderer``.
     public let screen: TerminalScreen
     /// Who decides when no terminal is available.
     public let fallback: any ToolApprover
-    /// Where decisions are recorded, if anywhere.
-    public let auditLog: ApprovalAuditLog?
     /// The clock countdowns run on; the runtime's clock.
     public let clock: ResolveKitClock
-    /// The wall clock for audit timestamps.
-    public let wallClock: @Sendable () -> Date
     let storage = Storage()
 
     /// Creates an approver.
     /// - Parameters:
     ///   - screen: where to draw; the process's terminal by default.
     ///   - fallback: who decides when standard input is not a terminal; declines everything by default.
-    ///   - auditLog: where to append decisions; none by default.
     ///   - clock: the clock for countdowns and deadlines; pass the runtime's clock.
-    ///   - wallClock: the time written to the audit log.
     public init(
         screen: TerminalScreen = TerminalScreen(terminal: .live), fallback: any ToolApprover = DenyAllApprover(),
-        auditLog: ApprovalAuditLog? = nil, clock: ResolveKitClock = .continuous,
-        wallClock: @escaping @Sendable () -> Date = { Date() }
+        clock: ResolveKitClock = .continuous
     ) {
         self.screen = screen
         self.fallback = fallback
-        self.auditLog = auditLog
         self.clock = clock
-        self.wallClock = wallClock
     }
 
     /// Decides a batch: approves calls to functions allowed for the session without asking, asks the operator
-    /// about the rest (or the fallback without a terminal), records the decisions and returns them. Returns
-    /// promptly when cancelled; calls whose deadline passed are then recorded as timed out.
+    /// about the rest (or the fallback without a terminal) and returns the decisions with who made them. Returns
+    /// promptly when cancelled.
     public func decide(_ request: ToolApprovalRequest) async -> ToolBatchDecision {
         let askedAt = clock.elapsed
         if let decision = decideBySessionAllows(request) { return decision }
@@ -70,8 +62,7 @@ public struct TerminalApprover: ToolApprover {
     private func decideBySessionAllows(_ request: ToolApprovalRequest) -> ToolBatchDecision? {
         let allowed = allowedFunctions(sessionID: request.sessionID)
         guard request.calls.allSatisfy({ allowed.contains($0.call.functionName) }) else { return nil }
-        record(request, request.calls.map { ($0, ApprovalPrompt.Verdict.approved(via: .sessionAllow)) })
-        return .approveAll
+        return Self.attributed(request, request.calls.map { ($0, ApprovalPrompt.Verdict.approved(via: .sessionAllow)) })
     }
 
     /// The functions allowed for the rest of `sessionID` with `s`.
@@ -87,41 +78,33 @@ public struct TerminalApprover: ToolApprover {
         if announce {
             screen.print(StyledLine("approval needs a terminal; falling back to \(type(of: fallback))", .yellow))
         }
-        let decision = await fallback.decide(request)
-        record(
-            request,
-            request.calls.map { call in
-                switch decision.decision(for: call.id) {
-                case .approve: (call, .approved(via: .fallbackPolicy))
-                case .decline(let reason):
-                    (call, .declined(reason: reason ?? "User denied action", via: .fallbackPolicy))
-                }
-            })
-        return decision
+        return await fallback.decide(request)
     }
 
-    /// Appends the verdicts to the audit log; a failure is shown on the screen, once per decision.
-    func record(_ request: ToolApprovalRequest, _ verdicts: [(ToolApprovalRequest.Call, ApprovalPrompt.Verdict)]) {
-        guard let auditLog, !verdicts.isEmpty else { return }
-        let time = wallClock()
-        let records = verdicts.map { call, verdict in
-            let (decision, reason, via): (ApprovalAuditRecord.Decision, String?, ApprovalAuditRecord.Channel) =
-                switch verdict {
-                case .approved(let via): (.approved, nil, via)
-                case .declined(let reason, let via): (.declined, reason, via)
-                case .timedOut: (.timedOut, ApprovalPrompt.timedOutReason, .terminal)
-                }
-            return ApprovalAuditRecord(
-                time: time, sessionID: request.sessionID, batchID: request.batchID, callID: call.id,
-                functionName: call.call.functionName, argumentDigest: ArgumentDigest.digest(call.call.arguments),
-                decision: decision, reason: reason, via: via)
+    /// The verdicts as the runtime's decision, each naming who made it: this process's user at its terminal,
+    /// the session-wide allow given there, or the end of input.
+    static func attributed(
+        _ request: ToolApprovalRequest, _ verdicts: [(ToolApprovalRequest.Call, ApprovalPrompt.Verdict)]
+    ) -> ToolBatchDecision {
+        var decisions: [String: ToolCallDecision] = [:]
+        for (call, verdict) in verdicts {
+            let decider: ToolCallDecision.Decider
+            switch verdict {
+            case .approved(.sessionAllow), .declined(_, .sessionAllow):
+                decider = .remembered(id: "session allow of \(call.call.functionName) at the terminal")
+            case .approved(.endOfInput), .declined(_, .endOfInput):
+                decider = .automatic(reason: "the terminal's input ended")
+            case .approved(.terminal), .declined(_, .terminal), .timedOut:
+                decider = operatorAtThisTerminal
+            }
+            decisions[call.id] = .attributed(verdict.callDecision, by: decider)
         }
-        do {
-            try auditLog.append(records)
-        } catch {
-            screen.print(StyledLine("\(error)", .red))
-        }
+        return .perCall(decisions)
     }
+
+    /// The person answering at this process's terminal.
+    static let operatorAtThisTerminal = ToolCallDecision.Decider.person(
+        uid: getuid(), pid: getpid(), terminal: ttyname(STDIN_FILENO).map { String(cString: $0) })
 }
 
 extension TerminalApprover {
