@@ -1,0 +1,141 @@
+import Foundation
+@testable import ResolveKit
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct RuntimeApprovalsTests {
+    /// Waits for the next batch to decide.
+    static func nextRequest(_ updates: AsyncStream<ToolApprovals.Update>) async -> ToolApprovalRequest? {
+        for await update in updates { if case .requested(let request) = update { return request } }
+        return nil
+    }
+
+    static func auditLines(_ path: String) throws -> [JSONValue] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+    }
+
+    @Test func anyTaskApprovesAWaitingCallAndTheTrailNamesWhoDecided() async throws {
+        try await RuntimeHarness.run { harness in
+            var configuration = harness.configuration(approver: ToolApprovals.Deferred())
+            let auditPath = harness.stateDirectory + "-audit.jsonl"
+            defer { try? FileManager.default.removeItem(atPath: auditPath) }
+            configuration.auditTrail = ApprovalAuditTrail(path: auditPath)
+            try await harness.withRuntime(configuration) { runtime in
+                let updates = runtime.approvals.updates
+                _ = await runtime.sendMessage("lights")
+                let request = try #require(await Self.nextRequest(updates))
+                #expect(request.calls.map(\.call.functionName) == ["set_lights"])
+                #expect(runtime.pendingApprovals.map(\.calls.count) == [1])
+                try runtime.approve(callIDs: [request.calls[0].id], by: .host("ops-bot"))
+                await runtime.wait { $0.item("set_lights")?.status == .completed && !$0.isTurnInProgress }
+                #expect(runtime.pendingApprovals.isEmpty)
+                #expect(ExecutionLedger.shared.count(request.calls[0].id) == 1)
+            }
+            let lines = try Self.auditLines(auditPath)
+            let decision = try #require(lines.first { $0["kind"] == "decision" && $0["function"] == "set_lights" })
+            #expect(decision["decision"] == "approved")
+            #expect(decision["decided_by"] == ["kind": "host", "name": "ops-bot"])
+            let outcome = try #require(lines.first { $0["kind"] == "outcome" && $0["function"] == "set_lights" })
+            #expect(outcome["status"] == "success")
+            #expect(outcome["result_digest"]?.stringValue?.count == 64)
+            #expect(ApprovalAuditTrail.verify(path: auditPath).isIntact)
+        }
+    }
+
+    @Test func aDeclineWithAReasonIsWhatTheModelIsTold() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration(approver: ToolApprovals.Deferred())) { runtime in
+                let updates = runtime.approvals.updates
+                _ = await runtime.sendMessage("lights")
+                let request = try #require(await Self.nextRequest(updates))
+                try runtime.decline(callIDs: [request.calls[0].id], reason: "Not during the night shift")
+                await runtime.wait { $0.item("set_lights")?.status == .cancelled(reason: "Not during the night shift") }
+                #expect(ExecutionLedger.shared.count(request.calls[0].id) == 0)
+                // The first decision wins: a second one is refused with a code a program can act on.
+                #expect(throws: ResolveKitError.self) { try runtime.approve(callIDs: [request.calls[0].id]) }
+                do throws(ResolveKitError) {
+                    try runtime.approve(callIDs: [request.calls[0].id])
+                } catch {
+                    #expect(error.code == .approvalNotPending)
+                }
+            }
+        }
+    }
+
+    @Test func editedArgumentsAreValidatedThenRunAndTheModelIsToldTheyChanged() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration(approver: ToolApprovals.Deferred())) { runtime in
+                let updates = runtime.approvals.updates
+                _ = await runtime.sendMessage("lights")
+                let callID = try #require(await Self.nextRequest(updates)?.calls.first?.id)
+                do throws(ResolveKitError) {
+                    try runtime.approve(callID: callID, arguments: ["room": "hall", "on": "maybe"])
+                    Issue.record("invalid edited arguments were accepted")
+                } catch {
+                    #expect(error.code == .invalidArguments)
+                    #expect(error.message.contains("$.on"))
+                }
+                #expect(runtime.pendingApprovals.first?.calls.first?.id == callID)
+                try runtime.approve(callID: callID, arguments: ["room": "hall", "on": "false"], by: .host("editor"))
+                await runtime.wait { $0.item("set_lights")?.status == .completed }
+                let result = try #require(runtime.item("set_lights")?.result)
+                #expect(result["result"]?["room"] == "hall")
+                #expect(result["result"]?["on"] == false)
+                #expect(result["arguments"] == ["room": "hall", "on": false])
+                #expect(result["note"]?.stringValue?.contains("A person changed the arguments") == true)
+            }
+        }
+    }
+
+    @Test func aRememberedAllowSurvivesARestartAndCanBeRevoked() async throws {
+        try await RuntimeHarness.run { harness in
+            let configuration = harness.configuration(approver: ToolApprovals.Deferred(), persistent: true)
+            try await harness.withRuntime(configuration) { runtime in
+                let remembered = try runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
+                #expect(runtime.approvals.remembered.map(\.id) == [remembered.id])
+            }
+            // A new runtime on the same folder: the call runs without anyone deciding.
+            try await harness.withRuntime(configuration) { runtime in
+                let remembered = try #require(runtime.approvals.remembered.first)
+                try await runtime.converse("lights")
+                #expect(runtime.item("set_lights")?.status == .completed)
+                try runtime.approvals.revoke(id: remembered.id)
+                #expect(runtime.approvals.remembered.isEmpty)
+                let updates = runtime.approvals.updates
+                _ = await runtime.sendMessage("lights")
+                let request = try #require(await Self.nextRequest(updates))
+                try runtime.decline(callIDs: request.calls.map(\.id))
+                await runtime.wait { !$0.isTurnInProgress }
+            }
+        }
+    }
+
+    @Test func aRememberedAllowNeverOverridesADenyRule() async throws {
+        try await RuntimeHarness.run { harness in
+            let policy = PolicyApprover(rules: ["set_lights": .deny], defaultRule: .ask, fallback: ToolApprovals.Deferred())
+            try await harness.withRuntime(harness.configuration(approver: policy)) { runtime in
+                try runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
+                try await runtime.converse("lights")
+                #expect(runtime.item("set_lights")?.status == .cancelled(reason: "Denied by policy"))
+            }
+        }
+    }
+
+    @Test func aRememberedAllowForOtherArgumentsOrAnotherSessionDoesNotMatch() throws {
+        let call = PendingToolCall(
+            callID: "c1", turnID: "t", functionName: "set_lights", arguments: ["room": "kitchen", "on": true],
+            humanDescription: "", requiresApproval: true, timeoutSeconds: 30, receivedAt: .zero)
+        var decision = ToolApprovals.Remembered(
+            id: "r1", functionName: "set_lights", arguments: ["on": true, "room": "kitchen"], scope: .session("s1"),
+            schemaDigest: "d", createdAt: Date(), createdBy: "host ops")
+        #expect(decision.matches(call, sessionID: "s1", schemaDigest: "d", now: Date()))
+        #expect(!decision.matches(call, sessionID: "s2", schemaDigest: "d", now: Date()))
+        #expect(!decision.matches(call, sessionID: "s1", schemaDigest: "changed", now: Date()))
+        decision.arguments = ["room": "hall", "on": true]
+        #expect(!decision.matches(call, sessionID: "s1", schemaDigest: "d", now: Date()))
+        decision.arguments = nil
+        decision.scope = .until(Date().addingTimeInterval(-1))
+        #expect(!decision.matches(call, sessionID: "s1", schemaDigest: "d", now: Date()))
+    }
+}
