@@ -10,6 +10,7 @@ final class ReplySink: Sendable {
         var pending = 0
         var readerFinished = false
         var closed = false
+        var onReaderFinished: [@Sendable () -> Void] = []
     }
 
     private let fd: Int32
@@ -40,10 +41,43 @@ final class ReplySink: Sendable {
 
     /// The reader reached the end of this input; no more requests will come from it.
     func finishReading() {
-        state.withLock { state in
+        let handlers = state.withLock { state in
             state.readerFinished = true
             closeIfDone(&state)
+            defer { state.onReaderFinished = [] }
+            return state.onReaderFinished
         }
+        for handler in handlers { handler() }
+    }
+
+    /// Writes a line that answers no request (an event for a subscriber); dropped once the sink is closed.
+    func push(_ line: String) {
+        state.withLock { state in
+            if !state.closed { Self.writeAll(fd, Array((line + "\n").utf8)) }
+        }
+    }
+
+    /// Keeps the connection open for pushed lines until ``release()``, even after its reader finished.
+    func hold() {
+        state.withLock { $0.pending += 1 }
+    }
+
+    /// Ends a ``hold()``.
+    func release() {
+        state.withLock { state in
+            state.pending -= 1
+            closeIfDone(&state)
+        }
+    }
+
+    /// Runs `handler` once the reader has finished (at once if it already has).
+    func whenReadingEnds(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.readerFinished { return true }
+            state.onReaderFinished.append(handler)
+            return false
+        }
+        if now { handler() }
     }
 
     /// Stops reading from a socket (the reader sees end-of-input) while answers can still be written.

@@ -22,9 +22,9 @@ final class RequestHandler: Sendable {
     /// The host key of the session shared by lines without a `user` (a user name is never empty).
     static let sharedKey = ""
 
-    private let host: ResolveKitHost
+    let host: ResolveKitHost
     private let turnTimeout: Duration
-    private let log: ResolveKitLogger
+    let log: ResolveKitLogger
     private let state = Mutex(State())
 
     init(host: ResolveKitHost, turnTimeout: Duration, log: ResolveKitLogger) {
@@ -33,18 +33,23 @@ final class RequestHandler: Sendable {
         self.log = log
     }
 
-    /// Takes one line (`nil` when it was too long) and returns the task answering it. Call it in the order the
-    /// lines arrived: that order is each user's order.
-    func submit(_ line: [UInt8]?) -> Task<ServiceResponse, Never> {
+    /// Takes one line and returns the task answering it. Call it in the order the lines arrived: that order is
+    /// each user's order. Approval commands are answered at once, outside any user's order.
+    func submit(_ incoming: IncomingLine) -> Task<ServiceResponse, Never> {
         let request: ServiceRequest
         do throws(ServiceRequest.Malformed) {
-            guard let line else {
+            guard let line = incoming.bytes else {
                 throw ServiceRequest.Malformed(reason: "the line is longer than \(ServiceRequest.maxLineBytes) bytes")
             }
             request = try ServiceRequest.parse(line)
         } catch {
             log.warning("request refused", metadata: ["reason": error.reason])
             let response = ServiceResponse.error(id: error.id, error.reason)
+            count(response)
+            return Task { response }
+        }
+        if case .approval(let command) = request.kind {
+            let response = answer(command, id: request.id, from: incoming, terminal: request.terminal)
             count(response)
             return Task { response }
         }
@@ -68,7 +73,7 @@ final class RequestHandler: Sendable {
         state.withLock { $0.accepting = false }
     }
 
-    private func count(_ response: ServiceResponse, finished: Bool = false) {
+    func count(_ response: ServiceResponse, finished: Bool = false) {
         state.withLock { state in
             if finished { state.counts.inFlight -= 1 }
             if response.isError { state.counts.failed += 1 } else { state.counts.answered += 1 }
@@ -80,6 +85,7 @@ final class RequestHandler: Sendable {
         switch request.kind {
         case .status: response = await status(id: request.id, user: request.user)
         case .message(let text): response = await converse(text, id: request.id, user: request.user)
+        case .approval(let command): response = answer(command, id: request.id, from: nil, terminal: request.terminal)
         }
         if let user = request.user { response.fields["user"] = .string(user) }
         return response

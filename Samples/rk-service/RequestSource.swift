@@ -7,6 +7,24 @@ struct IncomingLine: Sendable {
     var bytes: [UInt8]?
     /// The input it came from; send exactly one answer to it.
     var reply: ReplySink
+    /// Who sent it, from the socket's peer credentials; `nil` on stdin.
+    var peer: PeerCredentials? = nil
+}
+
+/// The user and process on the other end of a Unix socket, as the kernel reports them (`SO_PEERCRED`).
+struct PeerCredentials: Sendable, Equatable {
+    var uid: UInt32
+    var pid: Int32
+
+    /// The credentials of the peer of the connected socket `fd`, or `nil` when it is not a Unix socket.
+    init?(socket fd: Int32) {
+        // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }`, which Glibc's module does not export.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        uid = credentials.uid
+        pid = credentials.pid
+    }
 }
 
 /// Where requests come from: stdin, or a Unix socket's connections.
@@ -24,14 +42,17 @@ protocol RequestSource: Sendable {
 enum LineReading {
     /// Reads `fd` on a thread of its own until end-of-input, yielding each line; returns when the input ends or
     /// the stream was finished.
-    static func read(fd: Int32, reply: ReplySink, into continuation: AsyncStream<IncomingLine>.Continuation) {
+    static func read(
+        fd: Int32, reply: ReplySink, peer: PeerCredentials? = nil,
+        into continuation: AsyncStream<IncomingLine>.Continuation
+    ) {
         var buffer = LineBuffer(maxBytes: ServiceRequest.maxLineBytes)
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         func deliver(_ lines: [LineBuffer.Line]) -> Bool {
             for line in lines {
                 reply.expectAnswer()
                 let bytes: [UInt8]? = if case .line(let bytes) = line { bytes } else { nil }
-                if case .terminated = continuation.yield(IncomingLine(bytes: bytes, reply: reply)) {
+                if case .terminated = continuation.yield(IncomingLine(bytes: bytes, reply: reply, peer: peer)) {
                     reply.send(ServiceResponse.error(id: nil, "the service is shutting down").line)
                     return false
                 }

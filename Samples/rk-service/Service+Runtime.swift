@@ -8,16 +8,21 @@ extension Service {
         let apiKey = settings.apiKey
         var dependencies = ResolveKitDependencies()
         dependencies.systemFunctions = SystemFunctionsConfiguration(allowedRoots: settings.allowedRoots)
-        return ResolveKitConfiguration(
+        // On a socket, calls the policy says to ask about wait for an operator (`rk-approve`) until their deadline.
+        var approver = settings.policy
+        if settings.socketPath != nil, approver.fallback == nil { approver.fallback = ToolApprovals.Deferred() }
+        var configuration = ResolveKitConfiguration(
             baseURL: settings.baseURL,
             apiKeyProvider: { apiKey },
             functionPacks: [SystemFunctionsPack.self],
             dependencies: dependencies,
-            approver: settings.policy,
+            approver: approver,
             logger: logger,
             stateLocation: settings.stateLocation,
             appVersion: "rk-service 1.0.0",
             reconnectAttemptBudget: settings.connectAttempts)
+        configuration.auditTrail = settings.auditLog.map { ApprovalAuditTrail(path: $0) }
+        return configuration
     }
 
     /// Logs tool calls and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when the

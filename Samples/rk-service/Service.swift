@@ -121,7 +121,7 @@ struct Service {
     static func serve(_ source: any RequestSource, _ handler: RequestHandler) async -> StopReason? {
         await withTaskGroup(of: Void.self) { group in
             for await line in source.lines {
-                let answer = handler.submit(line.bytes)
+                let answer = handler.submit(line)
                 group.addTask {
                     let response = await withTaskCancellationHandler { await answer.value } onCancel: { answer.cancel() }
                     line.reply.send(response.line)

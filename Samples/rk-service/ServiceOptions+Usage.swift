@@ -11,11 +11,16 @@ extension ServiceOptions {
           --api-key-file <path>      a file holding the API key (or RESOLVEKIT_API_KEY); there is no --api-key
                                      flag, because command lines are visible to every user in `ps`
           --policy <file.json>       approvals: {"default": "deny", "functions": {"read_log_tail": "allow"}};
-                                     without it every call that needs approval is declined
+                                     without it every call that needs approval is declined. With --socket,
+                                     calls the policy says to "ask" about wait for an operator's decision
+                                     through rk-approve --socket <path> until their deadline
           --allowed-root <dir>       a directory the file functions may read; repeat for several
           --state-dir <dir>          where the session, device id and call journal survive restarts
                                      (default $STATE_DIRECTORY from systemd, else ~/.local/state/resolvekit)
-          --socket <path>            serve requests on this Unix socket instead of stdin/stdout
+          --socket <path>            serve requests on this Unix socket (mode 0600, owner only) instead of
+                                     stdin/stdout; rk-approve connects to it to decide pending approvals
+          --audit-log <path>         append every approval decision and call outcome to a hash-chained audit
+                                     trail (verify it with rk-approve --verify-audit <path>)
           --log-level <level>        trace, debug, info, warning or error (default info; or RESOLVEKIT_LOG_LEVEL)
           --drain-timeout <seconds>  how long a shutdown waits for running calls and results (default 10)
           --turn-timeout <seconds>   how long a request waits for the agent's answer (default 120)
@@ -36,6 +41,12 @@ extension ServiceOptions {
             -> {"answer":"…","id":"3","status":"ok","tool_calls":[…],"user":"alice"}
         A line with "user" is answered in that user's own session (its own conversation, device id and state);
         users are served at once, each user's lines in order. Lines without "user" share one session.
+        Approvals (what rk-approve uses; answered at once):
+          {"command": "approvals"}  {"command": "subscribe"}  (then one {"event": …} line per change)
+          {"command": "approve", "call_ids": ["…"]}   {"command": "approve", "call_id": "…", "arguments": {…}}
+          {"command": "decline", "call_ids": ["…"], "reason": "…"}
+          {"command": "remember", "function": "…", "scope": "always" | {"hours": 8}}   {"command": "revoke", "id": "…"}
+        Each decision records the deciding user and process from the socket's peer credentials.
 
         Logs go to stderr, one `level=… label=… msg="…"` line each. SIGTERM or SIGINT drains: no new requests,
         running calls finish, results are posted, state is saved. With NOTIFY_SOCKET set (systemd Type=notify)

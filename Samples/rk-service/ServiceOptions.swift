@@ -6,6 +6,7 @@ struct ServiceOptions: Equatable {
     var allowedRoots: [String] = []
     var stateDirectory: String?
     var socketPath: String?
+    var auditLog: String?
     var logLevel: String?
     var drainTimeoutSeconds = 10
     var turnTimeoutSeconds = 120
@@ -67,6 +68,7 @@ struct ServiceOptions: Equatable {
                 options.allowedRoots.append(root)
             case "--state-dir": options.stateDirectory = try value()
             case "--socket": options.socketPath = try value()
+            case "--audit-log": options.auditLog = try value()
             case "--log-level": options.logLevel = try value()
             case "--drain-timeout": options.drainTimeoutSeconds = try number(in: 0...3600)
             case "--turn-timeout": options.turnTimeoutSeconds = try number(in: 1...3600)

@@ -8,6 +8,8 @@ struct ServiceRequest: Equatable, Sendable {
         case message(String)
         /// Answer the connection state, session id and counts.
         case status
+        /// List, decide or subscribe to the calls waiting for approval (see ``ApprovalCommand``).
+        case approval(ApprovalCommand)
     }
 
     /// The caller's id, echoed in the answer (a string or number; `nil` when absent).
@@ -15,6 +17,8 @@ struct ServiceRequest: Equatable, Sendable {
     var kind: Kind
     /// Whose session answers (`user`): each user has a session of their own; `nil` is the one shared session.
     var user: String? = nil
+    /// The operator's terminal as the client reports it (`terminal`), for the audit trail of approvals.
+    var terminal: String? = nil
 
     /// A line that is not a usable request, with the id when one could be read.
     struct Malformed: Error, Equatable {
@@ -54,11 +58,20 @@ struct ServiceRequest: Equatable, Sendable {
             }
             return ServiceRequest(id: id, kind: .message(text), user: user)
         case (nil, let command?):
-            guard command.stringValue == "status" else {
+            if command.stringValue == "status" { return ServiceRequest(id: id, kind: .status, user: user) }
+            guard let name = command.stringValue, ApprovalCommand.names.contains(name) else {
                 throw Malformed(
-                    id: id, reason: "unknown command \(command.serialized()); the only command is \"status\"")
+                    id: id,
+                    reason: "unknown command \(command.serialized()); the commands are "
+                        + (["status"] + ApprovalCommand.names).map { "\"\($0)\"" }.joined(separator: ", "))
             }
-            return ServiceRequest(id: id, kind: .status, user: user)
+            do throws(ApprovalCommand.ParseFailure) {
+                return ServiceRequest(
+                    id: id, kind: .approval(try ApprovalCommand.parse(name, object)), user: user,
+                    terminal: object["terminal"]?.stringValue)
+            } catch {
+                throw Malformed(id: id, reason: error.reason)
+            }
         case (.some, .some):
             throw Malformed(id: id, reason: "a request has either \"message\" or \"command\", not both")
         case (nil, nil):

@@ -9,6 +9,8 @@ struct ServiceSettings: Sendable {
     var allowedRoots: [String]
     var stateLocation: ResolveKitConfiguration.StateLocation
     var socketPath: String?
+    /// Where every approval decision and call outcome is recorded, hash-chained.
+    var auditLog: String?
     var logLevel: ResolveKitLogger.Level
     var drainTimeout: Duration
     var turnTimeout: Duration
@@ -64,7 +66,7 @@ struct ServiceSettings: Sendable {
         return ServiceSettings(
             baseURL: baseURL, apiKey: apiKey, policy: policy, allowedRoots: options.allowedRoots,
             stateLocation: stateDirectory.map { .directory($0) } ?? .automatic, socketPath: options.socketPath,
-            logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
+            auditLog: options.auditLog, logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
             turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
             maxSessions: options.maxSessions,
             idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds))

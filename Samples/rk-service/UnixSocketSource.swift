@@ -90,7 +90,7 @@ final class UnixSocketSource: RequestSource {
             }
             let continuation = continuation
             LineReading.detach("rk-service connection \(id)") { [self] in
-                LineReading.read(fd: client, reply: sink, into: continuation)
+                LineReading.read(fd: client, reply: sink, peer: PeerCredentials(socket: client), into: continuation)
                 _ = connections.withLock { $0.open.removeValue(forKey: id) }
             }
         }

@@ -1,0 +1,78 @@
+import Foundation
+import ResolveKit
+
+/// A request about approvals, from `rk-approve` or any client of the socket (`"command"` is the name):
+/// ```
+/// {"command": "approvals"}                                   the pending batches and remembered decisions
+/// {"command": "subscribe"}                                   the same, then every change as an event line
+/// {"command": "approve", "call_ids": ["…"]}
+/// {"command": "approve", "call_id": "…", "arguments": {…}}   with arguments a person edited
+/// {"command": "decline", "call_ids": ["…"], "reason": "…"}
+/// {"command": "remember", "function": "…", "scope": "always" | {"hours": 8} | {"session": "…"}, "arguments": {…}}
+/// {"command": "revoke", "id": "…"}
+/// ```
+/// A request may carry `"terminal"`, the operator's terminal as the client reports it, for the audit trail.
+enum ApprovalCommand: Equatable, Sendable {
+    case list
+    case subscribe
+    case approve(callIDs: [String])
+    case approveEdited(callID: String, arguments: JSONValue)
+    case decline(callIDs: [String], reason: String?)
+    case remember(function: String, arguments: JSONValue?, scope: ToolApprovals.Remembered.Scope)
+    case revoke(id: String)
+
+    /// The command names this enum answers.
+    static let names = ["approvals", "subscribe", "approve", "decline", "remember", "revoke"]
+
+    /// Parses the command `name` of a request object; throws the reason when a member is missing or wrong.
+    static func parse(_ name: String, _ object: JSONObject) throws(ParseFailure) -> ApprovalCommand {
+        switch name {
+        case "approvals": return .list
+        case "subscribe": return .subscribe
+        case "approve":
+            if let callID = object["call_id"]?.stringValue {
+                guard let arguments = object["arguments"], arguments.objectValue != nil else {
+                    throw ParseFailure("approve with \"call_id\" needs \"arguments\", an object (or use \"call_ids\")")
+                }
+                return .approveEdited(callID: callID, arguments: arguments)
+            }
+            return .approve(callIDs: try callIDs(object))
+        case "decline":
+            guard object["reason"] == nil || object["reason"]?.stringValue != nil else {
+                throw ParseFailure("reason must be a string")
+            }
+            return .decline(callIDs: try callIDs(object), reason: object["reason"]?.stringValue)
+        case "remember":
+            guard let function = object["function"]?.stringValue else {
+                throw ParseFailure("remember needs \"function\", the function to allow")
+            }
+            return .remember(function: function, arguments: object["arguments"], scope: try scope(object["scope"]))
+        case "revoke":
+            guard let id = object["id"]?.stringValue else { throw ParseFailure("revoke needs \"id\"") }
+            return .revoke(id: id)
+        default:
+            throw ParseFailure("unknown command \(name)")
+        }
+    }
+
+    struct ParseFailure: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    private static func callIDs(_ object: JSONObject) throws(ParseFailure) -> [String] {
+        guard let ids = object["call_ids"]?.arrayValue?.compactMap(\.stringValue), !ids.isEmpty,
+            ids.count == object["call_ids"]?.arrayValue?.count
+        else { throw ParseFailure("\"call_ids\" must be a non-empty array of call ids") }
+        return ids
+    }
+
+    private static func scope(_ value: JSONValue?) throws(ParseFailure) -> ToolApprovals.Remembered.Scope {
+        if value == nil || value?.stringValue == "always" { return .always }
+        if let hours = value?["hours"]?.doubleValue, hours > 0, hours <= 24 * 366 {
+            return .until(Date().addingTimeInterval(hours * 3600))
+        }
+        if let session = value?["session"]?.stringValue { return .session(session) }
+        throw ParseFailure(#"scope must be "always", {"hours": N} or {"session": "<session id>"}"#)
+    }
+}

@@ -1,0 +1,65 @@
+import ResolveKit
+
+extension RequestHandler {
+    /// Answers an approval command. A decision names who made it: the uid and pid the kernel reports for the
+    /// socket's peer, and the terminal the client says it runs in; on stdin, the service's own input.
+    func answer(_ command: ApprovalCommand, id: JSONValue?, from incoming: IncomingLine?, terminal: String?)
+        -> ServiceResponse
+    {
+        let approvals = host.approvals
+        let decider: ToolCallDecision.Decider =
+            incoming?.peer.map { .person(uid: $0.uid, pid: $0.pid, terminal: terminal) } ?? .host("rk-service stdin")
+        do throws(ResolveKitError) {
+            switch command {
+            case .list:
+                return snapshot(id)
+            case .subscribe:
+                guard let incoming else { return .error(id: id, "subscribe needs a connection") }
+                subscribe(incoming.reply)
+                var response = snapshot(id)
+                response.fields["subscribed"] = true
+                return response
+            case .approve(let callIDs):
+                try approvals.approve(callIDs: callIDs, by: decider)
+            case .approveEdited(let callID, let arguments):
+                try approvals.approve(callID: callID, arguments: arguments, by: decider)
+            case .decline(let callIDs, let reason):
+                try approvals.decline(callIDs: callIDs, reason: reason, by: decider)
+            case .remember(let function, let arguments, let scope):
+                let decision = try approvals.remember(allow: function, arguments: arguments, scope: scope, by: decider)
+                return ServiceResponse(id: id, fields: ["status": "ok", "remembered": ApprovalWire.remembered(decision)])
+            case .revoke(let rememberedID):
+                try approvals.revoke(id: rememberedID)
+            }
+        } catch {
+            log.warning("approval command refused", metadata: ["error": error.message, "by": decider.description])
+            return ServiceResponse(
+                id: id, fields: ["status": "error", "error": .string(error.message), "code": .string(error.code.rawValue)])
+        }
+        log.info("approval command", metadata: ["command": "\(command)", "by": decider.description])
+        return ServiceResponse(id: id, fields: ["status": "ok"])
+    }
+
+    private func snapshot(_ id: JSONValue?) -> ServiceResponse {
+        ServiceResponse(
+            id: id,
+            fields: [
+                "status": "ok", "pending": .array(host.approvals.pending.map(ApprovalWire.batch)),
+                "remembered": .array(host.approvals.remembered.map(ApprovalWire.remembered)),
+            ])
+    }
+
+    /// Pushes every change to `reply` as an event line until the client closes its side.
+    private func subscribe(_ reply: ReplySink) {
+        let updates = host.approvals.updates
+        reply.hold()
+        let forwarding = Task {
+            for await update in updates { reply.push(ApprovalWire.event(update).serialized(options: .sortedKeys)) }
+        }
+        reply.whenReadingEnds { forwarding.cancel() }
+        Task {
+            await forwarding.value
+            reply.release()
+        }
+    }
+}
