@@ -58,6 +58,8 @@ let package = Package(
             path: "Samples/rk-chat"
         ),
         .executableTarget(
+            name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal"], path: "Samples/rk-approve"),
+        .executableTarget(
             name: "rk-service",
             dependencies: ["ResolveKit", "ResolveKitSystemFunctions"],
             path: "Samples/rk-service",
@@ -101,7 +103,8 @@ let package = Package(
         .testTarget(name: "rk-chatTests", dependencies: ["rk-chat"]),
         .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore"]),
         .testTarget(
-            name: "rk-serviceTests", dependencies: ["rk-service", "rk-crash-probe", "ResolveKitTesting", "ResolveKit"]),
+            name: "rk-serviceTests",
+            dependencies: ["rk-service", "rk-approve", "rk-crash-probe", "ResolveKitTesting", "ResolveKit"]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),
     ]

@@ -1,0 +1,103 @@
+import Foundation
+import Glibc
+import ResolveKit
+import ResolveKitTerminal
+
+/// `rk-approve`: decides the approvals an `rk-service` publishes on its socket.
+@main
+struct RKApprove {
+    static func main() async {
+        let options: ApproveOptions
+        do {
+            options = try ApproveOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("rk-approve: error: \(error)\nSee rk-approve --help.\n".utf8))
+            exit(64)
+        }
+        if options.showHelp {
+            print(ApproveOptions.help)
+            exit(0)
+        }
+        if options.showVersion {
+            print("rk-approve \(ResolveKitRuntime.version)")
+            exit(0)
+        }
+        exit(await run(options))
+    }
+
+    static func run(_ options: ApproveOptions) async -> Int32 {
+        if case .verifyAudit(let path) = options.action {
+            let verification = ApprovalAuditTrail.verify(path: path)
+            print(verification.isIntact ? "\(path): \(verification)" : "\(verification)")
+            return verification.isIntact ? 0 : 1
+        }
+        let connection: ServiceConnection
+        do {
+            connection = try ServiceConnection(path: options.socketPath ?? "")
+        } catch {
+            FileHandle.standardError.write(Data("rk-approve: error: \(error)\n".utf8))
+            return 69
+        }
+        let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        switch options.action ?? .watch {
+        case .watch where interactive:
+            return await Watch(connection: connection).run()
+        case .watch, .list:
+            if options.action == .watch {
+                FileHandle.standardError.write(Data(
+                    "rk-approve: no terminal, so nothing is decided; the pending calls follow. Decide with rk-approve --socket PATH approve|decline CALL_ID\n".utf8))
+            }
+            return await oneShot(["command": "approvals"], connection) { answer in
+                print(JSONValue.object(["pending": answer["pending"] ?? [], "remembered": answer["remembered"] ?? []])
+                    .serialized(options: .sortedKeys))
+            }
+        case .approve(let callIDs):
+            return await oneShot(["command": "approve", "call_ids": .array(callIDs.map(JSONValue.string))], connection)
+        case .decline(let callIDs, let reason):
+            var command: JSONObject = ["command": "decline", "call_ids": .array(callIDs.map(JSONValue.string))]
+            if let reason { command["reason"] = .string(reason) }
+            return await oneShot(command, connection)
+        case .edit(let callID, let text):
+            guard let arguments = try? JSONValue(parsing: Array(text.utf8)), arguments.objectValue != nil else {
+                FileHandle.standardError.write(Data("rk-approve: error: edit needs the arguments as a JSON object, got '\(text)'\nSee rk-approve --help.\n".utf8))
+                return 64
+            }
+            return await oneShot(["command": "approve", "call_id": .string(callID), "arguments": arguments], connection)
+        case .remember(let function, let hours, let session):
+            let scope: JSONValue = hours.map { ["hours": .number($0)] } ?? session.map { ["session": .string($0)] } ?? "always"
+            return await oneShot(["command": "remember", "function": .string(function), "scope": scope], connection) { answer in
+                print("remembered \(answer["remembered"]?["id"]?.stringValue ?? "?"): allow \(function)")
+            }
+        case .revoke(let id):
+            return await oneShot(["command": "revoke", "id": .string(id)], connection)
+        case .verifyAudit:
+            return 64
+        }
+    }
+
+    /// The operator's terminal, as recorded with each decision.
+    static var terminalName: JSONValue {
+        ttyname(STDIN_FILENO).map { .string(String(cString: $0)) } ?? .null
+    }
+
+    /// Sends one command and waits for its answer: exit 0 when the service did it, 1 with its reason otherwise.
+    private static func oneShot(
+        _ command: JSONObject, _ connection: ServiceConnection, onSuccess: (JSONValue) -> Void = { _ in print("ok") }
+    ) async -> Int32 {
+        var request = command
+        request["id"] = "1"
+        request["terminal"] = terminalName
+        connection.send(request)
+        connection.finishSending()
+        for await line in connection.lines where line["id"] == "1" {
+            guard line["status"] == "ok" else {
+                FileHandle.standardError.write(Data("rk-approve: \(line["error"]?.stringValue ?? "refused")\n".utf8))
+                return 1
+            }
+            onSuccess(line)
+            return 0
+        }
+        FileHandle.standardError.write(Data("rk-approve: error: the service closed the connection without answering\n".utf8))
+        return 69
+    }
+}

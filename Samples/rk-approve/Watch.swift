@@ -1,0 +1,132 @@
+import Foundation
+import ResolveKit
+import ResolveKitTerminal
+import Synchronization
+
+/// The interactive mode: every batch the service publishes is shown with ``TerminalApprover``'s checklist, one at
+/// a time, and the decision is sent back. A call decided elsewhere meanwhile (another operator, a timeout, the
+/// end of its turn) leaves the prompt, which then asks again about the calls still waiting.
+struct Watch {
+    let connection: ServiceConnection
+    let screen = TerminalScreen(terminal: .live)
+
+    private struct State {
+        /// Batches in arrival order, with the calls still waiting.
+        var batches: [ToolApprovalRequest] = []
+        /// The calls of the prompt on screen, and the task running it.
+        var prompting: (callIDs: Set<String>, task: Task<ToolBatchDecision, Never>)?
+        var closed = false
+    }
+
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    func run() async -> Int32 {
+        let shared = Shared()
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        connection.send(["command": "subscribe", "id": "subscribe", "terminal": RKApprove.terminalName])
+        screen.print(StyledLine("rk-approve: watching for calls that need approval (Ctrl-C to quit)", .dim))
+        let reader = Task {
+            for await line in connection.lines where handle(line, shared) { changed.yield() }
+            shared.state.withLock { $0.closed = true }
+            shared.state.withLock { $0.prompting?.task }?.cancel()
+            changed.yield()
+        }
+        defer { reader.cancel() }
+        let approver = TerminalApprover(screen: screen)
+        var decisionNumber = 0
+        for await _ in changes {
+            while let request = shared.state.withLock({ $0.closed ? nil : $0.batches.first }) {
+                let task = Task { await approver.decide(request) }
+                shared.state.withLock { $0.prompting = (Set(request.calls.map(\.id)), task) }
+                let before = approver.allowedFunctions(sessionID: request.sessionID)
+                let decision = await task.value
+                let stillWaiting = shared.state.withLock { state -> Set<String> in
+                    state.prompting = nil
+                    return Set(state.batches.first { $0.batchID == request.batchID && $0.sessionID == request.sessionID }?
+                        .calls.map(\.id) ?? [])
+                }
+                guard !stillWaiting.isEmpty, stillWaiting == Set(request.calls.map(\.id)) else { continue }
+                decisionNumber += 1
+                send(decision, for: request, number: decisionNumber)
+                for function in approver.allowedFunctions(sessionID: request.sessionID).subtracting(before) {
+                    connection.send([
+                        "command": "remember", "function": .string(function), "id": "remember",
+                        "scope": ["session": .string(request.sessionID)], "terminal": RKApprove.terminalName,
+                    ])
+                }
+                shared.state.withLock { state in state.batches.removeAll { $0.batchID == request.batchID && $0.sessionID == request.sessionID } }
+            }
+            if shared.state.withLock({ $0.closed }) { break }
+        }
+        screen.print(StyledLine("rk-approve: the service closed the connection", .yellow))
+        return 0
+    }
+
+    /// Sends the prompt's decisions, except declines the prompt made only because a deadline passed (the
+    /// service records those as timeouts itself).
+    private func send(_ decision: ToolBatchDecision, for request: ToolApprovalRequest, number: Int) {
+        var approve: [String] = []
+        var declines: [String: [String]] = [:]
+        for call in request.calls {
+            switch decision.decision(for: call.id).verdict {
+            case .approve, .approveEdited, .attributed: approve.append(call.id)
+            case .decline(let reason):
+                let text = reason ?? "User denied action"
+                if text != "Approval timed out" { declines[text, default: []].append(call.id) }
+            }
+        }
+        if !approve.isEmpty {
+            connection.send([
+                "command": "approve", "call_ids": .array(approve.map(JSONValue.string)), "id": .string("decision-\(number)"),
+                "terminal": RKApprove.terminalName,
+            ])
+        }
+        for (reason, ids) in declines {
+            connection.send([
+                "command": "decline", "call_ids": .array(ids.map(JSONValue.string)), "reason": .string(reason),
+                "id": .string("decision-\(number)"), "terminal": RKApprove.terminalName,
+            ])
+        }
+    }
+
+    /// Applies one line from the service: batches join the queue; a call decided or withdrawn elsewhere leaves it
+    /// (and the prompt showing it is cancelled, to ask again about what is left). Returns whether the queue grew.
+    private func handle(_ line: JSONValue, _ shared: Shared) -> Bool {
+        let clock = ResolveKitClock.continuous
+        var arrived: [ToolApprovalRequest] = []
+        if line["id"] == "subscribe" {
+            arrived = line["pending"]?.arrayValue?.compactMap { ApprovalWire.request($0, clock: clock) } ?? []
+        } else if line["event"] == "requested", let batch = line["batch"],
+            let request = ApprovalWire.request(batch, clock: clock)
+        {
+            arrived = [request]
+        } else if line["event"] == "decided" || line["event"] == "withdrawn", let callID = line["call_id"]?.stringValue {
+            let interrupted = shared.state.withLock { state -> Task<ToolBatchDecision, Never>? in
+                for index in state.batches.indices { state.batches[index].calls.removeAll { $0.id == callID } }
+                state.batches.removeAll { $0.calls.isEmpty }
+                guard let prompting = state.prompting, prompting.callIDs.contains(callID) else { return nil }
+                return prompting.task
+            }
+            if let interrupted {
+                let by = line["decided_by"]?.stringValue.map { " by \($0)" } ?? ""
+                let what = line["event"] == "withdrawn" ? "withdrawn" : (line["decision"]?.stringValue ?? "decided") + by
+                screen.print(StyledLine("call \(callID) was \(what) elsewhere", .yellow))
+                interrupted.cancel()
+            }
+            return false
+        } else if line["status"] == "error" {
+            screen.print(StyledLine("rk-approve: \(line["error"]?.stringValue ?? "refused")", .red))
+            return false
+        }
+        guard !arrived.isEmpty else { return false }
+        shared.state.withLock { state in
+            for request in arrived
+            where !state.batches.contains(where: { $0.batchID == request.batchID && $0.sessionID == request.sessionID }) {
+                state.batches.append(request)
+            }
+        }
+        return true
+    }
+}
