@@ -30,6 +30,19 @@ struct ServicePartsTests {
         (#"{"id": 7, "command": "status"}"#, ServiceRequest(id: 7, kind: .status)),
         (#"{"message": "no id"}"#, ServiceRequest(id: nil, kind: .message("no id"))),
         (#"{"id": "u", "user": "alice", "message": "hi"}"#, ServiceRequest(id: "u", kind: .message("hi"), user: "alice")),
+        (
+            #"{"command": "decline", "call_ids": ["c1", "c2"], "reason": "no", "terminal": "/dev/pts/3"}"#,
+            ServiceRequest(id: nil, kind: .approval(.decline(callIDs: ["c1", "c2"], reason: "no")), terminal: "/dev/pts/3")
+        ),
+        (
+            #"{"command": "approve", "call_id": "c1", "arguments": {"lines": 5}}"#,
+            ServiceRequest(id: nil, kind: .approval(.approveEdited(callID: "c1", arguments: ["lines": 5])))
+        ),
+        (#"{"command": "subscribe"}"#, ServiceRequest(id: nil, kind: .approval(.subscribe))),
+        (
+            #"{"command": "remember", "function": "f"}"#,
+            ServiceRequest(id: nil, kind: .approval(.remember(function: "f", arguments: nil, scope: .always)))
+        ),
     ])
     func requestsAreParsed(line: String, expected: ServiceRequest) throws {
         #expect(try ServiceRequest.parse(Array(line.utf8)) == expected)
@@ -37,7 +50,14 @@ struct ServicePartsTests {
 
     @Test(arguments: [
         (#"[1, 2]"#, "a request must be a JSON object"),
-        (#"{"id": "3", "command": "reboot"}"#, #"unknown command "reboot"; the only command is "status""#),
+        (
+            #"{"id": "3", "command": "reboot"}"#,
+            #"unknown command "reboot"; the commands are "status", "approvals", "subscribe", "approve", "decline", "remember", "revoke""#
+        ),
+        (#"{"command": "approve", "call_ids": []}"#, #""call_ids" must be a non-empty array of call ids"#),
+        (#"{"command": "approve", "call_id": "c1"}"#, #"approve with "call_id" needs "arguments", an object (or use "call_ids")"#),
+        (#"{"command": "remember", "function": "f", "scope": "tomorrow"}"#, #"scope must be "always", {"hours": N} or {"session": "<session id>"}"#),
+        (#"{"command": "revoke"}"#, #"revoke needs "id""#),
         (
             #"{"id": "4", "message": "a", "command": "status"}"#,
             #"a request has either "message" or "command", not both"#
