@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
         .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
         .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
+        .library(name: "ResolveKitMCP", targets: ["ResolveKitMCP"]),
         .executable(name: "rk-codegen", targets: ["rk-codegen"]),
         .plugin(name: "ResolveKitPlugin", targets: ["ResolveKitPlugin"]),
     ],
@@ -35,6 +36,7 @@ let package = Package(
             path: "Functions",
             plugins: ["ResolveKitPlugin"]
         ),
+        .target(name: "ResolveKitMCP", dependencies: ["ResolveKit"]),
 
         // Tools and the build plugin.
         .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen", "ResolveKitCore"]),
@@ -57,6 +59,9 @@ let package = Package(
             dependencies: ["ResolveKit", "ResolveKitTerminal", "ResolveKitSystemFunctions", "ResolveKitTesting"],
             path: "Samples/rk-chat"
         ),
+        .executableTarget(
+            name: "rk-mcp", dependencies: ["ResolveKitMCP", "ResolveKit", "ResolveKitSystemFunctions"],
+            path: "Samples/rk-mcp"),
         .executableTarget(
             name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal"], path: "Samples/rk-approve"),
         .executableTarget(
@@ -101,6 +106,7 @@ let package = Package(
         .testTarget(
             name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
         .testTarget(name: "rk-chatTests", dependencies: ["rk-chat"]),
+        .testTarget(name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp"]),
         .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore"]),
         .testTarget(
             name: "rk-serviceTests",

@@ -3,7 +3,7 @@ import Synchronization
 /// How a session's batch passes through the shared set: opened, decided by the approver or by anyone, closed.
 extension ToolApprovals {
     /// Registers a batch's calls as waiting and announces them.
-    func open(
+    package func open(
         _ request: ToolApprovalRequest, deadlines: [String: Duration], clock: ResolveKitClock, registry: ResolveKitRegistry
     ) {
         state.withLock { state in
@@ -20,7 +20,7 @@ extension ToolApprovals {
     /// Asks `approver` about `request` and waits until every call of it is decided, by the approver or by anyone
     /// through ``approve(callIDs:by:)``. When the wait is cancelled (a deadline), the approver is cancelled too,
     /// without waiting for an approver that ignores cancellation.
-    func collect(_ request: ToolApprovalRequest, from approver: any ToolApprover) async {
+    package func collect(_ request: ToolApprovalRequest, from approver: any ToolApprover) async {
         let asking = Task {
             let answer = await approver.decide(request)
             guard !Task.isCancelled else { return }
@@ -47,19 +47,19 @@ extension ToolApprovals {
     }
 
     /// Declines calls whose deadline came first, as decided by ``ToolCallDecision/Decider/timeout``.
-    func expire(_ callIDs: [String]) {
+    package func expire(_ callIDs: [String]) {
         try? decide(callIDs.filter { decision(for: $0) == nil }.map {
             ($0, .attributed(.decline(reason: "Approval timed out"), by: .timeout))
         })
     }
 
     /// The decision for a call, once made.
-    func decision(for callID: String) -> ToolCallDecision? {
+    package func decision(for callID: String) -> ToolCallDecision? {
         state.withLock { $0.entries[callID]?.decision }
     }
 
     /// Forgets calls: their batch is done. Calls that were never decided are announced as withdrawn.
-    func close(_ callIDs: [String]) {
+    package func close(_ callIDs: [String]) {
         let (withdrawn, woken) = state.withLock { state in
             let withdrawn = callIDs.filter { state.entries.removeValue(forKey: $0).map { $0.decision == nil } ?? false }
             return (withdrawn, Self.takeSatisfiedWaiters(&state))

@@ -74,7 +74,7 @@ public final class ToolApprovals: Sendable {
 
     /// Creates an empty set for the functions of `registry`; remembered decisions are kept in `rememberedFile`
     /// when one is given.
-    init(rememberedFile: String?, registry: ResolveKitRegistry?) {
+    package init(rememberedFile: String?, registry: ResolveKitRegistry?) {
         self.rememberedFile = rememberedFile
         self.schemaDigests = Self.schemaDigests(registry)
     }

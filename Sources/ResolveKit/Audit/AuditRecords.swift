@@ -2,12 +2,19 @@ import Foundation
 
 /// The lines the runtime writes to an ``ApprovalAuditTrail``: one per decision, one per outcome. They hold
 /// SHA-256 digests of arguments and results, never the values.
-struct AuditRecords: Sendable {
-    let trail: ApprovalAuditTrail?
-    let output: RuntimeOutput
+package struct AuditRecords: Sendable {
+    package let trail: ApprovalAuditTrail?
+    /// Where a line that cannot be written is reported.
+    let reportFailure: @Sendable (String) -> Void
+
+    /// Lines for `trail` (none when `nil`); a failed write is reported to `reportFailure` and never stops a call.
+    package init(trail: ApprovalAuditTrail?, reportFailure: @escaping @Sendable (String) -> Void) {
+        self.trail = trail
+        self.reportFailure = reportFailure
+    }
 
     /// A decision about one call of a batch (batch 0: a call that needed no approval).
-    func decision(_ call: PendingToolCall, sessionID: String, batchID: Int, _ decision: ToolCallDecision) {
+    package func decision(_ call: PendingToolCall, sessionID: String, batchID: Int, _ decision: ToolCallDecision) {
         guard let trail else { return }
         let verdict: String
         var reason: JSONValue = .null
@@ -31,7 +38,7 @@ struct AuditRecords: Sendable {
     }
 
     /// How a call ended; `duration` is its running time when it ran.
-    func outcome(_ call: PendingToolCall, sessionID: String, _ outcome: ToolCallOutcome, duration: Duration?) {
+    package func outcome(_ call: PendingToolCall, sessionID: String, _ outcome: ToolCallOutcome, duration: Duration?) {
         guard let trail else { return }
         var fields = common("outcome", call, sessionID: sessionID)
         switch outcome {
@@ -57,7 +64,7 @@ struct AuditRecords: Sendable {
         do {
             try trail.append(fields)
         } catch {
-            output.log("Audit trail: \(error.message)", level: .error)
+            reportFailure("Audit trail: \(error.message)")
         }
     }
 

@@ -5,16 +5,21 @@ import Synchronization
 /// Structured concurrency would wait for a cancelled child to return; a tool function that never checks for
 /// cancellation would then hold its result past the server's deadline. So the operation and the timer run as
 /// two unstructured tasks, the first to finish resumes the caller exactly once, and the loser is cancelled.
-struct DeadlineRace<Value: Sendable>: Sendable {
-    enum Result: Sendable {
+package struct DeadlineRace<Value: Sendable>: Sendable {
+    /// How the race ended.
+    package enum Result: Sendable {
         case finished(Swift.Result<Value, any Error>)
         case timedOut
         case cancelled
     }
 
-    let clock: ResolveKitClock
+    package let clock: ResolveKitClock
 
-    func run(
+    /// A race on `clock`.
+    package init(clock: ResolveKitClock) { self.clock = clock }
+
+    /// Runs `operation` until it finishes, `deadline` (on the clock's elapsed time) passes, or the caller is cancelled.
+    package func run(
         until deadline: Duration,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Result {

@@ -17,7 +17,7 @@ package enum ToolCallOutcome: Sendable, Hashable {
 extension ToolCallOutcome {
     /// The outcome of a call that ran with arguments a person changed, saying so to the model: a result becomes
     /// `{"result": …, "arguments": …, "note": …}`, an error's message says it too.
-    func noting(editedArguments arguments: JSONValue) -> ToolCallOutcome {
+    package func noting(editedArguments arguments: JSONValue) -> ToolCallOutcome {
         let note = "A person changed the arguments before this call ran; it ran with the arguments shown."
         switch self {
         case .success(let value):

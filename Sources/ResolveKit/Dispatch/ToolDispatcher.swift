@@ -2,15 +2,25 @@
 /// against the schema, and invokes the function with a deadline and cooperative cancellation.
 ///
 /// Every failure becomes a ``ToolCallOutcome/failure(_:)`` with a message the model can act on; nothing throws.
-struct ToolDispatcher: Sendable {
-    let registry: ResolveKitRegistry
-    let clock: ResolveKitClock
-    let logger: ResolveKitLogger
-    let dependencies: ResolveKitDependencies
+package struct ToolDispatcher: Sendable {
+    package let registry: ResolveKitRegistry
+    package let clock: ResolveKitClock
+    package let logger: ResolveKitLogger
+    package let dependencies: ResolveKitDependencies
+
+    /// Creates a dispatcher for the functions of `registry`.
+    package init(
+        registry: ResolveKitRegistry, clock: ResolveKitClock, logger: ResolveKitLogger, dependencies: ResolveKitDependencies
+    ) {
+        self.registry = registry
+        self.clock = clock
+        self.logger = logger
+        self.dependencies = dependencies
+    }
 
     /// Checks that the call's function is registered and allowed in the session; the arguments are checked when
     /// it is about to run (``prepare(_:allowedNames:)``).
-    func check(_ call: PendingToolCall, allowedNames: Set<String>) -> Result<Void, ResolveKitFunctionError> {
+    package func check(_ call: PendingToolCall, allowedNames: Set<String>) -> Result<Void, ResolveKitFunctionError> {
         guard registry.entry(named: call.functionName) != nil else { return .failure(.unknownFunction(call.functionName)) }
         guard allowedNames.contains(call.functionName) else { return .failure(.notAllowed(call.functionName)) }
         return .success(())
@@ -18,7 +28,7 @@ struct ToolDispatcher: Sendable {
 
     /// Checks a call without running it: the function, the session's allow-list and the arguments.
     /// - Returns: the function and the coerced arguments, or the error result to send instead.
-    func prepare(
+    package func prepare(
         _ call: PendingToolCall,
         allowedNames: Set<String>
     ) -> Result<(function: any AnyResolveKitFunction.Type, arguments: JSONObject), ResolveKitFunctionError> {
@@ -40,18 +50,21 @@ struct ToolDispatcher: Sendable {
     /// Runs a prepared function until it returns, throws, or `deadline` passes (then the task is cancelled and
     /// the result is "Timed out after Ns"; a function that ignores cancellation runs on, but its late result
     /// is dropped).
-    func execute(
+    package func execute(
         _ function: any AnyResolveKitFunction.Type,
         arguments: JSONObject,
         call: PendingToolCall,
         sessionID: String,
-        deadline: Duration
+        deadline: Duration,
+        progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
     ) async -> ToolCallOutcome {
         let remaining = deadline - clock.elapsed
-        let context = ResolveKitFunctionContext(
+        var invocation = ResolveKitFunctionContext(
             sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
             deadline: ContinuousClock.now.advanced(by: remaining), logger: logger.labeled("function.\(call.functionName)"),
             dependencies: dependencies)
+        if let progress { invocation.progressHandler = progress }
+        let context = invocation
         let race = DeadlineRace<JSONValue>(clock: clock)
         let result = await race.run(until: deadline) {
             try await function.invoke(arguments: arguments, context: context)

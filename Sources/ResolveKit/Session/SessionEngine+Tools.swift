@@ -150,7 +150,9 @@ extension SessionEngine {
             sessionID: sessionID)
     }
 
-    var audit: AuditRecords { AuditRecords(trail: configuration.auditTrail, output: output) }
+    var audit: AuditRecords {
+        AuditRecords(trail: configuration.auditTrail) { [output] in output.log($0, level: .error) }
+    }
 
     /// When a call must have its result: the server's deadline less a margin for posting it (a tenth of the
     /// timeout at most).

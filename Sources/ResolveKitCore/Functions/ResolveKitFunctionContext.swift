@@ -15,6 +15,8 @@ public struct ResolveKitFunctionContext: Sendable {
     public var logger: ResolveKitLogger
     /// What the host provides to functions: the configuration's values, with the session's laid over them.
     public var dependencies: ResolveKitDependencies
+    /// Where ``reportProgress(_:of:message:)`` goes: an MCP client that asked for progress; nowhere by default.
+    package var progressHandler: @Sendable (Double, Double?, String?) -> Void = { _, _, _ in }
 
     /// Creates a context; the seed SDK's `init(sessionID:requestID:)` form still works.
     public init(
@@ -33,6 +35,12 @@ public struct ResolveKitFunctionContext: Sendable {
         self.deadline = deadline
         self.logger = logger
         self.dependencies = dependencies
+    }
+
+    /// Reports how far a long call has come, e.g. `reportProgress(3, of: 10, message: "3 of 10 files")`; the value
+    /// only grows. An MCP client that asked for progress receives it; otherwise it goes nowhere.
+    public func reportProgress(_ completed: Double, of total: Double? = nil, message: String? = nil) {
+        progressHandler(completed, total, message)
     }
 
     /// The host's value for `key`, or the key's default: `context[AllowedRoots.self]`.

@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import ResolveKit
+import ResolveKitMCP
+import ResolveKitSystemFunctions
+
+/// `rk-mcp`: the Linux function pack (and `countdown`) over MCP on stdio.
+@main
+struct RKMCP {
+    static func main() async {
+        let options: MCPOptions
+        do {
+            options = try MCPOptions.parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            fail("\(error)", code: 64)
+        }
+        if options.showHelp {
+            print(MCPOptions.help)
+            exit(0)
+        }
+        if options.showVersion {
+            print("rk-mcp \(ResolveKitRuntime.version)")
+            exit(0)
+        }
+        let server: MCPServer
+        do {
+            server = try MCPServer(configuration: configuration(options))
+        } catch {
+            fail(error.message, code: 64)
+        }
+        let serving = Task { await server.serve() }
+        signal(SIGTERM, SIG_IGN)
+        let terminations = DispatchSource.makeSignalSource(signal: SIGTERM)
+        terminations.setEventHandler { serving.cancel() }
+        terminations.resume()
+        await serving.value
+        exit(0)
+    }
+
+    /// The pack and `countdown`, the approver the options name, the roots and the audit trail. Serving your own
+    /// registry is the same with `functions: ResolveKitAutoRegistry.functions`.
+    static func configuration(_ options: MCPOptions) throws(ResolveKitError) -> MCPServer.Configuration {
+        var dependencies = ResolveKitDependencies()
+        dependencies.systemFunctions = SystemFunctionsConfiguration(allowedRoots: options.allowedRoots)
+        let approver: any ToolApprover
+        switch options.approval {
+        case .all: approver = AutoApprover()
+        case .none: approver = DenyAllApprover(reason: "rk-mcp was started without approval for this function")
+        case .policy(let path):
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw ResolveKitError(.invalidConfiguration, "--policy \(path) does not exist or cannot be read")
+            }
+            approver = try PolicyApprover(contentsOf: URL(fileURLWithPath: path))
+        }
+        return MCPServer.Configuration(
+            functions: [Countdown.self], functionPacks: [SystemFunctionsPack.self], approver: approver,
+            dependencies: dependencies, name: "rk-mcp",
+            auditTrail: options.auditLog.map { ApprovalAuditTrail(path: $0) },
+            logger: ResolveKitLogger(label: "rk-mcp", minimumLevel: .warning) { record in
+                // stdout belongs to the protocol: logs go to stderr.
+                FileHandle.standardError.write(Data("level=\(record.level) msg=\"\(record.message)\"\n".utf8))
+            })
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data("rk-mcp: error: \(message)\nSee rk-mcp --help.\n".utf8))
+        exit(code)
+    }
+}
