@@ -29,12 +29,20 @@ struct RKMCP {
             fail(error.message, code: 64)
         }
         let serving = Task { await server.serve() }
-        signal(SIGTERM, SIG_IGN)
-        let terminations = DispatchSource.makeSignalSource(signal: SIGTERM)
-        terminations.setEventHandler { serving.cancel() }
-        terminations.resume()
+        let terminations = cancelOnTermination(serving)
         await serving.value
+        withExtendedLifetime(terminations) {}
         exit(0)
+    }
+
+    /// SIGTERM cancels `task`: running calls are then cancelled and answered before the process exits. Made
+    /// outside the main actor, as the handler runs on a dispatch queue.
+    nonisolated static func cancelOnTermination(_ task: Task<Void, Never>) -> any DispatchSourceSignal {
+        signal(SIGTERM, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGTERM)
+        source.setEventHandler { task.cancel() }
+        source.resume()
+        return source
     }
 
     /// The pack and `countdown`, the approver the options name, the roots and the audit trail. Serving your own
