@@ -60,7 +60,7 @@ let package = Package(
             path: "Samples/rk-chat"
         ),
         .executableTarget(
-            name: "rk-mcp", dependencies: ["ResolveKitMCP", "ResolveKit", "ResolveKitSystemFunctions"],
+            name: "rk-mcp", dependencies: ["ResolveKitMCP", "ResolveKit", "ResolveKitSystemFunctions", "ResolveKitTerminal"],
             path: "Samples/rk-mcp"),
         .executableTarget(
             name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal"], path: "Samples/rk-approve"),

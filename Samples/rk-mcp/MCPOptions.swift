@@ -1,13 +1,15 @@
 /// The command line of `rk-mcp`.
 struct MCPOptions: Equatable {
-    /// Who approves calls that need approval.
+    /// Who approves calls that need approval (after the policy, when there is one).
     enum Approval: Equatable {
         case all
         case none
-        case policy(String)
+        /// A person at the controlling terminal (`/dev/tty`), as stdin and stdout carry the protocol.
+        case prompt
     }
 
     var approval = Approval.none
+    var policy: String?
     var allowedRoots: [String] = []
     var auditLog: String?
     var showHelp = false
@@ -35,9 +37,10 @@ struct MCPOptions: Equatable {
                 switch try value(argument) {
                 case "all": options.approval = .all
                 case "none": options.approval = .none
-                case let path: options.approval = .policy(path)
+                case "prompt": options.approval = .prompt
+                case let path: options.policy = path
                 }
-            case "--policy": options.approval = .policy(try value(argument))
+            case "--policy": options.policy = try value(argument)
             case "--allowed-root":
                 let root = try value(argument)
                 guard root.hasPrefix("/") else { throw UsageError(description: "--allowed-root must be absolute, got '\(root)'") }
@@ -51,7 +54,7 @@ struct MCPOptions: Equatable {
     }
 
     static let help = """
-        USAGE: rk-mcp [--policy FILE | --approve all|none] [--allowed-root DIR]... [--audit-log FILE]
+        USAGE: rk-mcp [--policy FILE] [--approve all|none|prompt] [--allowed-root DIR]... [--audit-log FILE]
 
         Serves this host's system functions (time, load, disk, processes, services, and logs and files under the
         allowed roots) and a `countdown` example to an MCP client over stdio: JSON-RPC 2.0, one message per line
@@ -59,8 +62,11 @@ struct MCPOptions: Equatable {
 
         OPTIONS:
           --policy FILE          approve by a policy: {"default": "deny", "functions": {"read_log_tail": "allow"}};
-                                 calls it says to "ask" about are declined, as nobody can be asked on stdio
-          --approve all|none     approve every call, or none (the default: calls that need approval are declined)
+                                 calls it says to "ask" about go to --approve
+          --approve MODE         who decides calls that need approval (or that the policy says to ask about):
+                                 all, none (the default: they are declined), or prompt: the checklist on the
+                                 controlling terminal /dev/tty (stdin and stdout carry the protocol); a call
+                                 nobody decides within its timeout is declined
           --allowed-root DIR     a directory the file functions may read; repeat for several (default: none)
           --audit-log FILE       append every approval decision and call outcome to a hash-chained audit trail
           -h, --help             this help

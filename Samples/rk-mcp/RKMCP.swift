@@ -3,6 +3,7 @@ import Foundation
 import ResolveKit
 import ResolveKitMCP
 import ResolveKitSystemFunctions
+import ResolveKitTerminal
 
 /// `rk-mcp`: the Linux function pack (and `countdown`) over MCP on stdio.
 @main
@@ -50,15 +51,22 @@ struct RKMCP {
     static func configuration(_ options: MCPOptions) throws(ResolveKitError) -> MCPServer.Configuration {
         var dependencies = ResolveKitDependencies()
         dependencies.systemFunctions = SystemFunctionsConfiguration(allowedRoots: options.allowedRoots)
-        let approver: any ToolApprover
+        var approver: any ToolApprover
         switch options.approval {
         case .all: approver = AutoApprover()
         case .none: approver = DenyAllApprover(reason: "rk-mcp was started without approval for this function")
-        case .policy(let path):
+        case .prompt:
+            guard let terminal = TerminalIO.controllingTerminal() else {
+                throw ResolveKitError(
+                    .invalidConfiguration, "--approve prompt needs a controlling terminal (/dev/tty), and this process has none")
+            }
+            approver = TerminalApprover(screen: TerminalScreen(terminal: terminal))
+        }
+        if let path = options.policy {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw ResolveKitError(.invalidConfiguration, "--policy \(path) does not exist or cannot be read")
             }
-            approver = try PolicyApprover(contentsOf: URL(fileURLWithPath: path))
+            approver = try PolicyApprover(contentsOf: URL(fileURLWithPath: path), fallback: approver)
         }
         return MCPServer.Configuration(
             functions: [Countdown.self], functionPacks: [SystemFunctionsPack.self], approver: approver,

@@ -20,7 +20,28 @@ extension TerminalIO {
             enterRawMode: { LiveTerminal.enterRawMode() },
             restore: { LiveTerminal.restore() })
     }
+
+    /// The controlling terminal (`/dev/tty`) instead of standard input and output, for a process whose stdin and
+    /// stdout carry something else (an MCP server's protocol). `nil` when the process has no controlling terminal.
+    /// From then on the live terminal of this process reads and writes `/dev/tty`.
+    public static func controllingTerminal() -> TerminalIO? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        LiveTerminal.use(fd)
+        return TerminalIO(
+            environment: ProcessInfo.processInfo.environment,
+            write: { text in LiveTerminal.write(text) },
+            readInput: { await LiveTerminal.read() },
+            isInteractive: { isatty(fd) == 1 },
+            size: { LiveTerminal.size() },
+            enterRawMode: { LiveTerminal.enterRawMode() },
+            restore: { LiveTerminal.restore() })
+    }
 }
+
+/// The descriptors of the live terminal: standard input and output, or `/dev/tty` for both.
+private let inputDescriptor = Atomic<Int32>(0)
+private let outputDescriptor = Atomic<Int32>(1)
 
 /// The saved terminal mode and the signal handlers replaced while raw, readable from a signal handler. Written
 /// only by `enterRawMode` while `rawModeActive` is false, read only after it became true, so a handler never sees
@@ -34,7 +55,7 @@ private let exitHandlerInstalled = Atomic<Bool>(false)
 /// exchange, `tcsetattr` and `signal`).
 private func restoreSavedMode() {
     guard rawModeActive.exchange(false, ordering: .acquiringAndReleasing) else { return }
-    _ = tcsetattr(0, TCSANOW, &savedMode)
+    _ = tcsetattr(inputDescriptor.load(ordering: .relaxed), TCSANOW, &savedMode)
     signal(SIGINT, previousHandlers.0)
     signal(SIGTERM, previousHandlers.1)
     signal(SIGHUP, previousHandlers.2)
@@ -50,11 +71,20 @@ private func restoreAndResend(_ received: Int32) {
 enum LiveTerminal {
     private static let writeLock = Mutex(())
 
+    /// Reads and writes `fd` from now on.
+    static func use(_ fd: Int32) {
+        inputDescriptor.store(fd, ordering: .relaxed)
+        outputDescriptor.store(fd, ordering: .relaxed)
+    }
+
+    private static var input: Int32 { inputDescriptor.load(ordering: .relaxed) }
+    private static var output: Int32 { outputDescriptor.load(ordering: .relaxed) }
+
     static func write(_ text: String) {
         writeLock.withLock { _ in
             var bytes = Array(text.utf8)[...]
             while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+                let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else { return }
                 bytes = bytes.dropFirst(written)
@@ -64,16 +94,16 @@ enum LiveTerminal {
 
     static func size() -> TerminalSize {
         var window = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else {
+        guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else {
             return TerminalSize(columns: 80, rows: 24)
         }
         return TerminalSize(columns: Int(window.ws_col), rows: Int(window.ws_row))
     }
 
     static func enterRawMode() {
-        guard isatty(0) == 1, !rawModeActive.load(ordering: .acquiring) else { return }
+        guard isatty(input) == 1, !rawModeActive.load(ordering: .acquiring) else { return }
         var mode = termios()
-        guard tcgetattr(0, &mode) == 0 else { return }
+        guard tcgetattr(input, &mode) == 0 else { return }
         savedMode = mode
         if !exitHandlerInstalled.exchange(true, ordering: .acquiringAndReleasing) { atexit { restoreSavedMode() } }
         previousHandlers = (signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN), signal(SIGHUP, SIG_IGN))
@@ -92,7 +122,7 @@ enum LiveTerminal {
             cc[Int(VTIME)] = 0
         }
         rawModeActive.store(true, ordering: .releasing)
-        if tcsetattr(0, TCSAFLUSH, &mode) != 0 { restoreSavedMode() }
+        if tcsetattr(input, TCSAFLUSH, &mode) != 0 { restoreSavedMode() }
     }
 
     static func restore() { restoreSavedMode() }
@@ -112,13 +142,13 @@ enum LiveTerminal {
     }
 
     private static func pollAndRead(cancelled: CancellationFlag) -> [UInt8]? {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         while !cancelled.isSet {
             let ready = poll(&descriptor, 1, 50)
             if ready < 0, errno != EINTR { return nil }
             guard ready > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 1024)
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { return nil }
             return Array(buffer.prefix(count))
