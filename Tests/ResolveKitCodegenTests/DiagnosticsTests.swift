@@ -272,6 +272,23 @@ struct DiagnosticsTests {
             ])
     }
 
+    @Test(arguments: ["Self.standardLevel()", "DoThing.standardLevel()", "standardLevel()"])
+    func aDefaultValueThatCallsAPrivateStaticFunctionIsReportedByRkCodegen(expression: String) {
+        let source = """
+            /// Does a thing.
+            // @ResolveKit(name: "do_thing")
+            struct DoThing: ResolveKitFunction {
+                fileprivate static func standardLevel() -> Int { 3 }
+                func perform(level: Int = \(expression)) async throws {}
+            }
+            """
+        #expect(
+            Snippet.diagnostics(["D.swift": source]) == [
+                "D.swift:5:31: error: the default value of 'level' uses 'standardLevel', which is fileprivate to its "
+                    + "file; the generated code is in another file: make 'standardLevel' internal"
+            ])
+    }
+
     @Test func aDefaultValueThatUsesAnInternalMemberIsFine() {
         let source = """
             /// Does a thing.

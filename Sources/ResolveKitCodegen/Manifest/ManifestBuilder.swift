@@ -91,7 +91,7 @@ struct ManifestBuilder {
         for parameter in perform.parameters {
             if let hidden = Self.privateMember(usedBy: parameter, in: declaration) {
                 fail(
-                    "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access!.keyword) to its "
+                    "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "
                         + "file; the generated code is in another file: make '\(hidden.name)' internal",
                     at: parameter.defaultValue?.tokens.first.map { SourceLocation(file: parameter.location.file, line: $0.line, column: $0.column) }
                         ?? parameter.location)

@@ -171,6 +171,7 @@ struct DeclarationParser {
             var function = parseFunction()
             function.isStatic = modifiers.isStatic
             function.isMutating = modifiers.isMutating
+            function.access = modifiers.access
             container.functions.append(function)
         case "var", "let":
             container.properties += parseProperties(modifiers: modifiers, documentation: documentation)

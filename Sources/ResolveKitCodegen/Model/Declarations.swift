@@ -66,6 +66,8 @@ struct FunctionDeclaration: Sendable, Hashable {
     var location: SourceLocation
     var isStatic = false
     var isMutating = false
+    /// The written access level; `nil` when omitted.
+    var access: AccessLevel?
     var genericParameters: [String] = []
     var parameters: [ParameterDeclaration] = []
     var isAsync = false
