@@ -1,18 +1,17 @@
 import Glibc
+import ResolveKitCore
 
 /// Path arithmetic done component by component, never by string prefix.
 enum PathRules {
     /// The non-empty components of `path`: `/var//log/` gives `["var", "log"]`.
     static func components(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        PathConfinementRules.components(path)
     }
 
     /// Whether `path` is `root` or lies below it, comparing whole components, so `/var/log2` is not inside
     /// `/var/log`. Both paths must already be absolute and resolved.
     static func isInside(_ path: String, root: String) -> Bool {
-        let rootParts = components(root)
-        let pathParts = components(path)
-        return pathParts.count >= rootParts.count && zip(rootParts, pathParts).allSatisfy { $0 == $1 }
+        PathConfinementRules.isInside(path, root: root)
     }
 
     /// `realpath(3)`: the absolute path with every symbolic link, `.` and `..` resolved.

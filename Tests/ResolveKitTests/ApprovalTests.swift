@@ -29,27 +29,27 @@ struct ApprovalTests {
                 return .approveAll
             })
         let decision = await policy.decide(request(["get_time", "rm", "read_log"]))
-        #expect(decision.decision(for: "c0") == .approve)
-        #expect(decision.decision(for: "c1") == .decline(reason: "Denied by policy"))
-        #expect(decision.decision(for: "c2") == .approve)
+        #expect(decision.decision(for: "c0") == .attributed(.approve, by: .policy(rule: "get_time")))
+        #expect(decision.decision(for: "c1") == .attributed(.decline(reason: "Denied by policy"), by: .policy(rule: "rm")))
+        #expect(decision.decision(for: "c2").verdict == .approve)
         #expect(await asked.names == [["read_log"]])
     }
 
     @Test func policyWithoutFallbackDeclinesAskCalls() async {
         let policy = PolicyApprover(rules: [:], defaultRule: .ask)
-        #expect(await policy.decide(request(["x"])).decision(for: "c0")
+        #expect(await policy.decide(request(["x"])).decision(for: "c0").verdict
             == .decline(reason: "No one was available to approve this call"))
     }
 
     @Test(arguments: [
-        (#"[]"#, "the policy must be a JSON object"),
-        (#"{"default": "maybe"}"#, #"default must be "allow", "deny" or "ask""#),
-        (#"{"functions": {"x": true}}"#, #"functions.x must be "allow", "deny" or "ask""#),
-        (#"{"functions": []}"#, "functions must be an object of function name to rule"),
+        (#"[]"#, "policy:1:1: error: the policy must be a JSON object"),
+        (#"{"default": "maybe"}"#, #"policy:1:13: error: default must be "allow", "deny" or "ask""#),
+        (#"{"functions": {"x": true}}"#, #"policy:1:21: error: functions.x must be "allow", "deny" or "ask""#),
+        (#"{"functions": []}"#, "policy:1:15: error: functions must be an object of function name to rule"),
     ])
-    func policyFilesWithMistakesSayWhichMember(text: String, message: String) {
+    func policyFilesWithMistakesSayWhichMemberAndWhere(text: String, message: String) {
         #expect { try PolicyApprover(jsonBytes: Array(text.utf8)) } throws: {
-            ($0 as? ResolveKitError)?.message == "Invalid approval policy: " + message
+            ($0 as? ResolveKitError)?.message == "Invalid approval policy:\n" + message
         }
     }
 
