@@ -25,6 +25,8 @@ struct ChatOptions: Equatable {
     var showHelp = false
     var showVersion = false
     var showHistory = false
+    /// `--check-policy FILE`: check the file against the pack and exit.
+    var checkPolicy: String?
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -60,6 +62,7 @@ struct ChatOptions: Equatable {
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
             case "--history": options.showHistory = true
+            case "--check-policy": options.checkPolicy = try take()
             case "--api-key":
                 throw UsageError(description: "--api-key would show the key in the process list; use RESOLVEKIT_API_KEY or --api-key-file")
             default: throw UsageError(description: "unknown argument \(argument)")
@@ -68,7 +71,7 @@ struct ChatOptions: Equatable {
         if options.demo, options.baseURL != nil {
             throw UsageError(description: "--demo runs its own backend; leave out --base-url")
         }
-        if !options.showHelp, !options.showVersion { try options.validate(FileManager.default) }
+        if !options.showHelp, !options.showVersion, options.checkPolicy == nil { try options.validate(FileManager.default) }
         return options
     }
 
@@ -124,6 +127,8 @@ struct ChatOptions: Equatable {
           --allowed-root DIR     a folder the log and directory functions may read (repeatable;
                                  default: the current folder, plus /var/log with --demo)
           --state-dir DIR        where the session and call journal persist (default: XDG state; memory with --demo)
+          --check-policy FILE    check a policy against the Linux pack: each problem as FILE:LINE:COLUMN:
+                                 error|warning: …, then exit 0 when it has no error, else 1
           --audit-log PATH       append every approval decision and call outcome to a hash-chained
                                  audit trail (verify it with rk-approve --verify-audit PATH)
           --help, -h             this help

@@ -23,6 +23,7 @@ struct RKChat {
             print("rk-chat \(ResolveKitRuntime.version)")
             exit(0)
         }
+        if let path = options.checkPolicy { exit(checkPolicy(path)) }
         exit(await run(options))
     }
 
@@ -95,6 +96,27 @@ struct RKChat {
         return code
     }
 
+    /// The Linux pack's functions, which a policy may name.
+    static let packRegistry = try? ResolveKitRegistry(functions: [], functionPacks: [SystemFunctionsPack.self])
+
+    /// Prints every problem of the policy at `path` to stderr and a summary to stdout; 0 when it has no error,
+    /// 1 when it has, 64 when it cannot be read.
+    static func checkPolicy(_ path: String) -> Int32 {
+        let problems: [PolicyApprover.Problem]
+        do {
+            problems = try PolicyApprover.check(contentsOf: URL(fileURLWithPath: path), functions: packRegistry)
+        } catch {
+            FileHandle.standardError.write(Data("rk-chat: error: --check-policy: \(error.message)\nSee rk-chat --help.\n".utf8))
+            return 64
+        }
+        for problem in problems { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
+        let errors = problems.filter { $0.severity == .error }.count
+        let warnings = problems.count - errors
+        print("\(path): " + (errors == 0 ? "OK" : "\(errors) error\(errors == 1 ? "" : "s")")
+            + (warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"))
+        return errors == 0 ? 0 : 1
+    }
+
     static func readAPIKey(_ options: ChatOptions) -> String? {
         if let path = options.apiKeyFile {
             return (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -110,7 +132,7 @@ struct RKChat {
         case .declineAll: return DenyAllApprover()
         case .policy(let path):
             let prompt = interactive ? TerminalApprover(screen: screen, clock: clock) : nil
-            return try PolicyApprover(contentsOf: URL(fileURLWithPath: path), fallback: prompt)
+            return try PolicyApprover(contentsOf: URL(fileURLWithPath: path), functions: packRegistry, fallback: prompt)
         case .prompt: return TerminalApprover(screen: screen, clock: clock)
         }
     }

@@ -20,6 +20,7 @@ enum RKService {
             FileHandle.standardOutput.write(Data("rk-service \(ResolveKitRuntime.version)\n".utf8))
             exit(ExitCode.clean.rawValue)
         }
+        if let path = options.checkPolicy { exit(checkPolicy(path)) }
         let settings: ServiceSettings
         do {
             settings = try ServiceSettings.resolve(options, environment: ProcessInfo.processInfo.environment)
@@ -28,6 +29,23 @@ enum RKService {
         }
         let code = await Service(settings: settings, environment: ProcessInfo.processInfo.environment).run()
         exit(code.rawValue)
+    }
+
+    /// Prints every problem of the policy at `path` (errors and warnings) to stderr and a summary to stdout;
+    /// 0 when it has no error, 1 when it has, 64 when it cannot be read.
+    static func checkPolicy(_ path: String) -> Int32 {
+        let problems: [PolicyApprover.Problem]
+        do {
+            problems = try PolicyApprover.check(contentsOf: URL(fileURLWithPath: path), functions: ServiceSettings.servedFunctions)
+        } catch {
+            usageFailure(ServiceOptions.UsageError(message: "--check-policy: \(error.message)"))
+        }
+        for problem in problems { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
+        let errors = problems.filter { $0.severity == .error }.count
+        let warnings = problems.count - errors
+        print("\(path): " + (errors == 0 ? "OK" : "\(errors) error\(errors == 1 ? "" : "s")")
+            + (warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"))
+        return errors == 0 ? ExitCode.clean.rawValue : 1
     }
 
     private static func usageFailure(_ error: ServiceOptions.UsageError) -> Never {

@@ -14,6 +14,8 @@ extension ServiceOptions {
                                      without it every call that needs approval is declined. With --socket,
                                      calls the policy says to "ask" about wait for an operator's decision
                                      through rk-approve --socket <path> until their deadline
+          --check-policy <file.json> check a policy against the functions served, print each problem as
+                                     FILE:LINE:COLUMN: error|warning: …, exit 0 when it has no error, else 1
           --allowed-root <dir>       a directory the file functions may read; repeat for several
           --state-dir <dir>          where the session, device id and call journal survive restarts
                                      (default $STATE_DIRECTORY from systemd, else ~/.local/state/resolvekit)

@@ -3,6 +3,8 @@ struct ServiceOptions: Equatable {
     var baseURL: String?
     var apiKeyFile: String?
     var policyFile: String?
+    /// `--check-policy FILE`: check the file against the pack and exit.
+    var checkPolicy: String?
     var allowedRoots: [String] = []
     var stateDirectory: String?
     var socketPath: String?
@@ -60,6 +62,7 @@ struct ServiceOptions: Equatable {
                     message: "--api-key is not supported because every user can read it in `ps`; "
                         + "use --api-key-file PATH or the RESOLVEKIT_API_KEY environment variable")
             case "--policy": options.policyFile = try value()
+            case "--check-policy": options.checkPolicy = try value()
             case "--allowed-root":
                 let root = try value()
                 guard root.hasPrefix("/") else {

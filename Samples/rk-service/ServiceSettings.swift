@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitSystemFunctions
 
 /// Everything `rk-service` runs with, validated: the options joined with the environment and the files they name.
 struct ServiceSettings: Sendable {
@@ -19,6 +20,9 @@ struct ServiceSettings: Sendable {
     var maxSessions: Int
     /// How long an unused session stays open; `nil` for ever.
     var idleClose: Duration?
+
+    /// The functions rk-service serves, which a policy may name.
+    static let servedFunctions = try? ResolveKitRegistry(functions: [], functionPacks: [SystemFunctionsPack.self])
 
     /// The longest Unix socket path `sockaddr_un` holds (108 bytes with the terminating NUL).
     static let maxSocketPathBytes = 107
@@ -42,9 +46,11 @@ struct ServiceSettings: Sendable {
         let policy: PolicyApprover
         if let path = options.policyFile {
             do {
-                policy = try PolicyApprover(jsonBytes: try readFile(path))
+                policy = try PolicyApprover(jsonBytes: try readFile(path), sourceName: path, functions: servedFunctions)
+            } catch let error as ResolveKitError {
+                throw UsageError(message: "cannot use the policy file \(path): \(error.message)")
             } catch {
-                throw UsageError(message: "cannot use the policy file \(path): \(error)")
+                throw UsageError(message: "cannot read the policy file \(path)")
             }
         } else {
             policy = PolicyApprover(rules: [:], defaultRule: .deny)

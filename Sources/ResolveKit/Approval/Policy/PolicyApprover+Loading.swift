@@ -1,3 +1,5 @@
+public import Foundation
+
 extension PolicyApprover {
     /// A mistake in a policy file, at its line and column.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -28,6 +30,16 @@ extension PolicyApprover {
     /// function names and argument paths are checked against their registrations.
     public static func check(jsonBytes: [UInt8], sourceName: String, functions: ResolveKitRegistry? = nil) -> [Problem] {
         PolicyLoader(file: sourceName, functions: functions).load(jsonBytes).problems
+    }
+
+    /// Checks a policy file without building an approver (what `--check-policy` prints).
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` when the file cannot be read.
+    public static func check(contentsOf url: URL, functions: ResolveKitRegistry? = nil) throws(ResolveKitError) -> [Problem] {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "does not exist"
+            throw ResolveKitError(.invalidConfiguration, "The policy file \(url.path) \(reason)")
+        }
+        return check(jsonBytes: [UInt8](data), sourceName: url.path, functions: functions)
     }
 }
 
@@ -239,7 +251,9 @@ struct PolicyLoader {
                 return nil
             }
             if let min = low?.doubleValue, let max = high?.doubleValue, min > max {
-                problems.append(problem(.error, at: at, "the range's min \(min) is above its max \(max)"))
+                problems.append(problem(
+                    .error, at: at,
+                    "the range's min \(JSONValue.number(min).serialized()) is above its max \(JSONValue.number(max).serialized())"))
                 return nil
             }
             if let type = schema?["type"]?.stringValue, type != "number", type != "integer" {
