@@ -7,7 +7,7 @@ struct ApproveOptions: Equatable {
         case approve([String])
         case decline([String], reason: String?)
         case edit(String, arguments: String)
-        case remember(String, hours: Double?, session: String?)
+        case remember(String, hours: Double?, session: String?, conditions: String?)
         case revoke(String)
         case verifyAudit(String)
     }
@@ -28,6 +28,7 @@ struct ApproveOptions: Equatable {
         var reason: String?
         var hours: Double?
         var session: String?
+        var conditions: String?
         var index = 0
         func value(_ flag: String) throws(UsageError) -> String {
             index += 1
@@ -42,6 +43,7 @@ struct ApproveOptions: Equatable {
             case "--socket": options.socketPath = try value(argument)
             case "--reason": reason = try value(argument)
             case "--session": session = try value(argument)
+            case "--if": conditions = try value(argument)
             case "--hours":
                 let text = try value(argument)
                 guard let number = Double(text), number > 0, number <= 24 * 366 else {
@@ -63,12 +65,13 @@ struct ApproveOptions: Equatable {
         guard options.socketPath != nil else {
             throw UsageError(description: "--socket PATH is required: the socket rk-service was started with")
         }
-        options.action = try action(words, reason: reason, hours: hours, session: session)
+        options.action = try action(words, reason: reason, hours: hours, session: session, conditions: conditions)
         return options
     }
 
-    private static func action(_ words: [String], reason: String?, hours: Double?, session: String?)
-        throws(UsageError) -> Action
+    private static func action(
+        _ words: [String], reason: String?, hours: Double?, session: String?, conditions: String?
+    ) throws(UsageError) -> Action
     {
         guard let command = words.first else { return .watch }
         let rest = Array(words.dropFirst())
@@ -92,11 +95,11 @@ struct ApproveOptions: Equatable {
             try needs(2...2, "edit CALL_ID '{\"argument\": value}'")
             return .edit(rest[0], arguments: rest[1])
         case "remember":
-            try needs(1...1, "remember FUNCTION [--hours N | --session SESSION_ID]")
+            try needs(1...1, "remember FUNCTION [--hours N | --session SESSION_ID] [--if JSON]")
             guard hours == nil || session == nil else {
                 throw UsageError(description: "remember takes --hours or --session, not both")
             }
-            return .remember(rest[0], hours: hours, session: session)
+            return .remember(rest[0], hours: hours, session: session, conditions: conditions)
         case "revoke":
             try needs(1...1, "revoke REMEMBERED_ID")
             return .revoke(rest[0])
@@ -126,9 +129,11 @@ struct ApproveOptions: Equatable {
                                      decline them; the model is told TEXT
           edit CALL_ID JSON          approve one call with corrected arguments, e.g. '{"lines": 50}'; they are
                                      checked against the function's schema and the model is told they changed
-          remember FUNCTION [--hours N | --session SESSION_ID]
+          remember FUNCTION [--hours N | --session SESSION_ID] [--if JSON]
                                      allow FUNCTION from now on: always (default), for N hours, or for one
-                                     session; kept in the service's state folder; a deny rule still wins
+                                     session; with --if, only calls meeting a rule's conditions, e.g.
+                                     '{"$.path": {"below": "/var/log/nginx"}}'; kept in the service's state
+                                     folder; a deny rule still wins
           revoke ID                  revoke a remembered decision (ids are in `list`)
 
         OPTIONS:

@@ -63,13 +63,21 @@ struct RKApprove {
                 return 64
             }
             return await oneShot(["command": "approve", "call_id": .string(callID), "arguments": arguments], connection)
-        case .remember(let function, let hours, let session):
+        case .remember(let function, let hours, let session, let conditions):
             let scope: JSONValue = hours.map { ["hours": .number($0)] } ?? session.map { ["session": .string($0)] } ?? "always"
-            return await oneShot(["command": "remember", "function": .string(function), "scope": scope], connection) { answer in
+            var command: JSONObject = ["command": "remember", "function": .string(function), "scope": scope]
+            if let conditions {
+                guard let ifObject = try? JSONValue(parsing: Array(conditions.utf8)), ifObject.objectValue != nil else {
+                    FileHandle.standardError.write(Data("rk-approve: error: --if needs a JSON object such as '{\"$.path\": {\"below\": \"/var/log\"}}', got '\(conditions)'\nSee rk-approve --help.\n".utf8))
+                    return 64
+                }
+                command["if"] = ifObject
+            }
+            return await oneShot(command, connection) { answer in
                 print("remembered \(answer["remembered"]?["id"]?.stringValue ?? "?"): allow \(function)")
             }
         case .revoke(let id):
-            return await oneShot(["command": "revoke", "id": .string(id)], connection)
+            return await oneShot(["command": "revoke", "remembered_id": .string(id)], connection)
         case .verifyAudit:
             return 64
         }

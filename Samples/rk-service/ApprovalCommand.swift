@@ -8,8 +8,9 @@ import ResolveKit
 /// {"command": "approve", "call_ids": ["…"]}
 /// {"command": "approve", "call_id": "…", "arguments": {…}}   with arguments a person edited
 /// {"command": "decline", "call_ids": ["…"], "reason": "…"}
-/// {"command": "remember", "function": "…", "scope": "always" | {"hours": 8} | {"session": "…"}, "arguments": {…}}
-/// {"command": "revoke", "id": "…"}
+/// {"command": "remember", "function": "…", "scope": "always" | {"hours": 8} | {"session": "…"},
+///  "arguments": {…} (only exactly these) or "if": {"$.path": {"below": "/var/log"}} (only calls meeting it)}
+/// {"command": "revoke", "remembered_id": "…"}               the id "remember" answered ("id" is the request's)
 /// ```
 /// A request may carry `"terminal"`, the operator's terminal as the client reports it, for the audit trail.
 enum ApprovalCommand: Equatable, Sendable {
@@ -18,7 +19,8 @@ enum ApprovalCommand: Equatable, Sendable {
     case approve(callIDs: [String])
     case approveEdited(callID: String, arguments: JSONValue)
     case decline(callIDs: [String], reason: String?)
-    case remember(function: String, arguments: JSONValue?, scope: ToolApprovals.Remembered.Scope)
+    case remember(
+        function: String, arguments: JSONValue?, conditions: JSONValue?, scope: ToolApprovals.Remembered.Scope)
     case revoke(id: String)
 
     /// The command names this enum answers.
@@ -46,9 +48,15 @@ enum ApprovalCommand: Equatable, Sendable {
             guard let function = object["function"]?.stringValue else {
                 throw ParseFailure("remember needs \"function\", the function to allow")
             }
-            return .remember(function: function, arguments: object["arguments"], scope: try scope(object["scope"]))
+            if let conditions = object["if"], conditions.objectValue == nil {
+                throw ParseFailure(#""if" must be an object of argument path to condition, as in a policy rule"#)
+            }
+            let scope = try scope(object["scope"])
+            return .remember(function: function, arguments: object["arguments"], conditions: object["if"], scope: scope)
         case "revoke":
-            guard let id = object["id"]?.stringValue else { throw ParseFailure("revoke needs \"id\"") }
+            guard let id = object["remembered_id"]?.stringValue else {
+                throw ParseFailure(#"revoke needs "remembered_id""#)
+            }
             return .revoke(id: id)
         default:
             throw ParseFailure("unknown command \(name)")

@@ -23,6 +23,7 @@ enum ApprovalWire {
             "created_at": .string(ISO8601DateFormatter().string(from: decision.createdAt)),
         ]
         if let arguments = decision.arguments { object["arguments"] = arguments }
+        if let conditions = decision.conditions { object["if"] = PolicyApprover.ArgumentRule.conditionsJSON(conditions) }
         switch decision.scope {
         case .always: object["scope"] = "always"
         case .session(let id): object["scope"] = ["session": .string(id)]

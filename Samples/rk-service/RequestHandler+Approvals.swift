@@ -25,8 +25,12 @@ extension RequestHandler {
                 try approvals.approve(callID: callID, arguments: arguments, by: decider)
             case .decline(let callIDs, let reason):
                 try approvals.decline(callIDs: callIDs, reason: reason, by: decider)
-            case .remember(let function, let arguments, let scope):
-                let decision = try approvals.remember(allow: function, arguments: arguments, scope: scope, by: decider)
+            case .remember(let function, let arguments, let ifObject, let scope):
+                let conditions = try ifObject.map { (ifObject) throws(ResolveKitError) in
+                    try PolicyApprover.conditions(ifObject, for: function, functions: ServiceSettings.servedFunctions)
+                }
+                let decision = try approvals.remember(
+                    allow: function, arguments: arguments, matching: conditions, scope: scope, by: decider)
                 return ServiceResponse(id: id, fields: ["status": "ok", "remembered": ApprovalWire.remembered(decision)])
             case .revoke(let rememberedID):
                 try approvals.revoke(id: rememberedID)

@@ -47,7 +47,8 @@ extension ServiceOptions {
           {"command": "approvals"}  {"command": "subscribe"}  (then one {"event": …} line per change)
           {"command": "approve", "call_ids": ["…"]}   {"command": "approve", "call_id": "…", "arguments": {…}}
           {"command": "decline", "call_ids": ["…"], "reason": "…"}
-          {"command": "remember", "function": "…", "scope": "always" | {"hours": 8}}   {"command": "revoke", "id": "…"}
+          {"command": "remember", "function": "…", "scope": "always" | {"hours": 8}, "if": {…}}
+          {"command": "revoke", "remembered_id": "…"}
         Each decision records the deciding user and process from the socket's peer credentials.
 
         Logs go to stderr, one `level=… label=… msg="…"` line each. SIGTERM or SIGINT drains: no new requests,

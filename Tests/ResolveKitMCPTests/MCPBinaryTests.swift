@@ -36,8 +36,11 @@ struct MCPBinaryTests {
             process.standardOutput = output
             process.standardError = errors
             try process.run()
-            let client = MCPTestClient(
-                writingTo: input.fileHandleForWriting.fileDescriptor, readingFrom: output.fileHandleForReading.fileDescriptor)
+            // The client reads its own copy of the read end; the pipe's handle is closed now, so no descriptor is
+            // closed twice.
+            let reading = dup(output.fileHandleForReading.fileDescriptor)
+            try? output.fileHandleForReading.close()
+            let client = MCPTestClient(writingTo: input.fileHandleForWriting, readingFrom: reading)
             return Running(process: process, client: client, stderr: errors)
         }
 

@@ -43,7 +43,7 @@ struct MCPTerminalPromptTests {
         }.start()
         let toServer = await Self.open(input, O_WRONLY)
         let fromServer = await Self.open(output, O_RDONLY)
-        let client = MCPTestClient(writingTo: toServer, readingFrom: fromServer)
+        let client = MCPTestClient(writingTo: FileHandle(fileDescriptor: toServer, closeOnDealloc: false), readingFrom: fromServer)
         try await client.initialize()
         client.request(1, "tools/call", ["name": "list_directory", "arguments": ["path": .string(folder)]])
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))
@@ -57,6 +57,5 @@ struct MCPTerminalPromptTests {
         #expect(answer["result"]?["structuredContent"]?["entries"] != nil)
         client.closeOutput()
         process.waitUntilExit()
-        close(fromServer)
     }
 }

@@ -6,8 +6,13 @@ import Synchronization
 import Testing
 
 /// The client side of an MCP connection over two pipes: lines out, every line the server writes collected.
+///
+/// It owns both descriptors: the output is closed once, through its handle, by ``closeOutput()``; the input is
+/// closed by the reading thread when it reaches the end. Nothing else may close them: tests run in parallel in one
+/// process, and a descriptor closed twice would close another test's pipe.
 final class MCPTestClient: Sendable {
-    private let output: Int32
+    private let output: FileHandle
+    private let outputOpen = Mutex(true)
     private final class Received: Sendable {
         let lines = Mutex<[JSONValue]>([])
     }
@@ -16,8 +21,8 @@ final class MCPTestClient: Sendable {
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
 
-    /// A client writing to `output` and reading what the server writes to `input`.
-    init(writingTo output: Int32, readingFrom input: Int32) {
+    /// A client writing to `output` and reading what the server writes to `input` (both now owned by it).
+    init(writingTo output: FileHandle, readingFrom input: Int32) {
         self.output = output
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let thread = Thread { [received, changed] in
@@ -35,6 +40,7 @@ final class MCPTestClient: Sendable {
                     changed.yield()
                 }
             }
+            close(input)
             changed.finish()
         }
         thread.start()
@@ -46,7 +52,10 @@ final class MCPTestClient: Sendable {
     /// Writes one raw line.
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+        outputOpen.withLock { open in
+            guard open else { return }
+            _ = bytes.withUnsafeBytes { write(output.fileDescriptor, $0.baseAddress, $0.count) }
+        }
     }
 
     /// Sends a request with `id`.
@@ -62,7 +71,13 @@ final class MCPTestClient: Sendable {
     }
 
     /// Closes the server's input (its end of input).
-    func closeOutput() { close(output) }
+    func closeOutput() {
+        outputOpen.withLock { open in
+            guard open else { return }
+            open = false
+            try? output.close()
+        }
+    }
 
     /// Waits until a received message satisfies `match` (bounded: 20 s), and returns it.
     func waitFor(_ match: @escaping @Sendable (JSONValue) -> Bool) async -> JSONValue? {
@@ -107,11 +122,15 @@ struct MCPPipes {
         var fromServer: [Int32] = [0, 0]
         pipe(&toServer)
         pipe(&fromServer)
-        let (input, output) = (toServer[0], fromServer[1])
+        let serverInput = FileHandle(fileDescriptor: toServer[0], closeOnDealloc: false)
+        let serverOutput = FileHandle(fileDescriptor: fromServer[1], closeOnDealloc: false)
         let serving = Task {
-            await server.serve(input: input, output: output)
-            close(output)
+            await server.serve(input: serverInput.fileDescriptor, output: serverOutput.fileDescriptor)
+            try? serverOutput.close()
+            try? serverInput.close()
         }
-        return MCPPipes(client: MCPTestClient(writingTo: toServer[1], readingFrom: fromServer[0]), serving: serving)
+        let client = MCPTestClient(
+            writingTo: FileHandle(fileDescriptor: toServer[1], closeOnDealloc: false), readingFrom: fromServer[0])
+        return MCPPipes(client: client, serving: serving)
     }
 }

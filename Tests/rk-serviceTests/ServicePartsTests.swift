@@ -41,7 +41,7 @@ struct ServicePartsTests {
         (#"{"command": "subscribe"}"#, ServiceRequest(id: nil, kind: .approval(.subscribe))),
         (
             #"{"command": "remember", "function": "f"}"#,
-            ServiceRequest(id: nil, kind: .approval(.remember(function: "f", arguments: nil, scope: .always)))
+            ServiceRequest(id: nil, kind: .approval(.remember(function: "f", arguments: nil, conditions: nil, scope: .always)))
         ),
     ])
     func requestsAreParsed(line: String, expected: ServiceRequest) throws {
@@ -57,7 +57,7 @@ struct ServicePartsTests {
         (#"{"command": "approve", "call_ids": []}"#, #""call_ids" must be a non-empty array of call ids"#),
         (#"{"command": "approve", "call_id": "c1"}"#, #"approve with "call_id" needs "arguments", an object (or use "call_ids")"#),
         (#"{"command": "remember", "function": "f", "scope": "tomorrow"}"#, #"scope must be "always", {"hours": N} or {"session": "<session id>"}"#),
-        (#"{"command": "revoke"}"#, #"revoke needs "id""#),
+        (#"{"command": "revoke"}"#, #"revoke needs "remembered_id""#),
         (
             #"{"id": "4", "message": "a", "command": "status"}"#,
             #"a request has either "message" or "command", not both"#

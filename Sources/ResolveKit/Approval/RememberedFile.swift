@@ -26,6 +26,7 @@ enum RememberedFile {
             "created_at": .number(decision.createdAt.timeIntervalSince1970), "created_by": .string(decision.createdBy),
         ]
         if let arguments = decision.arguments { object["arguments"] = arguments }
+        if let conditions = decision.conditions { object["if"] = PolicyApprover.ArgumentRule.ifObject(conditions) }
         switch decision.scope {
         case .session(let id): object["scope"] = ["session": .string(id)]
         case .until(let end): object["scope"] = ["until": .number(end.timeIntervalSince1970)]
@@ -39,8 +40,15 @@ enum RememberedFile {
             let digest = object["schema_digest"]?.stringValue, let created = object["created_at"]?.doubleValue,
             let scope = object["scope"].flatMap(decodeScope)
         else { return nil }
+        // A condition that no longer reads never approves: the whole decision is dropped.
+        var conditions: [PolicyApprover.ArgumentRule.Conditioned]?
+        if let ifObject = object["if"] {
+            guard let read = try? PolicyApprover.conditions(ifObject, for: function) else { return nil }
+            conditions = read
+        }
         return ToolApprovals.Remembered(
-            id: id, functionName: function, arguments: object["arguments"], scope: scope, schemaDigest: digest,
+            id: id, functionName: function, arguments: object["arguments"], conditions: conditions, scope: scope,
+            schemaDigest: digest,
             createdAt: Date(timeIntervalSince1970: created), createdBy: object["created_by"]?.stringValue ?? "")
     }
 

@@ -22,6 +22,8 @@ extension ToolApprovals {
         public var functionName: String
         /// When set, only calls with exactly these arguments match (compared as canonical JSON).
         public var arguments: JSONValue?
+        /// When set, only calls whose arguments satisfy these conditions match (a rule, as a policy writes one).
+        public var conditions: [PolicyApprover.ArgumentRule.Conditioned]?
         /// How long it holds.
         public var scope: Scope
         /// The SHA-256 of the function's parameter schema when it was remembered.
@@ -39,6 +41,7 @@ extension ToolApprovals {
             case .until(let end) where end <= now: return false
             default: break
             }
+            if let conditions, !PolicyApprover.ArgumentRule.all(conditions, holdFor: call.arguments) { return false }
             guard let arguments else { return true }
             return arguments.serializedBytes(options: .sortedKeys) == call.arguments.serializedBytes(options: .sortedKeys)
         }
@@ -56,12 +59,14 @@ extension ToolApprovals {
         return loadedRemembered().filter { $0.isLive(now: now) }
     }
 
-    /// Remembers "allow `functionName`" (only with exactly `arguments`, when given) for `scope`, and saves it.
+    /// Remembers "allow `functionName`" for `scope` (only with exactly `arguments`, or only when the arguments
+    /// meet `conditions`, when given), and saves it.
     /// - Throws: ``ResolveKitError/Code/invalidConfiguration`` when the function is not registered, or
     ///   ``ResolveKitError/Code/stateStore`` when the state folder cannot be written.
     @discardableResult
     public func remember(
-        allow functionName: String, arguments: JSONValue? = nil, scope: Remembered.Scope,
+        allow functionName: String, arguments: JSONValue? = nil,
+        matching conditions: [PolicyApprover.ArgumentRule.Conditioned]? = nil, scope: Remembered.Scope,
         by decider: ToolCallDecision.Decider
     ) throws(ResolveKitError) -> Remembered {
         guard let digest = schemaDigests[functionName] else {
@@ -69,7 +74,7 @@ extension ToolApprovals {
         }
         let decision = Remembered(
             id: String(UUID().uuidString.prefix(8)).lowercased(), functionName: functionName, arguments: arguments,
-            scope: scope, schemaDigest: digest, createdAt: Date(), createdBy: decider.description)
+            conditions: conditions, scope: scope, schemaDigest: digest, createdAt: Date(), createdBy: decider.description)
         try updateRemembered { $0.append(decision) }
         broadcaster.send(.remembered(decision))
         return decision

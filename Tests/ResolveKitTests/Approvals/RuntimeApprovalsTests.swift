@@ -122,6 +122,27 @@ struct RuntimeApprovalsTests {
         }
     }
 
+    @Test func aRememberedAllowWithARuleMatchesOnlyCallsMeetingItAndSurvivesTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remembered-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let registry = try ResolveKitRegistry(functions: TestTools.all, functionPacks: [])
+        let conditions = try PolicyApprover.conditions(["$.room": ["oneOf": ["hall", "porch"]]], for: "set_lights", functions: registry)
+        let first = ToolApprovals(rememberedFile: ToolApprovals.rememberedFile(in: folder), registry: registry)
+        try first.remember(allow: "set_lights", matching: conditions, scope: .always, by: .host("ops"))
+        // A new process reads the same file.
+        let second = ToolApprovals(rememberedFile: ToolApprovals.rememberedFile(in: folder), registry: registry)
+        func call(_ room: String) -> PendingToolCall {
+            PendingToolCall(
+                callID: room, turnID: "t", functionName: "set_lights", arguments: ["room": .string(room), "on": true],
+                humanDescription: "", requiresApproval: true, timeoutSeconds: 30, receivedAt: .zero)
+        }
+        #expect(second.rememberedDecision(for: call("hall"), sessionID: "s")?.conditions == conditions)
+        #expect(second.rememberedDecision(for: call("kitchen"), sessionID: "s") == nil)
+        #expect(throws: ResolveKitError.self) {
+            try PolicyApprover.conditions(["$.colour": ["equals": "red"]], for: "set_lights", functions: registry)
+        }
+    }
+
     @Test func aRememberedAllowForOtherArgumentsOrAnotherSessionDoesNotMatch() throws {
         let call = PendingToolCall(
             callID: "c1", turnID: "t", functionName: "set_lights", arguments: ["room": "kitchen", "on": true],

@@ -32,6 +32,21 @@ extension PolicyApprover {
         PolicyLoader(file: sourceName, functions: functions).load(jsonBytes).problems
     }
 
+    /// Reads a rule's `"if"` object (`{"$.path": {"below": "/var/log/nginx"}}`) for `function`, as a policy file
+    /// would, checked against the function's schema when `functions` is given.
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` listing what is wrong.
+    public static func conditions(
+        _ ifObject: JSONValue, for function: String, functions: ResolveKitRegistry? = nil
+    ) throws(ResolveKitError) -> [ArgumentRule.Conditioned] {
+        let text = JSONValue.object(["functions": .object([function: ["rules": [["if": ifObject, "then": "allow"]]]])])
+        let loaded = PolicyLoader(file: "the condition", functions: functions).load(text.serializedBytes())
+        guard loaded.errors.isEmpty, let rule = loaded.functionPolicies[function]?.rules.first else {
+            let reasons = loaded.errors.map(\.message).joined(separator: "; ")
+            throw ResolveKitError(.invalidConfiguration, "Invalid condition for \(function): \(reasons)")
+        }
+        return rule.conditions
+    }
+
     /// Checks a policy file without building an approver (what `--check-policy` prints).
     /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` when the file cannot be read.
     public static func check(contentsOf url: URL, functions: ResolveKitRegistry? = nil) throws(ResolveKitError) -> [Problem] {

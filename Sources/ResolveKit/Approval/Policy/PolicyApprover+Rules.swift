@@ -20,6 +20,20 @@ extension PolicyApprover {
         /// component by component (the Linux pack's confinement rules).
         case below(String)
 
+        /// The condition as a policy file writes it: `{"below": "/var/log"}`.
+        public var json: JSONObject {
+            switch self {
+            case .equals(let value): ["equals": value]
+            case .oneOf(let values): ["oneOf": .array(values)]
+            case .prefix(let text): ["prefix": .string(text)]
+            case .glob(let text): ["glob": .string(text)]
+            case .regex(let text): ["regex": .string(text)]
+            case .range(let low, let high):
+                ["range": .object(["min": low.map(JSONValue.number), "max": high.map(JSONValue.number)].compactMapValues { $0 })]
+            case .below(let root): ["below": .string(root)]
+            }
+        }
+
         /// Whether `value` satisfies the condition.
         public func holds(for value: JSONValue) -> Bool {
             switch self {
@@ -81,9 +95,27 @@ extension PolicyApprover {
 
         /// Whether every condition holds for `arguments`; a condition on an absent path does not hold.
         public func matches(_ arguments: JSONValue) -> Bool {
+            Self.all(conditions, holdFor: arguments)
+        }
+
+        /// Whether every one of `conditions` holds for `arguments`.
+        static func all(_ conditions: [Conditioned], holdFor arguments: JSONValue) -> Bool {
             conditions.allSatisfy { conditioned in
-                Self.value(at: conditioned.path, in: arguments).map(conditioned.condition.holds) ?? false
+                value(at: conditioned.path, in: arguments).map(conditioned.condition.holds) ?? false
             }
+        }
+
+        /// Conditions as a rule's `"if"` object: `{"$.path": {"below": "/var/log"}}`.
+        public static func conditionsJSON(_ conditions: [Conditioned]) -> JSONValue { ifObject(conditions) }
+
+        static func ifObject(_ conditions: [Conditioned]) -> JSONValue {
+            var object: JSONObject = [:]
+            for conditioned in conditions {
+                var tests = object[conditioned.path]?.objectValue ?? [:]
+                tests.merge(conditioned.condition.json) { $1 }
+                object[conditioned.path] = .object(tests)
+            }
+            return .object(object)
         }
 
         /// The value at `$.a.b` in `arguments`, if present.
