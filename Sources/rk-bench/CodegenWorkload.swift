@@ -1,22 +1,103 @@
+import Foundation
 import ResolveKitCodegen
 
-/// `codegen`: the whole rk-codegen pipeline (scan, model, manifest, render) over a generated corpus of 1,000
-/// files with 1–3 functions each plus noise code. Target: under 1 s in release mode.
+/// `codegen`: the rk-codegen pipeline over a generated corpus of 1,000 files (2,000 functions plus noise), beside
+/// the time to read those files from disk in the same run; and the whole `rk-codegen` process: `--version`, and a
+/// run over one small file.
 struct CodegenWorkload: Workload {
     let name = "codegen"
-    let summary = "rk-codegen over a generated corpus of 1,000 files (best of 5, ms)"
+    let summary = "rk-codegen over 1,000 files vs reading them (median of 7, ms); the rk-codegen process (median of 20)"
 
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
-        var times: [Double] = []
-        for round in 1...5 {
-            let duration = CodegenBenchmark.run(fileCount: 1000)
-            let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-            times.append(milliseconds)
-            log("codegen round \(round): \(Int(milliseconds)) ms")
+        let corpus = CodegenBenchmark.corpus(fileCount: 1000)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rk-bench-codegen-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for input in corpus {
+                let file = folder.appendingPathComponent((input.path as NSString).lastPathComponent)
+                try Data(input.contents.utf8).write(to: file)
+            }
+        } catch {
+            throw BenchFailure(message: "cannot write the corpus to \(folder.path): \(error.localizedDescription)")
         }
-        times.sort()
-        return [Measurement(
-            workload: name, contender: "resolvekit", chunk: nil, value: times[0], unit: "ms",
-            details: ["p50": times[times.count / 2]])]
+        let paths = corpus.map { folder.appendingPathComponent(($0.path as NSString).lastPathComponent).path }
+        var reads: [Double] = []
+        var runs: [Double] = []
+        for round in 1...7 {
+            var inputs: [CodegenPipeline.Input] = []
+            reads.append(Self.milliseconds {
+                inputs = paths.map { path in
+                    let bytes = FileManager.default.contents(atPath: path) ?? Data()
+                    return CodegenPipeline.Input(path: path, contents: String(decoding: bytes, as: UTF8.self))
+                }
+            })
+            var output: CodegenPipeline.Output?
+            runs.append(Self.milliseconds { output = CodegenPipeline.run(inputs) })
+            guard output?.hasErrors == false else {
+                throw BenchFailure(message: "the corpus did not generate without errors")
+            }
+            log("codegen round \(round): read \(Self.format(reads.last!)) ms, pipeline \(Self.format(runs.last!)) ms")
+        }
+        let read = Self.median(reads)
+        let pipeline = Self.median(runs)
+        var rows = [
+            Measurement(
+                workload: name, contender: "read-files", chunk: nil, value: read, unit: "ms",
+                details: ["best": reads.min()!]),
+            Measurement(
+                workload: name, contender: "rk-codegen", chunk: nil, value: pipeline, unit: "ms",
+                details: ["best": runs.min()!, "ratio_to_read": pipeline / read]),
+        ]
+        rows += try processRows(smallFile: paths[0], log: log)
+        return rows
     }
+
+    /// `rk-codegen --version` and `rk-codegen` over one small file, as whole processes (the release binary next to
+    /// this one).
+    private func processRows(smallFile: String, log: @Sendable (String) -> Void) throws(BenchFailure) -> [Measurement] {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("rk-codegen")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            log("no rk-codegen next to rk-bench (swift build -c release --product rk-codegen): no process rows")
+            return []
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("rk-bench-one-\(UUID()).swift").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var rows: [Measurement] = []
+        for (contender, arguments) in [
+            ("rk-codegen --version", ["--version"]),
+            ("rk-codegen one file", [smallFile, "--output", output, "--module-name", "One"]),
+        ] {
+            var times: [Double] = []
+            for _ in 0..<20 {
+                let process = Process()
+                process.executableURL = binary
+                process.arguments = arguments
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let elapsed = Self.milliseconds {
+                    try? process.run()
+                    process.waitUntilExit()
+                }
+                guard process.terminationStatus == 0 else {
+                    throw BenchFailure(message: "\(contender) exited with \(process.terminationStatus)")
+                }
+                times.append(elapsed)
+            }
+            rows.append(Measurement(
+                workload: name, contender: contender, chunk: nil, value: Self.median(times), unit: "ms",
+                details: ["best": times.min()!]))
+        }
+        return rows
+    }
+
+    static func milliseconds(_ body: () -> Void) -> Double {
+        let duration = ContinuousClock().measure(body)
+        return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

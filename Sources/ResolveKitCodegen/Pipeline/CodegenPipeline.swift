@@ -21,12 +21,16 @@ public enum CodegenPipeline {
     public struct Output: Sendable, Hashable {
         /// The generated Swift file; `nil` when there are errors.
         public var source: String?
-        /// The registry as JSON (see `rk-codegen --manifest`); `nil` when there are errors.
-        public var manifestJSON: String?
+        /// The registry as JSON (see `rk-codegen --manifest`); `nil` when there are errors. Rendered on access.
+        public var manifestJSON: String? {
+            manifest.map { ManifestRenderer.render($0, moduleName: moduleName) }
+        }
         /// Errors and warnings, sorted by position.
         public var diagnostics: [Diagnostic]
         /// The number of functions generated.
         public var functionCount: Int
+        var manifest: CodegenManifest?
+        var moduleName: String
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -34,17 +38,16 @@ public enum CodegenPipeline {
 
     /// Runs every stage over `inputs`.
     public static func run(_ inputs: [Input], options: CodegenOptions = CodegenOptions()) -> Output {
-        let files = inputs.sorted { $0.path < $1.path }.map {
+        let files = ParallelMap.map(inputs.sorted { $0.path < $1.path }) {
             DeclarationParser.parse(source: $0.contents, path: $0.path)
         }
         let (manifest, diagnostics) = ManifestBuilder.build(files)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
-            return Output(source: nil, manifestJSON: nil, diagnostics: diagnostics, functionCount: 0)
+            return Output(
+                source: nil, diagnostics: diagnostics, functionCount: 0, manifest: nil, moduleName: options.moduleName)
         }
         return Output(
-            source: RegistryRenderer(options: options).render(manifest),
-            manifestJSON: ManifestRenderer.render(manifest, moduleName: options.moduleName),
-            diagnostics: diagnostics,
-            functionCount: manifest.functions.count)
+            source: RegistryRenderer(options: options).render(manifest), diagnostics: diagnostics,
+            functionCount: manifest.functions.count, manifest: manifest, moduleName: options.moduleName)
     }
 }

@@ -27,9 +27,14 @@ struct RegistryRenderer {
             + [options.registryAccess == .public ? .public : .internal]).max() ?? .internal
         if manifest.functions.contains(where: \.needsFoundation) { writer.line("import Foundation") }
         writer.line(widest.memberPrefix + "import ResolveKitCore")
-        for function in manifest.functions {
+        let functions = ParallelMap.map(manifest.functions) { function in
+            var part = SwiftWriter()
+            render(function, to: &part)
+            return part
+        }
+        for part in functions {
             writer.blankLine()
-            render(function, to: &writer)
+            writer.append(part)
         }
         for conformance in manifest.conformances {
             writer.blankLine()

@@ -53,24 +53,43 @@ enum SwiftLiteral {
     /// Writes the members of an object, keys sorted, one per line (`"key": value,`).
     static func writeMembers(_ members: JSONObject, to writer: inout SwiftWriter) {
         for key in members.keys.sorted() {
-            write(members[key] ?? .null, prefix: string(key) + ": ", to: &writer)
+            write(members[key] ?? .null, key: key, to: &writer)
         }
     }
 
-    private static func write(_ value: JSONValue, prefix: String, to writer: inout SwiftWriter) {
+    /// Writes `"key": value,` (or `value,` without a key), over several lines for containers.
+    private static func write(_ value: JSONValue, key: String?, to writer: inout SwiftWriter) {
+        func startLine() {
+            writer.startLine()
+            if let key {
+                writer.write(string(key))
+                writer.write(": ")
+            }
+        }
         if let inline = inline(value) {
-            writer.line(prefix + inline + ",")
+            startLine()
+            writer.write(inline)
+            writer.write(byte: UInt8(ascii: ","))
+            writer.endLine()
             return
         }
         switch value {
         case .object(let members):
-            writer.block(prefix + ".object([", footer: "]),") { writeMembers(members, to: &$0) }
+            startLine()
+            writer.write(".object([")
+            writer.endLine()
+            writer.block("", footer: "]),", indentedOnly: true) { writeMembers(members, to: &$0) }
         case .array(let elements):
-            writer.block(prefix + ".array([", footer: "]),") { writer in
-                for element in elements { write(element, prefix: "", to: &writer) }
+            startLine()
+            writer.write(".array([")
+            writer.endLine()
+            writer.block("", footer: "]),", indentedOnly: true) { writer in
+                for element in elements { write(element, key: nil, to: &writer) }
             }
         default:
-            writer.line(prefix + ".null,")
+            startLine()
+            writer.write(".null,")
+            writer.endLine()
         }
     }
 }

@@ -1,6 +1,6 @@
-/// Builds Swift source line by line, tracking indentation so that renderers never count spaces.
-struct SwiftWriter {
-    private var output = ""
+/// Builds Swift source line by line into bytes, tracking indentation so that renderers never count spaces.
+struct SwiftWriter: Sendable {
+    private var output: [UInt8] = []
     private var level = 0
     private var lastLineIsBlank = true
     /// Spaces per indentation level.
@@ -18,21 +18,52 @@ struct SwiftWriter {
     /// Appends one line at the current indentation; an empty line stays empty.
     mutating func line(_ text: String) {
         if !text.isEmpty {
-            for _ in 0..<level { output += "    " }
-            output += text
+            startLine()
+            output.append(contentsOf: text.utf8)
         }
-        output += "\n"
-        lastLineIsBlank = text.isEmpty
+        endLine(blank: text.isEmpty)
     }
+
+    /// Starts a line written in parts (``write(_:)``, then ``endLine(blank:)``), without joining them first.
+    mutating func startLine() {
+        for _ in 0..<level { output.append(contentsOf: Self.indent) }
+    }
+
+    /// Appends part of the current line.
+    mutating func write(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+
+    /// Appends one byte of the current line.
+    mutating func write(byte: UInt8) {
+        output.append(byte)
+    }
+
+    /// Ends the current line.
+    mutating func endLine(blank: Bool = false) {
+        output.append(UInt8(ascii: "\n"))
+        lastLineIsBlank = blank
+    }
+
+    private static let indent = Array("    ".utf8)
 
     /// Appends an empty line unless the output is empty or already ends with one.
     mutating func blankLine() {
         if !lastLineIsBlank { line("") }
     }
 
-    /// Writes `header`, then `body` one level deeper, then `footer`.
-    mutating func block(_ header: String, footer: String = "}", _ body: (inout SwiftWriter) -> Void) {
-        line(header)
+    /// Appends what another writer wrote at indentation level zero, as if written here.
+    mutating func append(_ other: SwiftWriter) {
+        output.append(contentsOf: other.output)
+        lastLineIsBlank = other.lastLineIsBlank
+    }
+
+    /// Writes `header`, then `body` one level deeper, then `footer`; with `indentedOnly` the header line was
+    /// already written.
+    mutating func block(
+        _ header: String, footer: String = "}", indentedOnly: Bool = false, _ body: (inout SwiftWriter) -> Void
+    ) {
+        if !indentedOnly { line(header) }
         level += 1
         body(&self)
         level -= 1
@@ -40,5 +71,5 @@ struct SwiftWriter {
     }
 
     /// The text, ending with one newline.
-    var text: String { output }
+    var text: String { String(decoding: output, as: UTF8.self) }
 }

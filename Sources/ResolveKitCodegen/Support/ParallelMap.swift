@@ -1,0 +1,28 @@
+import Dispatch
+import Foundation
+
+/// Maps an array on every core: the files are independent until types are resolved, and each function renders
+/// alone. The result is in the input's order, so the output never depends on scheduling.
+enum ParallelMap {
+    static func map<Item: Sendable, Result: Sendable>(
+        _ items: [Item], _ transform: @Sendable (Item) -> Result
+    ) -> [Result] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard items.count > 1, cores > 1 else { return items.map(transform) }
+        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: items.count)
+        results.initialize(repeating: nil)
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
+        }
+        // Each index is written by exactly one chunk, and read only after concurrentPerform returns.
+        nonisolated(unsafe) let output = results
+        let chunks = min(items.count, cores * 4)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            for index in (chunk * items.count / chunks)..<((chunk + 1) * items.count / chunks) {
+                output[index] = transform(items[index])
+            }
+        }
+        return results.map { $0! }
+    }
+}
