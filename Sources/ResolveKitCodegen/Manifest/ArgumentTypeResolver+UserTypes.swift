@@ -6,14 +6,15 @@ extension ArgumentTypeResolver {
         _ entry: TypeIndex.Entry, written: TypeSyntax, location: SourceLocation, at use: Use
     ) -> ArgumentType? {
         let name = entry.qualifiedName
-        let result: ArgumentType?
+        var result: ArgumentType?
         let kind: ArgumentConformance.Kind
+        let reported = diagnostics.count
         switch entry.declaration.kind {
         case .enum:
-            result = enumeration(entry, written: written, location: location)
+            result = resolvedUserTypes[name] ?? enumeration(entry, written: written, location: location)
             kind = .rawValue
         case .struct:
-            result = structure(entry, written: written, location: location, at: use)
+            result = resolvedUserTypes[name] ?? structure(entry, written: written, location: location, at: use)
             kind = .decodable
         case .class:
             return fail(
@@ -25,6 +26,7 @@ extension ArgumentTypeResolver {
             return fail("unsupported type '\(written)': a protocol cannot be a tool argument", at: location)
         }
         guard let result else { return nil }
+        if diagnostics.count == reported { resolvedUserTypes[name] = result }
         let access = index.effectiveAccess(of: name)
         guard access >= .internal else {
             return fail(

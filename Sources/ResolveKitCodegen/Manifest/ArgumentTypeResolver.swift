@@ -19,6 +19,10 @@ struct ArgumentTypeResolver {
     var diagnostics: [Diagnostic] = []
     /// The conformances generated code must add, by type name.
     var conformances: [String: ArgumentConformance] = [:]
+    /// User types already resolved without a problem, by qualified name: most types are used by many functions,
+    /// and their schema does not depend on where they are used. Types that reported a problem are resolved again
+    /// at every use, so each use still reports it.
+    var resolvedUserTypes: [String: ArgumentType] = [:]
 
     init(index: TypeIndex) {
         self.index = index

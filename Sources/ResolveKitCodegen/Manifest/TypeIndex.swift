@@ -19,6 +19,9 @@ struct TypeIndex: Sendable {
     }
 
     private(set) var symbols: [String: Symbol] = [:]
+    /// The last component of every symbol's name: a name whose last component is not here (`String`, `Int`)
+    /// resolves to nothing without building a qualified name per scope level.
+    private var lastComponents: Set<Substring> = []
     private(set) var extensionConformances: [String: [String]] = [:]
     private(set) var extensionFunctions: [String: [FunctionDeclaration]] = [:]
 
@@ -68,10 +71,12 @@ struct TypeIndex: Sendable {
     /// Keeps the first declaration of a name (a duplicate does not compile anyway).
     private mutating func insert(_ symbol: Symbol, as name: String) {
         if symbols[name] == nil { symbols[name] = symbol }
+        lastComponents.insert(name.split(separator: ".").last ?? Substring(name))
     }
 
     /// Resolves a dotted name used inside `scope`, innermost scope first, as Swift does.
     func lookup(_ components: [String], from scope: [String]) -> Symbol? {
+        guard let last = components.last, lastComponents.contains(Substring(last)) else { return nil }
         for length in stride(from: scope.count, through: 0, by: -1) {
             if let symbol = symbols[(scope.prefix(length) + components).joined(separator: ".")] { return symbol }
         }

@@ -29,26 +29,33 @@ struct Annotation: Sendable, Hashable {
     /// Whether a comment token is an annotation (`// @ResolveKit…` or `/// @ResolveKit…`).
     static func isAnnotation(_ comment: Token) -> Bool { markerOffset(in: comment) != nil }
 
+    private static let markerBytes = Array(marker.utf8)
+
     private static func markerOffset(in comment: Token) -> Int? {
         guard comment.kind == .lineComment || comment.kind == .docLineComment else { return nil }
-        let bytes = Array(comment.text.utf8)
-        var offset = 2
-        while offset < bytes.count, bytes[offset] == .slash || bytes[offset] == .space || bytes[offset] == .tab {
-            offset += 1
+        var text = comment.text
+        return text.withUTF8 { bytes -> Int? in
+            var offset = 2
+            while offset < bytes.count, bytes[offset] == .slash || bytes[offset] == .space || bytes[offset] == .tab {
+                offset += 1
+            }
+            guard bytes.count >= offset + markerBytes.count,
+                markerBytes.indices.allSatisfy({ bytes[offset + $0] == markerBytes[$0] })
+            else { return nil }
+            let after = offset + markerBytes.count
+            guard after == bytes.count || !bytes[after].isIdentifierBody else { return nil }
+            return offset
         }
-        let marker = Array(marker.utf8)
-        guard bytes.count >= offset + marker.count, Array(bytes[offset..<(offset + marker.count)]) == marker else {
-            return nil
-        }
-        let after = offset + marker.count
-        guard after == bytes.count || !bytes[after].isIdentifierBody else { return nil }
-        return offset
     }
 
     /// A comment that looks meant as an annotation but is not one (`@Resolvekit(…)`, `@resolvekit(…)`,
     /// `ResolveKit(…)` without `@`): the spelling found, so a warning can say why the function is not registered.
     static func nearMiss(in comment: Token) -> String? {
-        guard comment.kind == .lineComment || comment.kind == .docLineComment, markerOffset(in: comment) == nil else {
+        // Most comments hold neither `@` nor `(`, and so cannot be a near miss: they are passed over unread.
+        guard comment.kind == .lineComment || comment.kind == .docLineComment,
+            comment.text.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "(") }),
+            markerOffset(in: comment) == nil
+        else {
             return nil
         }
         let text = comment.text.drop { $0 == "/" || $0 == " " || $0 == "\t" }

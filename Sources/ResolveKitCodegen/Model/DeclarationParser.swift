@@ -14,6 +14,9 @@ struct DeclarationParser {
 
     let tokens: [Token]
     let code: [Int]
+    /// For each code token: +1 for `(`, `[`, `{`, -1 for `)`, `]`, `}`, else 0. Bodies are most of the tokens and
+    /// are skipped by balancing alone, without looking at the tokens' text.
+    let brackets: [Int8]
     let file: String
     let source: [UInt8]
     var position = 0
@@ -53,6 +56,15 @@ struct DeclarationParser {
     init(tokens: [Token], file: String, source: [UInt8]) {
         self.tokens = tokens
         self.code = tokens.indices.filter { !tokens[$0].isComment }
+        self.brackets = code.map { index in
+            let token = tokens[index]
+            guard token.kind == .punctuation, token.end - token.start == 1 else { return 0 }
+            switch token.text {
+            case "(", "[", "{": return 1
+            case ")", "]", "}": return -1
+            default: return 0
+            }
+        }
         self.file = file
         self.source = source
     }
@@ -93,16 +105,14 @@ struct DeclarationParser {
 
     /// Skips a bracketed group starting at an opening `(`, `[` or `{`, or one token otherwise.
     mutating func skipBalanced() {
-        guard let opener = current, opener.kind == .punctuation, ["(", "[", "{"].contains(opener.text) else {
+        guard position < code.count, brackets[position] > 0 else {
             advance()
             return
         }
         var depth = 0
-        while let token = current {
-            advance()
-            guard token.kind == .punctuation else { continue }
-            if ["(", "[", "{"].contains(token.text) { depth += 1 }
-            if [")", "]", "}"].contains(token.text) { depth -= 1 }
+        while position < code.count {
+            depth += Int(brackets[position])
+            position += 1
             if depth == 0 { return }
         }
     }

@@ -52,42 +52,81 @@ enum SwiftLiteral {
 
     /// Writes the members of an object, keys sorted, one per line (`"key": value,`).
     static func writeMembers(_ members: JSONObject, to writer: inout SwiftWriter) {
-        for key in members.keys.sorted() {
-            write(members[key] ?? .null, key: key, to: &writer)
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            write(value, key: key, to: &writer)
+        }
+    }
+
+    /// Writes `text` as a string literal, straight into the writer.
+    static func writeString(_ text: String, to writer: inout SwiftWriter) {
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            writer.write(string(text))
+            return
+        }
+        writer.write(byte: UInt8(ascii: "\""))
+        writer.write(text)
+        writer.write(byte: UInt8(ascii: "\""))
+    }
+
+    /// Whether ``inline(_:)`` spells `value` on one line.
+    private static func isInline(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members): members.isEmpty
+        case .array(let elements):
+            elements.allSatisfy {
+                switch $0 {
+                case .array, .object: false
+                default: true
+                }
+            }
+        default: true
+        }
+    }
+
+    /// Writes what ``inline(_:)`` returns, without building it first.
+    private static func writeInline(_ value: JSONValue, to writer: inout SwiftWriter) {
+        switch value {
+        case .string(let text):
+            writer.write(".string(")
+            writeString(text, to: &writer)
+            writer.write(byte: UInt8(ascii: ")"))
+        case .array(let elements):
+            writer.write(".array([")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { writer.write(", ") }
+                writeInline(element, to: &writer)
+            }
+            writer.write("])")
+        default:
+            writer.write(inline(value) ?? ".null")
         }
     }
 
     /// Writes `"key": value,` (or `value,` without a key), over several lines for containers.
     private static func write(_ value: JSONValue, key: String?, to writer: inout SwiftWriter) {
-        func startLine() {
-            writer.startLine()
-            if let key {
-                writer.write(string(key))
-                writer.write(": ")
-            }
+        writer.startLine()
+        if let key {
+            writeString(key, to: &writer)
+            writer.write(": ")
         }
-        if let inline = inline(value) {
-            startLine()
-            writer.write(inline)
+        if isInline(value) {
+            writeInline(value, to: &writer)
             writer.write(byte: UInt8(ascii: ","))
             writer.endLine()
             return
         }
         switch value {
         case .object(let members):
-            startLine()
             writer.write(".object([")
             writer.endLine()
             writer.block("", footer: "]),", indentedOnly: true) { writeMembers(members, to: &$0) }
         case .array(let elements):
-            startLine()
             writer.write(".array([")
             writer.endLine()
             writer.block("", footer: "]),", indentedOnly: true) { writer in
                 for element in elements { write(element, key: nil, to: &writer) }
             }
         default:
-            startLine()
             writer.write(".null,")
             writer.endLine()
         }
