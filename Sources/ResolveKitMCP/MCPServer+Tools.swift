@@ -167,10 +167,16 @@ enum MCPToolDescription {
             "readOnlyHint": .bool(!gated), "destructiveHint": .bool(gated), "idempotentHint": .bool(!gated),
             "openWorldHint": false,
         ]
-        if version != "2025-03-26" { annotations["title"] = .string(entry.name.replacingOccurrences(of: "_", with: " ")) }
-        return .object([
+        var tool: JSONObject = [
             "name": .string(entry.name), "description": .string(function.resolveKitDescription),
-            "inputSchema": .object(function.resolveKitParametersSchema), "annotations": .object(annotations),
-        ])
+            "inputSchema": .object(function.resolveKitParametersSchema),
+        ]
+        if version != "2025-03-26" {
+            annotations["title"] = .string(entry.name.replacingOccurrences(of: "_", with: " "))
+            // Structured results and their schema exist from 2025-06-18 on.
+            if let output = function.resolveKitOutputSchema { tool["outputSchema"] = .object(output) }
+        }
+        tool["annotations"] = .object(annotations)
+        return .object(tool)
     }
 }

@@ -72,11 +72,18 @@ struct MCPBinaryTests {
         let readLog = try #require(tools.first { $0["name"] == "read_log_tail" })
         #expect(readLog["inputSchema"]?["properties"]?["path"]?["type"] == "string")
         #expect(readLog["annotations"]?["readOnlyHint"] == false)
+        // rk-codegen derived the result's schema from the Codable struct perform returns.
+        let diskTool = try #require(tools.first { $0["name"] == "get_disk_usage" })
+        #expect(diskTool["outputSchema"]?["type"] == "object")
+        #expect(diskTool["outputSchema"]?["properties"]?["fileSystems"]?["type"] == "array")
 
         client.request("disk", "tools/call", ["name": "get_disk_usage", "arguments": [:]])
         let disk = try await client.response("disk")["result"]
         #expect(disk?["isError"] == false)
         #expect(disk?["structuredContent"]?["fileSystems"]?.arrayValue?.isEmpty == false)
+        let declared: Set<String> = Set((diskTool["outputSchema"]?["properties"]?.objectValue ?? [:]).keys)
+        let returned: Set<String> = Set((disk?["structuredContent"]?.objectValue ?? [:]).keys)
+        #expect(!returned.isEmpty && returned.isSubset(of: declared))
 
         client.request("bad", "tools/call", ["name": "countdown", "arguments": ["seconds": 0]])
         let bad = try await client.response("bad")["result"]

@@ -45,6 +45,8 @@ struct FunctionManifest: Sendable, Hashable {
     var access: AccessLevel
     var parameters: [Parameter]
     var result: Result
+    /// The schema of the result, when `perform` returns a `Codable` struct declared in the scanned sources.
+    var outputSchema: JSONSchema? = nil
     /// Where the function's name is written (the annotation's `name:` value).
     var nameLocation: SourceLocation
     /// Whether generated code names a Foundation type.

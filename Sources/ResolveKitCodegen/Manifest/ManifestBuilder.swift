@@ -119,12 +119,28 @@ struct ManifestBuilder {
                 at: arguments.descriptionLocation ?? declaration.location)
         }
         guard isValid, let functionName = arguments.name else { return }
+        let result = Self.result(of: perform)
         functions.append(
             FunctionManifest(
                 name: functionName, description: description, schema: schema,
                 requiresApproval: arguments.requiresApproval, timeoutSeconds: arguments.timeout,
-                typeName: qualifiedName, access: access, parameters: parameters, result: Self.result(of: perform),
+                typeName: qualifiedName, access: access, parameters: parameters, result: result,
+                outputSchema: result == .encodable ? outputSchema(of: perform, at: use) : nil,
                 nameLocation: arguments.nameLocation, needsFoundation: needsFoundation))
+    }
+
+    /// The schema of a result type that is a `Codable` struct of the scanned sources, or `nil`. Worked out on a
+    /// copy of the resolver: a result type that cannot be described is no error, only no output schema.
+    private func outputSchema(of perform: FunctionDeclaration, at use: ArgumentTypeResolver.Use) -> JSONSchema? {
+        guard let type = perform.returnType else { return nil }
+        var scratch = resolver
+        scratch.diagnostics = []
+        var resultUse = use
+        resultUse.direct = false
+        guard let resolved = scratch.resolve(type, at: resultUse), scratch.diagnostics.isEmpty,
+            resolved.schema.type == .object, !resolved.schema.nullable
+        else { return nil }
+        return resolved.schema
     }
 
     private static func result(of perform: FunctionDeclaration) -> FunctionManifest.Result {

@@ -54,6 +54,11 @@ struct RegistryRenderer {
             writer.block("\(access)static let resolveKitParametersSchema: JSONObject = [", footer: "]") { writer in
                 SwiftLiteral.writeMembers(function.schema.jsonObject, to: &writer)
             }
+            if let output = function.outputSchema {
+                writer.block("\(access)static let resolveKitOutputSchema: JSONObject? = [", footer: "]") { writer in
+                    SwiftLiteral.writeMembers(output.jsonObject, to: &writer)
+                }
+            }
             writer.line("\(access)static let resolveKitRequiresApproval: Bool = \(function.requiresApproval)")
             writer.line(
                 "\(access)static let resolveKitTimeoutSeconds: Int? = \(function.timeoutSeconds.map(String.init) ?? "nil")"

@@ -9,6 +9,9 @@ public protocol AnyResolveKitFunction: Sendable {
     static var resolveKitDescription: String { get }
     /// The JSON Schema of the arguments object.
     static var resolveKitParametersSchema: JSONObject { get }
+    /// The JSON Schema of the result, when it is an object of a known shape (MCP's `outputSchema`); `rk-codegen`
+    /// writes it when `perform` returns a `Codable` struct of the scanned sources. `nil` by default.
+    static var resolveKitOutputSchema: JSONObject? { get }
     /// Whether a person or policy must approve each call before it runs. Defaults to `true`.
     static var resolveKitRequiresApproval: Bool { get }
     /// Seconds the backend waits for the result, approval time included (1–300); `nil` means the backend's
@@ -30,6 +33,8 @@ extension AnyResolveKitFunction {
     public static var resolveKitRequiresApproval: Bool { true }
     /// The backend's default timeout applies.
     public static var resolveKitTimeoutSeconds: Int? { nil }
+    /// No output schema.
+    public static var resolveKitOutputSchema: JSONObject? { nil }
 }
 
 /// The authoring protocol: a struct with exactly one `perform(...) async throws -> T` method.
