@@ -6,7 +6,7 @@ extension ArgumentTypeResolver {
         _ entry: TypeIndex.Entry, written: TypeSyntax, location: SourceLocation, at use: Use
     ) -> ArgumentType? {
         let name = entry.qualifiedName
-        var result: ArgumentType?
+        let result: ArgumentType?
         let kind: ArgumentConformance.Kind
         let reported = diagnostics.count
         switch entry.declaration.kind {
