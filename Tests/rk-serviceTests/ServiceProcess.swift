@@ -30,6 +30,8 @@ final class ServiceProcess: Sendable {
     private let process: Process
     private let input: Pipe
     private let output = Mutex<(stdout: String, stderr: String)>(("", ""))
+    /// How many of the two output pipes have reached their end.
+    private let pipesEnded = Mutex(0)
 
     /// Starts `binary` (rk-service by default) with `arguments` and exactly `environment`.
     init(_ arguments: [String], environment: [String: String], binary: URL = ServiceProcess.binary) throws {
@@ -98,6 +100,11 @@ final class ServiceProcess: Sendable {
             process.waitUntilExit()
             Issue.record("rk-service did not exit in time; stderr:\n\(stderr)")
         }
+        // The process has ended, but what it wrote last may still be on its way through the pipes.
+        let drained = ContinuousClock.now.advanced(by: .seconds(5))
+        while pipesEnded.withLock({ $0 }) < 2, ContinuousClock.now < drained {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         return process.terminationStatus
     }
 
@@ -105,7 +112,10 @@ final class ServiceProcess: Sendable {
         let thread = Thread { [self] in
             while true {
                 let data = handle.availableData
-                if data.isEmpty { return }
+                if data.isEmpty {
+                    pipesEnded.withLock { $0 += 1 }
+                    return
+                }
                 let text = String(decoding: data, as: UTF8.self)
                 output.withLock { output in
                     if isStandardOutput { output.stdout += text } else { output.stderr += text }
