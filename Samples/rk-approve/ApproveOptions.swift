@@ -14,6 +14,8 @@ struct ApproveOptions: Equatable {
 
     var socketPath: String?
     var action: Action?
+    /// `--session ID`: the session of the calls, when the same call id waits in several.
+    var sessionID: String?
     var showHelp = false
     var showVersion = false
 
@@ -42,7 +44,9 @@ struct ApproveOptions: Equatable {
             case "--version": options.showVersion = true
             case "--socket": options.socketPath = try value(argument)
             case "--reason": reason = try value(argument)
-            case "--session": session = try value(argument)
+            case "--session":
+                session = try value(argument)
+                options.sessionID = session
             case "--if": conditions = try value(argument)
             case "--hours":
                 let text = try value(argument)
@@ -126,7 +130,8 @@ struct ApproveOptions: Equatable {
                                      (what rk-approve does without a terminal, so it never blocks)
           approve CALL_ID...         approve these calls
           decline CALL_ID... [--reason TEXT]
-                                     decline them; the model is told TEXT
+                                     decline them; the model is told TEXT (approve, decline and edit take
+                                     --session ID when the same call id waits in several sessions)
           edit CALL_ID JSON          approve one call with corrected arguments, e.g. '{"lines": 50}'; they are
                                      checked against the function's schema and the model is told they changed
           remember FUNCTION [--hours N | --session SESSION_ID] [--if JSON]

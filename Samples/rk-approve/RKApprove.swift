@@ -52,17 +52,21 @@ struct RKApprove {
                     .serialized(options: .sortedKeys))
             }
         case .approve(let callIDs):
-            return await oneShot(["command": "approve", "call_ids": .array(callIDs.map(JSONValue.string))], connection)
+            return await oneShot(
+                ["command": "approve", "call_ids": .array(callIDs.map(JSONValue.string))], session: options.sessionID,
+                connection)
         case .decline(let callIDs, let reason):
             var command: JSONObject = ["command": "decline", "call_ids": .array(callIDs.map(JSONValue.string))]
             if let reason { command["reason"] = .string(reason) }
-            return await oneShot(command, connection)
+            return await oneShot(command, session: options.sessionID, connection)
         case .edit(let callID, let text):
             guard let arguments = try? JSONValue(parsing: Array(text.utf8)), arguments.objectValue != nil else {
                 FileHandle.standardError.write(Data("rk-approve: error: edit needs the arguments as a JSON object, got '\(text)'\nSee rk-approve --help.\n".utf8))
                 return 64
             }
-            return await oneShot(["command": "approve", "call_id": .string(callID), "arguments": arguments], connection)
+            return await oneShot(
+                ["command": "approve", "call_id": .string(callID), "arguments": arguments], session: options.sessionID,
+                connection)
         case .remember(let function, let hours, let session, let conditions):
             let scope: JSONValue = hours.map { ["hours": .number($0)] } ?? session.map { ["session": .string($0)] } ?? "always"
             var command: JSONObject = ["command": "remember", "function": .string(function), "scope": scope]
@@ -90,9 +94,11 @@ struct RKApprove {
 
     /// Sends one command and waits for its answer: exit 0 when the service did it, 1 with its reason otherwise.
     private static func oneShot(
-        _ command: JSONObject, _ connection: ServiceConnection, onSuccess: (JSONValue) -> Void = { _ in print("ok") }
+        _ command: JSONObject, session: String? = nil, _ connection: ServiceConnection,
+        onSuccess: (JSONValue) -> Void = { _ in print("ok") }
     ) async -> Int32 {
         var request = command
+        if let session { request["session_id"] = .string(session) }
         request["id"] = "1"
         request["terminal"] = terminalName
         connection.send(request)

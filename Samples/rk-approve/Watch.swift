@@ -13,8 +13,8 @@ struct Watch {
     private struct State {
         /// Batches in arrival order, with the calls still waiting.
         var batches: [ToolApprovalRequest] = []
-        /// The calls of the prompt on screen, and the task running it.
-        var prompting: (callIDs: Set<String>, task: Task<ToolBatchDecision, Never>)?
+        /// The session and calls of the prompt on screen, and the task running it.
+        var prompting: (sessionID: String, callIDs: Set<String>, task: Task<ToolBatchDecision, Never>)?
         var closed = false
     }
 
@@ -39,7 +39,7 @@ struct Watch {
         for await _ in changes {
             while let request = shared.state.withLock({ $0.closed ? nil : $0.batches.first }) {
                 let task = Task { await approver.decide(request) }
-                shared.state.withLock { $0.prompting = (Set(request.calls.map(\.id)), task) }
+                shared.state.withLock { $0.prompting = (request.sessionID, Set(request.calls.map(\.id)), task) }
                 let before = approver.allowedFunctions(sessionID: request.sessionID)
                 let decision = await task.value
                 let stillWaiting = shared.state.withLock { state -> Set<String> in
@@ -77,16 +77,17 @@ struct Watch {
                 if text != "Approval timed out" { declines[text, default: []].append(call.id) }
             }
         }
+        let session = JSONValue.string(request.sessionID)
         if !approve.isEmpty {
             connection.send([
-                "command": "approve", "call_ids": .array(approve.map(JSONValue.string)), "id": .string("decision-\(number)"),
-                "terminal": RKApprove.terminalName,
+                "command": "approve", "call_ids": .array(approve.map(JSONValue.string)), "session_id": session,
+                "id": .string("decision-\(number)"), "terminal": RKApprove.terminalName,
             ])
         }
         for (reason, ids) in declines {
             connection.send([
-                "command": "decline", "call_ids": .array(ids.map(JSONValue.string)), "reason": .string(reason),
-                "id": .string("decision-\(number)"), "terminal": RKApprove.terminalName,
+                "command": "decline", "call_ids": .array(ids.map(JSONValue.string)), "session_id": session,
+                "reason": .string(reason), "id": .string("decision-\(number)"), "terminal": RKApprove.terminalName,
             ])
         }
     }
@@ -103,10 +104,15 @@ struct Watch {
         {
             arrived = [request]
         } else if line["event"] == "decided" || line["event"] == "withdrawn", let callID = line["call_id"]?.stringValue {
+            let sessionID = line["session_id"]?.stringValue
             let interrupted = shared.state.withLock { state -> Task<ToolBatchDecision, Never>? in
-                for index in state.batches.indices { state.batches[index].calls.removeAll { $0.id == callID } }
+                for index in state.batches.indices where sessionID == nil || state.batches[index].sessionID == sessionID {
+                    state.batches[index].calls.removeAll { $0.id == callID }
+                }
                 state.batches.removeAll { $0.calls.isEmpty }
-                guard let prompting = state.prompting, prompting.callIDs.contains(callID) else { return nil }
+                guard let prompting = state.prompting, prompting.sessionID == sessionID || sessionID == nil,
+                    prompting.callIDs.contains(callID)
+                else { return nil }
                 return prompting.task
             }
             if let interrupted {

@@ -12,13 +12,14 @@ import ResolveKit
 ///  "arguments": {…} (only exactly these) or "if": {"$.path": {"below": "/var/log"}} (only calls meeting it)}
 /// {"command": "revoke", "remembered_id": "…"}               the id "remember" answered ("id" is the request's)
 /// ```
-/// A request may carry `"terminal"`, the operator's terminal as the client reports it, for the audit trail.
+/// A request may carry `"terminal"`, the operator's terminal as the client reports it, for the audit trail, and
+/// `"session_id"` to name the session of the calls when the same call id waits in several.
 enum ApprovalCommand: Equatable, Sendable {
     case list
     case subscribe
-    case approve(callIDs: [String])
-    case approveEdited(callID: String, arguments: JSONValue)
-    case decline(callIDs: [String], reason: String?)
+    case approve(callIDs: [String], sessionID: String?)
+    case approveEdited(callID: String, sessionID: String?, arguments: JSONValue)
+    case decline(callIDs: [String], sessionID: String?, reason: String?)
     case remember(
         function: String, arguments: JSONValue?, conditions: JSONValue?, scope: ToolApprovals.Remembered.Scope)
     case revoke(id: String)
@@ -36,14 +37,16 @@ enum ApprovalCommand: Equatable, Sendable {
                 guard let arguments = object["arguments"], arguments.objectValue != nil else {
                     throw ParseFailure("approve with \"call_id\" needs \"arguments\", an object (or use \"call_ids\")")
                 }
-                return .approveEdited(callID: callID, arguments: arguments)
+                return .approveEdited(callID: callID, sessionID: object["session_id"]?.stringValue, arguments: arguments)
             }
-            return .approve(callIDs: try callIDs(object))
+            return .approve(callIDs: try callIDs(object), sessionID: object["session_id"]?.stringValue)
         case "decline":
             guard object["reason"] == nil || object["reason"]?.stringValue != nil else {
                 throw ParseFailure("reason must be a string")
             }
-            return .decline(callIDs: try callIDs(object), reason: object["reason"]?.stringValue)
+            return .decline(
+                callIDs: try callIDs(object), sessionID: object["session_id"]?.stringValue,
+                reason: object["reason"]?.stringValue)
         case "remember":
             guard let function = object["function"]?.stringValue else {
                 throw ParseFailure("remember needs \"function\", the function to allow")

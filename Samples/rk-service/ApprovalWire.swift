@@ -50,12 +50,14 @@ enum ApprovalWire {
     static func event(_ update: ToolApprovals.Update) -> JSONValue {
         switch update {
         case .requested(let request): return ["event": "requested", "batch": batch(request)]
-        case .decided(let callID, let decision):
+        case .decided(let sessionID, let callID, let decision):
             var object = Self.decision(decision)
             object["event"] = "decided"
+            object["session_id"] = .string(sessionID)
             object["call_id"] = .string(callID)
             return .object(object)
-        case .withdrawn(let callID): return ["event": "withdrawn", "call_id": .string(callID)]
+        case .withdrawn(let sessionID, let callID):
+            return ["event": "withdrawn", "session_id": .string(sessionID), "call_id": .string(callID)]
         case .remembered(let decision): return ["event": "remembered", "decision": remembered(decision)]
         case .revoked(let id): return ["event": "revoked", "id": .string(id)]
         }

@@ -89,7 +89,7 @@ extension MCPServer {
         let request = ToolApprovalRequest(
             batchID: 0, calls: [.init(call: call, timeRemaining: deadline - configuration.clock.elapsed)], sessionID: "mcp")
         approvals.open(request, deadlines: [call.callID: deadline], clock: configuration.clock, registry: registry)
-        defer { approvals.close([call.callID]) }
+        defer { approvals.close([call.callID], in: "mcp") }
         let (approvals, approver) = (approvals, configuration.approver)
         let outcome = await DeadlineRace<Void>(clock: configuration.clock).run(until: deadline) {
             await approvals.collect(request, from: approver)
@@ -98,11 +98,11 @@ extension MCPServer {
         case .cancelled:
             return .attributed(.decline(reason: "Cancelled while awaiting approval"), by: .automatic(reason: "the request was cancelled"))
         case .timedOut:
-            approvals.expire([call.callID])
+            approvals.expire([call.callID], in: "mcp")
         case .finished:
             break
         }
-        return approvals.decision(for: call.callID) ?? .attributed(.decline(reason: "Approval timed out"), by: .timeout)
+        return approvals.decision(for: call.callID, in: "mcp") ?? .attributed(.decline(reason: "Approval timed out"), by: .timeout)
     }
 
     /// The `tools/call` result: text for every client, and `structuredContent` where the revision has it.

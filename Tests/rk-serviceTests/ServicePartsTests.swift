@@ -32,11 +32,14 @@ struct ServicePartsTests {
         (#"{"id": "u", "user": "alice", "message": "hi"}"#, ServiceRequest(id: "u", kind: .message("hi"), user: "alice")),
         (
             #"{"command": "decline", "call_ids": ["c1", "c2"], "reason": "no", "terminal": "/dev/pts/3"}"#,
-            ServiceRequest(id: nil, kind: .approval(.decline(callIDs: ["c1", "c2"], reason: "no")), terminal: "/dev/pts/3")
+            ServiceRequest(
+                id: nil, kind: .approval(.decline(callIDs: ["c1", "c2"], sessionID: nil, reason: "no")),
+                terminal: "/dev/pts/3")
         ),
         (
             #"{"command": "approve", "call_id": "c1", "arguments": {"lines": 5}}"#,
-            ServiceRequest(id: nil, kind: .approval(.approveEdited(callID: "c1", arguments: ["lines": 5])))
+            ServiceRequest(
+                id: nil, kind: .approval(.approveEdited(callID: "c1", sessionID: nil, arguments: ["lines": 5])))
         ),
         (#"{"command": "subscribe"}"#, ServiceRequest(id: nil, kind: .approval(.subscribe))),
         (

@@ -1,14 +1,17 @@
 import Synchronization
 
 /// How a session's batch passes through the shared set: opened, decided by the approver or by anyone, closed.
+/// Every call is named by its session and id.
 extension ToolApprovals {
     /// Registers a batch's calls as waiting and announces them.
     package func open(
         _ request: ToolApprovalRequest, deadlines: [String: Duration], clock: ResolveKitClock, registry: ResolveKitRegistry
     ) {
         state.withLock { state in
-            for call in request.calls where state.entries[call.id] == nil {
-                state.entries[call.id] = Entry(
+            for call in request.calls {
+                let key = Key(sessionID: request.sessionID, callID: call.id)
+                guard state.entries[key] == nil else { continue }
+                state.entries[key] = Entry(
                     call: call.call, batchID: request.batchID, sessionID: request.sessionID,
                     deadline: deadlines[call.id] ?? call.call.serverDeadline, clock: clock,
                     schema: registry.entry(named: call.call.functionName)?.schema)
@@ -18,7 +21,7 @@ extension ToolApprovals {
     }
 
     /// Asks `approver` about `request` and waits until every call of it is decided, by the approver or by anyone
-    /// through ``approve(callIDs:by:)``. When the wait is cancelled (a deadline), the approver is cancelled too,
+    /// through ``approve(callIDs:in:by:)``. When the wait is cancelled (a deadline), the approver is cancelled too,
     /// without waiting for an approver that ignores cancellation.
     package func collect(_ request: ToolApprovalRequest, from approver: any ToolApprover) async {
         let asking = Task {
@@ -26,7 +29,7 @@ extension ToolApprovals {
             guard !Task.isCancelled else { return }
             self.apply(answer, to: request, defaultDecider: .host(String(describing: type(of: approver))))
         }
-        await waitUntilDecided(Set(request.calls.map(\.id)))
+        await waitUntilDecided(Set(request.calls.map { Key(sessionID: request.sessionID, callID: $0.id) }))
         asking.cancel()
     }
 
@@ -34,42 +37,51 @@ extension ToolApprovals {
     func apply(_ answer: ToolBatchDecision, to request: ToolApprovalRequest, defaultDecider: ToolCallDecision.Decider) {
         var decided: [(String, ToolCallDecision)] = []
         let woken = state.withLock { state in
-            for call in request.calls where state.entries[call.id]?.decision == nil && state.entries[call.id] != nil {
+            for call in request.calls {
+                let key = Key(sessionID: request.sessionID, callID: call.id)
+                guard let entry = state.entries[key], entry.decision == nil else { continue }
                 var decision = answer.decision(for: call.id)
                 if decision.decider == nil { decision = .attributed(decision, by: defaultDecider) }
-                state.entries[call.id]?.decision = decision
+                state.entries[key]?.decision = decision
                 decided.append((call.id, decision))
             }
             return Self.takeSatisfiedWaiters(&state)
         }
-        for (callID, decision) in decided { broadcaster.send(.decided(callID: callID, decision)) }
+        for (callID, decision) in decided {
+            broadcaster.send(.decided(sessionID: request.sessionID, callID: callID, decision))
+        }
         for continuation in woken { continuation.resume() }
     }
 
     /// Declines calls whose deadline came first, as decided by ``ToolCallDecision/Decider/timeout``.
-    package func expire(_ callIDs: [String]) {
-        try? decide(callIDs.filter { decision(for: $0) == nil }.map {
-            ($0, .attributed(.decline(reason: "Approval timed out"), by: .timeout))
-        })
+    package func expire(_ callIDs: [String], in sessionID: String) {
+        try? decide(
+            callIDs.filter { decision(for: $0, in: sessionID) == nil }.map {
+                ($0, .attributed(.decline(reason: "Approval timed out"), by: .timeout))
+            },
+            in: sessionID)
     }
 
     /// The decision for a call, once made.
-    package func decision(for callID: String) -> ToolCallDecision? {
-        state.withLock { $0.entries[callID]?.decision }
+    package func decision(for callID: String, in sessionID: String) -> ToolCallDecision? {
+        state.withLock { $0.entries[Key(sessionID: sessionID, callID: callID)]?.decision }
     }
 
     /// Forgets calls: their batch is done. Calls that were never decided are announced as withdrawn.
-    package func close(_ callIDs: [String]) {
+    package func close(_ callIDs: [String], in sessionID: String) {
         let (withdrawn, woken) = state.withLock { state in
-            let withdrawn = callIDs.filter { state.entries.removeValue(forKey: $0).map { $0.decision == nil } ?? false }
+            let withdrawn = callIDs.filter { callID in
+                state.entries.removeValue(forKey: Key(sessionID: sessionID, callID: callID)).map { $0.decision == nil }
+                    ?? false
+            }
             return (withdrawn, Self.takeSatisfiedWaiters(&state))
         }
-        for callID in withdrawn { broadcaster.send(.withdrawn(callID: callID)) }
+        for callID in withdrawn { broadcaster.send(.withdrawn(sessionID: sessionID, callID: callID)) }
         for continuation in woken { continuation.resume() }
     }
 
-    /// Returns once every call in `callIDs` is decided or closed, or the task is cancelled.
-    private func waitUntilDecided(_ callIDs: Set<String>) async {
+    /// Returns once every call in `keys` is decided or closed, or the task is cancelled.
+    private func waitUntilDecided(_ keys: Set<Key>) async {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
@@ -78,8 +90,8 @@ extension ToolApprovals {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
                     if Task.isCancelled { return true }
-                    if callIDs.allSatisfy({ state.entries[$0].map { $0.decision != nil } ?? true }) { return true }
-                    state.waiters[id] = Waiter(callIDs: callIDs, continuation: continuation)
+                    if keys.allSatisfy({ state.entries[$0].map { $0.decision != nil } ?? true }) { return true }
+                    state.waiters[id] = Waiter(keys: keys, continuation: continuation)
                     return false
                 }
                 if resumeNow { continuation.resume() }

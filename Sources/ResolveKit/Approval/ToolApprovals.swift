@@ -19,10 +19,10 @@ public final class ToolApprovals: Sendable {
     public enum Update: Sendable, Hashable {
         /// Calls wait for a decision.
         case requested(ToolApprovalRequest)
-        /// A call was decided; the decision carries who decided.
-        case decided(callID: String, ToolCallDecision)
+        /// A call of a session was decided; the decision carries who decided.
+        case decided(sessionID: String, callID: String, ToolCallDecision)
         /// A call no longer waits without being decided here: its turn ended or its session stopped.
-        case withdrawn(callID: String)
+        case withdrawn(sessionID: String, callID: String)
         /// A decision was remembered.
         case remembered(Remembered)
         /// A remembered decision was revoked.
@@ -52,13 +52,20 @@ public final class ToolApprovals: Sendable {
         var decision: ToolCallDecision?
     }
 
+    /// A call is known by its session and id: call ids come from the model, and two sessions may well both
+    /// have a `call_0`.
+    struct Key: Hashable, Sendable {
+        var sessionID: String
+        var callID: String
+    }
+
     struct Waiter: Sendable {
-        var callIDs: Set<String>
+        var keys: Set<Key>
         var continuation: CheckedContinuation<Void, Never>
     }
 
     struct State: Sendable {
-        var entries: [String: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         var waiters: [Int: Waiter] = [:]
         var nextWaiterID = 0
         var remembered: [Remembered] = []
@@ -101,24 +108,32 @@ public final class ToolApprovals: Sendable {
     }
 
     /// Approves calls waiting for a decision.
+    /// - Parameter sessionID: the session of the calls; needed only when the same call id waits in several
+    ///   sessions.
     /// - Throws: ``ResolveKitError/Code/approvalNotPending`` naming the first call that is not waiting (decided
-    ///   already, withdrawn, or unknown); no call is decided then.
-    public func approve(callIDs: [String], by decider: ToolCallDecision.Decider) throws(ResolveKitError) {
-        try decide(callIDs.map { ($0, .attributed(.approve, by: decider)) })
+    ///   already, withdrawn, unknown, or ambiguous without `sessionID`); no call is decided then.
+    public func approve(callIDs: [String], in sessionID: String? = nil, by decider: ToolCallDecision.Decider)
+        throws(ResolveKitError)
+    {
+        try decide(callIDs.map { ($0, .attributed(.approve, by: decider)) }, in: sessionID)
     }
 
     /// Declines calls waiting for a decision; the model is told `reason` (default "User denied action").
-    /// - Throws: ``ResolveKitError/Code/approvalNotPending`` as ``approve(callIDs:by:)``.
-    public func decline(callIDs: [String], reason: String? = nil, by decider: ToolCallDecision.Decider) throws(ResolveKitError) {
-        try decide(callIDs.map { ($0, .attributed(.decline(reason: reason), by: decider)) })
+    /// - Throws: ``ResolveKitError/Code/approvalNotPending`` as ``approve(callIDs:in:by:)``.
+    public func decline(
+        callIDs: [String], in sessionID: String? = nil, reason: String? = nil, by decider: ToolCallDecision.Decider
+    ) throws(ResolveKitError) {
+        try decide(callIDs.map { ($0, .attributed(.decline(reason: reason), by: decider)) }, in: sessionID)
     }
 
     /// Approves one call with arguments a person edited. They are coerced and validated against the function's
     /// schema first; the model is told the call ran with changed arguments.
     /// - Throws: ``ResolveKitError/Code/invalidArguments`` listing what the schema refuses, or
     ///   ``ResolveKitError/Code/approvalNotPending``.
-    public func approve(callID: String, arguments: JSONValue, by decider: ToolCallDecision.Decider) throws(ResolveKitError) {
-        let schema = state.withLock { $0.entries[callID]?.schema }
+    public func approve(
+        callID: String, in sessionID: String? = nil, arguments: JSONValue, by decider: ToolCallDecision.Decider
+    ) throws(ResolveKitError) {
+        let schema = state.withLock { state in (try? Self.key(callID, in: sessionID, state)).flatMap { state.entries[$0]?.schema } }
         var edited = arguments
         if let schema {
             guard case .object = arguments else {
@@ -132,31 +147,48 @@ public final class ToolApprovals: Sendable {
                     "Edited arguments for \(callID): " + violations.map(\.description).joined(separator: "; "))
             }
         }
-        try decide([(callID, .attributed(.approveEdited(arguments: edited), by: decider))])
+        try decide([(callID, .attributed(.approveEdited(arguments: edited), by: decider))], in: sessionID)
+    }
+
+    /// The key of `callID` in `sessionID`, or of the only session where it waits.
+    static func key(_ callID: String, in sessionID: String?, _ state: State) throws(ResolveKitError) -> Key {
+        if let sessionID { return Key(sessionID: sessionID, callID: callID) }
+        let matching = state.entries.keys.filter { $0.callID == callID }
+        guard matching.count <= 1 else {
+            throw ResolveKitError(
+                .approvalNotPending,
+                "Call \(callID) waits in \(matching.count) sessions; name the session to decide it")
+        }
+        return matching.first ?? Key(sessionID: "", callID: callID)
     }
 
     /// Records decisions all or nothing, wakes whoever waits for them and announces them.
-    func decide(_ decisions: [(callID: String, decision: ToolCallDecision)]) throws(ResolveKitError) {
-        let woken = try state.withLock { state throws(ResolveKitError) -> [CheckedContinuation<Void, Never>] in
-            for (callID, _) in decisions {
-                guard let entry = state.entries[callID] else {
+    func decide(_ decisions: [(callID: String, decision: ToolCallDecision)], in sessionID: String?) throws(ResolveKitError) {
+        let (keyed, woken) = try state.withLock { state throws(ResolveKitError) in
+            var keyed: [(Key, ToolCallDecision)] = []
+            for (callID, decision) in decisions {
+                let key = try Self.key(callID, in: sessionID, state)
+                guard let entry = state.entries[key] else {
                     throw ResolveKitError(.approvalNotPending, "No call \(callID) is waiting for approval")
                 }
                 if let earlier = entry.decision {
                     let who = earlier.decider.map { " by \($0)" } ?? ""
                     throw ResolveKitError(.approvalNotPending, "Call \(callID) was already decided\(who)")
                 }
+                keyed.append((key, decision))
             }
-            for (callID, decision) in decisions { state.entries[callID]?.decision = decision }
-            return Self.takeSatisfiedWaiters(&state)
+            for (key, decision) in keyed { state.entries[key]?.decision = decision }
+            return (keyed, Self.takeSatisfiedWaiters(&state))
         }
-        for (callID, decision) in decisions { broadcaster.send(.decided(callID: callID, decision)) }
+        for (key, decision) in keyed {
+            broadcaster.send(.decided(sessionID: key.sessionID, callID: key.callID, decision))
+        }
         for continuation in woken { continuation.resume() }
     }
 
     static func takeSatisfiedWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
         var woken: [CheckedContinuation<Void, Never>] = []
-        for (id, waiter) in state.waiters where waiter.callIDs.allSatisfy({ state.entries[$0].map { $0.decision != nil } ?? true }) {
+        for (id, waiter) in state.waiters where waiter.keys.allSatisfy({ state.entries[$0].map { $0.decision != nil } ?? true }) {
             woken.append(waiter.continuation)
             state.waiters[id] = nil
         }

@@ -84,54 +84,10 @@ extension SessionEngine {
         for (call, item) in zip(batch.calls, items) where turnRecord?.turnID == call.turnID { turnRecord?.update(item) }
         output.emit(.toolBatchAwaitingApproval(checklist))
         var remaining = batch.calls.filter { pipeline.isOpen($0.callID) }
-        guard let sessionID = session?.id else { return }
-        let approver = configuration.approver
-        approvals.open(
-            approvalRequest(batch.id, remaining, sessionID),
-            deadlines: Dictionary(uniqueKeysWithValues: remaining.map { ($0.callID, executionDeadline($0)) }),
-            clock: clock, registry: registry)
-        for call in remaining where !approver.denies(call) {
-            if let remembered = approvals.rememberedDecision(for: call, sessionID: sessionID) {
-                try? approvals.decide([(call.callID, .attributed(.approve, by: .remembered(id: remembered.id)))])
-            }
-        }
         var approved: [(call: PendingToolCall, edited: JSONValue?)] = []
-        while !remaining.isEmpty, session != nil {
-            let undecided = remaining.filter { approvals.decision(for: $0.callID) == nil }
-            if !undecided.isEmpty {
-                let deadline = undecided.map(executionDeadline).min()!
-                let request = approvalRequest(batch.id, undecided, sessionID)
-                let approvals = approvals
-                let outcome = await DeadlineRace<Void>(clock: clock).run(until: deadline) {
-                    await approvals.collect(request, from: approver)
-                }
-                switch outcome {
-                case .timedOut:
-                    let now = clock.elapsed
-                    approvals.expire(undecided.filter { executionDeadline($0) <= now }.map(\.callID))
-                case .cancelled:
-                    for call in remaining { record(call, .failure(.cancelled("Cancelled while awaiting approval"))) }
-                    remaining = []
-                case .finished:
-                    break
-                }
-            }
-            for call in remaining {
-                guard let decision = approvals.decision(for: call.callID) else { continue }
-                audit.decision(call, sessionID: sessionID, batchID: batch.id, decision)
-                switch decision.verdict {
-                case .approve, .attributed: approved.append((call, nil))
-                case .approveEdited(let arguments): approved.append((call, arguments))
-                case .decline(let reason):
-                    record(call, .failure(.declined(reason ?? "User denied action")), decision: .declined)
-                }
-            }
-            remaining.removeAll { approvals.decision(for: $0.callID) != nil }
-            // Calls whose turn ended meanwhile already have their outcome.
-            approvals.close(remaining.filter { !pipeline.isOpen($0.callID) }.map(\.callID))
-            remaining.removeAll { !pipeline.isOpen($0.callID) }
+        if let sessionID = session?.id, !remaining.isEmpty {
+            approved = await decide(&remaining, batch: batch.id, sessionID: sessionID)
         }
-        approvals.close(batch.calls.map(\.callID))
         if configuration.runsApprovedCallsSequentially {
             for (call, edited) in approved { await execute(call, decision: .approved, editedArguments: edited) }
         } else {
@@ -142,6 +98,65 @@ extension SessionEngine {
             }
         }
         if let next = pipeline.batchFinished() { present(next) }
+    }
+
+    /// Remembered decisions first (unless a rule denies the call), then the approver and anyone through
+    /// ``ToolApprovals`` until each call's deadline; declines are recorded, the approved calls returned.
+    private func decide(
+        _ remaining: inout [PendingToolCall], batch batchID: Int, sessionID: String
+    ) async -> [(call: PendingToolCall, edited: JSONValue?)] {
+        let approver = configuration.approver
+        approvals.open(
+            approvalRequest(batchID, remaining, sessionID),
+            deadlines: Dictionary(uniqueKeysWithValues: remaining.map { ($0.callID, executionDeadline($0)) }),
+            clock: clock, registry: registry)
+        defer { approvals.close(remaining.map(\.callID), in: sessionID) }
+        for call in remaining where !approver.denies(call) {
+            if let remembered = approvals.rememberedDecision(for: call, sessionID: sessionID) {
+                try? approvals.decide(
+                    [(call.callID, .attributed(.approve, by: .remembered(id: remembered.id)))], in: sessionID)
+            }
+        }
+        var approved: [(call: PendingToolCall, edited: JSONValue?)] = []
+        while !remaining.isEmpty, session != nil {
+            let undecided = remaining.filter { approvals.decision(for: $0.callID, in: sessionID) == nil }
+            if !undecided.isEmpty {
+                let deadline = undecided.map(executionDeadline).min()!
+                let request = approvalRequest(batchID, undecided, sessionID)
+                let approvals = approvals
+                let outcome = await DeadlineRace<Void>(clock: clock).run(until: deadline) {
+                    await approvals.collect(request, from: approver)
+                }
+                switch outcome {
+                case .timedOut:
+                    let now = clock.elapsed
+                    approvals.expire(undecided.filter { executionDeadline($0) <= now }.map(\.callID), in: sessionID)
+                case .cancelled:
+                    for call in remaining { record(call, .failure(.cancelled("Cancelled while awaiting approval"))) }
+                    return []
+                case .finished:
+                    break
+                }
+            }
+            var decided: [String] = []
+            for call in remaining {
+                guard let decision = approvals.decision(for: call.callID, in: sessionID) else { continue }
+                decided.append(call.callID)
+                audit.decision(call, sessionID: sessionID, batchID: batchID, decision)
+                switch decision.verdict {
+                case .approve, .attributed: approved.append((call, nil))
+                case .approveEdited(let arguments): approved.append((call, arguments))
+                case .decline(let reason):
+                    record(call, .failure(.declined(reason ?? "User denied action")), decision: .declined)
+                }
+            }
+            approvals.close(decided, in: sessionID)
+            remaining.removeAll { decided.contains($0.callID) }
+            // Calls whose turn ended meanwhile already have their outcome.
+            approvals.close(remaining.filter { !pipeline.isOpen($0.callID) }.map(\.callID), in: sessionID)
+            remaining.removeAll { !pipeline.isOpen($0.callID) }
+        }
+        return approved
     }
 
     private func approvalRequest(_ batchID: Int, _ calls: [PendingToolCall], _ sessionID: String) -> ToolApprovalRequest {
