@@ -64,6 +64,11 @@ struct PolicyRuleTests {
         #expect(try Self.action(condition, ["path": .string(root + "/logs/escape/passwd")]) == .deny)
         #expect(try Self.action(condition, ["path": .string(root + "/logs/../logs2/x")]) == .deny)
         #expect(try Self.action(condition, ["path": .string(root + "/logs2/x")]) == .deny)
+        #expect(try Self.action(condition, ["path": .string(root + "/logs/new/app.log")]) == .allow)
+        #expect(try Self.action(condition, ["path": .string(root + "/logs/escape/new-file")]) == .deny)
+        try FileManager.default.createSymbolicLink(atPath: root + "/logs/dangling", withDestinationPath: "/nonexistent-rk")
+        #expect(try Self.action(condition, ["path": .string(root + "/logs/dangling")]) == .deny)
+        #expect(try Self.action(condition, ["path": .string(root + "/logs/./app.log")]) == .allow)
         #expect(try Self.action(condition, ["path": "logs/app.log"]) == .deny)
         #expect(try Self.action(condition, ["path": 42]) == .deny)
     }

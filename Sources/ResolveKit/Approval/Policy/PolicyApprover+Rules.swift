@@ -17,7 +17,8 @@ extension PolicyApprover {
         /// The value is a number within these bounds (inclusive; a missing bound is open).
         case range(min: Double?, max: Double?)
         /// The value is a path at or below this root: absolute, without `..`, symbolic links resolved, compared
-        /// component by component (the Linux pack's confinement rules).
+        /// component by component (the Linux pack's confinement rules). A path that does not exist yet is judged
+        /// by its deepest existing folder, resolved, so a linked folder cannot lead a new name out of the root.
         case below(String)
 
         /// The condition as a policy file writes it: `{"below": "/var/log"}`.
@@ -51,11 +52,7 @@ extension PolicyApprover {
                 return (low.map { number >= $0 } ?? true) && (high.map { number <= $0 } ?? true)
             case .below(let root):
                 guard let path = value.stringValue else { return false }
-                return PathConfinementRules.isBelow(path, root: root) { candidate in
-                    guard let resolved = realpath(candidate, nil) else { return nil }
-                    defer { free(resolved) }
-                    return String(cString: resolved)
-                }
+                return PathConfinementRules.isBelow(path, root: root)
             }
         }
     }
