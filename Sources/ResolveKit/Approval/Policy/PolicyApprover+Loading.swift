@@ -22,6 +22,15 @@ extension PolicyApprover {
         /// What is wrong.
         public var message: String
 
+        /// Creates a problem at a 1-based line and column of `file`.
+        public init(severity: Severity, file: String, line: Int, column: Int, message: String) {
+            self.severity = severity
+            self.file = file
+            self.line = line
+            self.column = column
+            self.message = message
+        }
+
         /// `policy.json:7:21: error: unknown argument path $.pth for read_log_tail`.
         public var description: String { "\(file):\(line):\(column): \(severity.rawValue): \(message)" }
     }
@@ -87,6 +96,7 @@ struct PolicyLoader {
             loaded.problems.append(problem(.error, at: .init(line: 1, column: 1), "the policy must be a JSON object"))
             return loaded
         }
+        loaded.problems += repeatedNames(in: document)
         for member in members {
             switch member.key {
             case "default":
@@ -279,6 +289,28 @@ struct PolicyLoader {
         default:
             problems.append(problem(.error, at: kind.keyPosition, "unknown condition \(kind.key); use one of " + Self.conditionKinds.joined(separator: ", ")))
             return nil
+        }
+    }
+
+    /// A name given twice in one object: JSON keeps one of the two, so the other would be ignored without a word.
+    private func repeatedNames(in value: LocatedJSON) -> [PolicyApprover.Problem] {
+        switch value {
+        case .scalar: return []
+        case .array(let items, _): return items.flatMap(repeatedNames)
+        case .object(let members, _):
+            var seen: [String: LocatedJSON.Position] = [:]
+            var problems: [PolicyApprover.Problem] = []
+            for member in members {
+                if let first = seen[member.key] {
+                    problems.append(problem(
+                        .error, at: member.keyPosition,
+                        "\"\(member.key)\" is given twice in this object (first at \(first.line):\(first.column))"))
+                } else {
+                    seen[member.key] = member.keyPosition
+                }
+                problems += repeatedNames(in: member.value)
+            }
+            return problems
         }
     }
 

@@ -143,8 +143,16 @@ extension PolicyApprover {
         public var action: Rule
         /// What the model is told when it denies; `nil` for the default message.
         public var message: String?
-        /// The rule that decided: `read_log_tail rule 2 (policy.json:7:9)`, `read_log_tail` or `default`.
+        /// The rule that decided: `read_log_tail rule 2 (policy.json:7:9)`, `read_log_tail default`,
+        /// `read_log_tail` (the shorthand) or `default` (the policy's).
         public var source: String
+
+        /// Creates a verdict.
+        public init(action: Rule, message: String? = nil, source: String) {
+            self.action = action
+            self.message = message
+            self.source = source
+        }
     }
 
     /// The first matching rule of the call's function, else its default, else the shorthand, else the policy's
