@@ -35,6 +35,10 @@ struct CheckPolicyTests {
         }.get()
     }
 
+    /// The Linux pack's function names, as an unknown-function error lists them.
+    static let packFunctions = "get_disk_usage, get_host_status, get_local_time, get_service_status, "
+        + "list_directory, list_top_processes, read_log_tail"
+
     static func write(_ text: String) throws -> String {
         let path = "/tmp/rk-policy-\(UUID().uuidString.prefix(8)).json"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -65,6 +69,21 @@ struct CheckPolicyTests {
         #expect(result.stderr.contains("\(path):8:39: error: the range's min 10 is above its max 1"))
         #expect(result.stderr.contains("\(path):7:7: warning: this rule can never match: read_log_tail rule 1"))
         #expect(result.stdout.contains("\(path): 2 errors, 1 warning"))
+    }
+
+    @Test(arguments: ["rk-service", "rk-chat"])
+    func warningsAloneArePrintedAndExit0(tool: String) async throws {
+        let path = try Self.write(#"""
+            {"functions": {"read_log_tail": {"rules": [
+              {"then": "ask"},
+              {"if": {"$.lines": {"range": {"max": 5}}}, "then": "allow"}
+            ]}}}
+            """#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await Self.run(tool, ["--check-policy", path])
+        #expect(result.status == 0)
+        #expect(result.stderr == "\(path):3:3: warning: this rule can never match: read_log_tail rule 1 matches every call it would\n")
+        #expect(result.stdout == "\(path): OK, 1 warning\n")
     }
 
     @Test(arguments: ["rk-service", "rk-chat"])
@@ -101,6 +120,21 @@ struct CheckPolicyTests {
         process.closeInput()
         #expect(await process.exitStatus() == 64)
         #expect(process.stderr.contains("\(path):1:16: error: unknown function rm_rf"))
+    }
+
+    @Test func rkChatWithABadPolicyNamesThePositionBeforeStartingAnything() async throws {
+        let path = try Self.write(#"{"functions": {"rm_rf": "allow", "read_log_tail": "sometimes"}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await Self.run("rk-chat", ["--demo", "-m", "hi", "--approve", path])
+        #expect(result.status == 64)
+        #expect(result.stderr == """
+            rk-chat: error: --approve: Invalid approval policy:
+            \(path):1:16: error: unknown function rm_rf; the functions are \(Self.packFunctions)
+            \(path):1:51: error: functions.read_log_tail must be "allow", "deny" or "ask"
+            See rk-chat --help.
+
+            """)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
     }
 }
 
