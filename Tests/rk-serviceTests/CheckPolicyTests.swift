@@ -9,7 +9,9 @@ struct CheckPolicyTests {
         .deletingLastPathComponent()
 
     /// Runs a built tool to its end: its exit status, and all it wrote to stdout and stderr.
-    static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ tool: String, _ arguments: [String]) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try await offThePool { () -> Result<(status: Int32, stdout: String, stderr: String), any Error> in
             let process = Process()
             process.executableURL = ServiceProcess.built(tool)
@@ -36,7 +38,8 @@ struct CheckPolicyTests {
     }
 
     /// The Linux pack's function names, as an unknown-function error lists them.
-    static let packFunctions = "get_disk_usage, get_host_status, get_local_time, get_service_status, "
+    static let packFunctions =
+        "get_disk_usage, get_host_status, get_local_time, get_service_status, "
         + "list_directory, list_top_processes, read_log_tail"
 
     static func write(_ text: String) throws -> String {
@@ -73,7 +76,8 @@ struct CheckPolicyTests {
 
     @Test(arguments: ["rk-service", "rk-chat"])
     func warningsAloneArePrintedAndExit0(tool: String) async throws {
-        let path = try Self.write(#"""
+        let path = try Self.write(
+            #"""
             {"functions": {"read_log_tail": {"rules": [
               {"then": "ask"},
               {"if": {"$.lines": {"range": {"max": 5}}}, "then": "allow"}
@@ -82,7 +86,10 @@ struct CheckPolicyTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try await Self.run(tool, ["--check-policy", path])
         #expect(result.status == 0)
-        #expect(result.stderr == "\(path):3:3: warning: this rule can never match: read_log_tail rule 1 matches every call it would\n")
+        #expect(
+            result.stderr
+                == "\(path):3:3: warning: this rule can never match: read_log_tail rule 1 matches every call it would\n"
+        )
         #expect(result.stdout == "\(path): OK, 1 warning\n")
     }
 
@@ -100,7 +107,8 @@ struct CheckPolicyTests {
         let start = try #require(after.range(of: "```json\n"))
         let end = try #require(after[start.upperBound...].range(of: "```"))
         let block = String(after[start.upperBound..<end.lowerBound])
-        let sample = try String(contentsOf: Self.packageRoot.appending(path: "Samples/rk-service/policy.json"), encoding: .utf8)
+        let sample = try String(
+            contentsOf: Self.packageRoot.appending(path: "Samples/rk-service/policy.json"), encoding: .utf8)
         #expect(block == sample)
         let path = try Self.write(block)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -127,14 +135,14 @@ struct CheckPolicyTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try await Self.run("rk-chat", ["--demo", "-m", "hi", "--approve", path])
         #expect(result.status == 64)
-        #expect(result.stderr == """
-            rk-chat: error: --approve: Invalid approval policy:
-            \(path):1:16: error: unknown function rm_rf; the functions are \(Self.packFunctions)
-            \(path):1:51: error: functions.read_log_tail must be "allow", "deny" or "ask"
-            See rk-chat --help.
+        #expect(
+            result.stderr == """
+                rk-chat: error: --approve: Invalid approval policy:
+                \(path):1:16: error: unknown function rm_rf; the functions are \(Self.packFunctions)
+                \(path):1:51: error: functions.read_log_tail must be "allow", "deny" or "ask"
+                See rk-chat --help.
 
-            """)
+                """)
         #expect(result.stdout.isEmpty, "\(result.stdout)")
     }
 }
-

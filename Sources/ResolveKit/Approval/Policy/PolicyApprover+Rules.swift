@@ -30,7 +30,10 @@ extension PolicyApprover {
             case .glob(let text): ["glob": .string(text)]
             case .regex(let text): ["regex": .string(text)]
             case .range(let low, let high):
-                ["range": .object(["min": low.map(JSONValue.number), "max": high.map(JSONValue.number)].compactMapValues { $0 })]
+                [
+                    "range": .object(
+                        ["min": low.map(JSONValue.number), "max": high.map(JSONValue.number)].compactMapValues { $0 })
+                ]
             case .below(let root): ["below": .string(root)]
             }
         }
