@@ -75,6 +75,11 @@ struct PolicyMemberTypeTests {
             #"p.json:1:37: error: "read_log" is given twice in this object (first at 1:16)"#
         ),
         ("[]", "p.json:1:1: error: the policy must be a JSON object"),
+        // Columns count characters, not UTF-8 bytes.
+        (
+            #"{"functions": {"read_log": {"rules": [{"then": "deny", "message": "Ünïcödé ✓"}, {"then": "maybe"}]}}}"#,
+            #"p.json:1:90: error: then must be "allow", "deny" or "ask""#
+        ),
     ])
     func aMemberOfTheWrongTypeOrNameIsAnErrorAtItsPosition(text: String, expected: String) {
         let problems = Self.problems(text)
