@@ -79,13 +79,15 @@ struct PathConfinement: Sendable {
     /// Steps 3–5: the resolved form of `requested`, if it lies inside one of `resolvedRoots`.
     func resolve(_ requested: String, within resolvedRoots: [String]) throws -> String {
         let allowed = resolvedRoots.joined(separator: ", ")
-        guard !requested.isEmpty, !requested.utf8.contains(0), requested.hasPrefix("/") else {
+        switch PathConfinementRules.refusal(requested) {
+        case .notAbsolute, .nulByte:
             throw ResolveKitFunctionError.invalidArguments(
                 "Give an absolute path inside one of the allowed roots: \(allowed).")
-        }
-        guard !PathRules.components(requested).contains("..") else {
+        case .parentStep:
             throw ResolveKitFunctionError.invalidArguments(
                 "\(requested) contains \"..\"; give the path without parent-directory steps, inside: \(allowed).")
+        case nil:
+            break
         }
         let resolved: String
         do {

@@ -16,9 +16,8 @@ enum PathRules {
 
     /// `realpath(3)`: the absolute path with every symbolic link, `.` and `..` resolved.
     static func realPath(_ path: String) throws(SystemCallError) -> String {
-        guard let resolved = realpath(path, nil) else { throw .current("realpath", path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        guard let resolved = PathConfinementRules.realPath(path) else { throw .current("realpath", path) }
+        return resolved
     }
 
     /// The path the kernel reports for an open descriptor (`/proc/self/fd/N`), which names the object actually

@@ -115,6 +115,8 @@ struct ChatOptions: Equatable {
           rk-chat [--base-url URL]             chat with a real backend (RESOLVEKIT_BASE_URL, RESOLVEKIT_API_KEY)
           rk-chat --demo --message "What time is it?" --approve all
                                                one turn, print the transcript, exit (for scripts and tests)
+          rk-chat --check-policy Samples/rk-service/policy.json
+                                               check an approval policy (see the README's Approvals section)
 
         OPTIONS
           --demo                 start the reference backend in-process on a loopback port
@@ -122,13 +124,15 @@ struct ChatOptions: Equatable {
           --api-key-file PATH    read the API key from a file (default: $RESOLVEKIT_API_KEY)
           --message, -m TEXT     send one message, print the transcript and exit
           --history              with --message, print the conversation so far before the new turn
-          --approve MODE         prompt | all | none | PATH to a policy file
-                                 (default: prompt in a terminal, none otherwise)
+          --approve MODE         prompt | all | none | PATH to a policy file (default: prompt in a terminal,
+                                 none otherwise). A policy is checked against the Linux pack: an error exits
+                                 64 naming FILE:LINE:COLUMN; its "ask" calls go to the prompt in a terminal
           --allowed-root DIR     a folder the log and directory functions may read (repeatable;
                                  default: the current folder, plus /var/log with --demo)
           --state-dir DIR        where the session and call journal persist (default: XDG state; memory with --demo)
-          --check-policy FILE    check a policy against the Linux pack: each problem as FILE:LINE:COLUMN:
-                                 error|warning: …, then exit 0 when it has no error, else 1
+          --check-policy FILE    check a policy against the Linux pack and exit: each problem to stderr as
+                                 FILE:LINE:COLUMN: error|warning: message, then "FILE: OK" (or
+                                 "FILE: 2 errors, 1 warning") to stdout; exit 0 when it has no error, else 1
           --audit-log PATH       append every approval decision and call outcome to a hash-chained
                                  audit trail (verify it with rk-approve --verify-audit PATH)
           --help, -h             this help
@@ -140,6 +144,7 @@ struct ChatOptions: Equatable {
 
         EXIT CODES
           0 the turn (or chat) ended normally   1 the turn failed   3 could not connect (within 30 s)
+          --check-policy: 0 no error (warnings allowed), 1 an error in the policy
           64 usage error: a flag or file is wrong (the message names it)
         """
 }

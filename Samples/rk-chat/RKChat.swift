@@ -31,6 +31,19 @@ struct RKChat {
         let terminal = TerminalIO.live
         let screen = TerminalScreen(terminal: terminal)
         let directory = FileManager.default.currentDirectoryPath
+        let interactive = options.message == nil && terminal.isInteractive
+        let clock = ResolveKitClock.continuous
+        let approver: any ToolApprover
+        do {
+            // Before any backend starts, so a policy's mistakes are all the output.
+            approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
+        } catch {
+            FileHandle.standardError.write(Data("rk-chat: error: --approve: \(error.message)\nSee rk-chat --help.\n".utf8))
+            return 64
+        }
+        for warning in (approver as? PolicyApprover)?.warnings ?? [] {
+            FileHandle.standardError.write(Data("\(warning)\n".utf8))
+        }
         var demo: DemoBackend?
         let baseURL: String
         let apiKey: String?
@@ -60,24 +73,14 @@ struct RKChat {
                 return 64
             }
         }
-        var dependencies = ResolveKitDependencies()
-        dependencies.systemFunctions = SystemFunctionsConfiguration(
-            allowedRoots: options.allowedRoots.isEmpty ? [directory] + (options.demo ? ["/var/log"] : []) : options.allowedRoots)
-        let interactive = options.message == nil && terminal.isInteractive
         if options.approval == nil, !interactive {
             screen.print(StyledLine(
                 "rk-chat: no terminal to ask for approval, so calls that need it are declined; use --approve all, "
                     + "--approve POLICY.json, or run interactively"))
         }
-        let clock = ResolveKitClock.continuous
-        let approver: any ToolApprover
-        do {
-            approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
-        } catch {
-            screen.print(StyledLine("rk-chat: error: \(error.message)"))
-            await demo?.stop()
-            return 64
-        }
+        var dependencies = ResolveKitDependencies()
+        dependencies.systemFunctions = SystemFunctionsConfiguration(
+            allowedRoots: options.allowedRoots.isEmpty ? [directory] + (options.demo ? ["/var/log"] : []) : options.allowedRoots)
         let stateLocation: ResolveKitConfiguration.StateLocation =
             options.stateDirectory.map { .directory($0) } ?? (options.demo ? .inMemory : .automatic)
         var configuration = ResolveKitConfiguration(

@@ -2,7 +2,9 @@
 enum ExitCode: Int32 {
     /// Stopped cleanly: a signal was drained, or stdin ended.
     case clean = 0
-    /// A usage error: bad flag, no API key, unreadable key or policy file (`EX_USAGE`).
+    /// `--check-policy` found at least one error in the policy (warnings alone exit `clean`).
+    case policyHasErrors = 1
+    /// A usage error: bad flag, no API key, unreadable key or policy file, an error in the policy (`EX_USAGE`).
     case usage = 64
     /// The backend is unavailable or refused this host (`EX_UNAVAILABLE`).
     case unavailable = 69

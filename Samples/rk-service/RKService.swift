@@ -27,6 +27,7 @@ enum RKService {
         } catch {
             usageFailure(error)
         }
+        for warning in settings.policy.warnings { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
         let code = await Service(settings: settings, environment: ProcessInfo.processInfo.environment).run()
         exit(code.rawValue)
     }
@@ -45,7 +46,7 @@ enum RKService {
         let warnings = problems.count - errors
         print("\(path): " + (errors == 0 ? "OK" : "\(errors) error\(errors == 1 ? "" : "s")")
             + (warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"))
-        return errors == 0 ? ExitCode.clean.rawValue : 1
+        return (errors == 0 ? ExitCode.clean : ExitCode.policyHasErrors).rawValue
     }
 
     private static func usageFailure(_ error: ServiceOptions.UsageError) -> Never {

@@ -10,12 +10,17 @@ extension ServiceOptions {
           --base-url <url>           the backend (or RESOLVEKIT_BASE_URL)
           --api-key-file <path>      a file holding the API key (or RESOLVEKIT_API_KEY); there is no --api-key
                                      flag, because command lines are visible to every user in `ps`
-          --policy <file.json>       approvals: {"default": "deny", "functions": {"read_log_tail": "allow"}};
-                                     without it every call that needs approval is declined. With --socket,
-                                     calls the policy says to "ask" about wait for an operator's decision
-                                     through rk-approve --socket <path> until their deadline
-          --check-policy <file.json> check a policy against the functions served, print each problem as
-                                     FILE:LINE:COLUMN: error|warning: …, exit 0 when it has no error, else 1
+          --policy <file.json>       approvals: {"default": "deny", "functions": {"get_host_status": "allow",
+                                     "read_log_tail": {"rules": [{"if": {"$.path": {"below": "/var/log/nginx"}},
+                                     "then": "allow"}], "default": "ask"}}} (the README's Approvals section has
+                                     every condition); without it every call that needs approval is declined.
+                                     Checked against the functions served: any error stops the start (exit 64)
+                                     with each at FILE:LINE:COLUMN; warnings are printed to stderr. With
+                                     --socket, calls the policy says to "ask" about wait for an operator's
+                                     decision through rk-approve --socket <path> until their deadline
+          --check-policy <file.json> check a policy against the functions served and exit: each problem to
+                                     stderr as FILE:LINE:COLUMN: error|warning: message, then a summary
+                                     ("FILE: OK" or "FILE: 2 errors, 1 warning") to stdout
           --allowed-root <dir>       a directory the file functions may read; repeat for several
           --state-dir <dir>          where the session, device id and call journal survive restarts
                                      (default $STATE_DIRECTORY from systemd, else ~/.local/state/resolvekit)
@@ -56,8 +61,9 @@ extension ServiceOptions {
         it reports READY=1 once connected and STOPPING=1 when draining.
 
         EXIT CODES:
-          0   stopped cleanly (signal, or end of stdin)
-          64  usage error (bad flag, no API key, unreadable key or policy file)
+          0   stopped cleanly (signal, or end of stdin); --check-policy: the policy has no error
+          1   --check-policy: the policy has an error
+          64  usage error (bad flag, no API key, unreadable key or policy file, an error in the policy)
           69  the backend is unavailable or refused this host (bad key, unsupported SDK)
           70  internal failure
 

@@ -9,7 +9,9 @@ struct CheckPolicyTests {
         .deletingLastPathComponent()
 
     /// Runs a built tool to its end: its exit status, and all it wrote to stdout and stderr.
-    static func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ tool: String, _ arguments: [String]) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try await offThePool { () -> Result<(status: Int32, stdout: String, stderr: String), any Error> in
             let process = Process()
             process.executableURL = ServiceProcess.built(tool)
@@ -34,6 +36,11 @@ struct CheckPolicyTests {
             return .success((process.terminationStatus, stdout, stderr.withLock { $0 }))
         }.get()
     }
+
+    /// The Linux pack's function names, as an unknown-function error lists them.
+    static let packFunctions =
+        "get_disk_usage, get_host_status, get_local_time, get_service_status, "
+        + "list_directory, list_top_processes, read_log_tail"
 
     static func write(_ text: String) throws -> String {
         let path = "/tmp/rk-policy-\(UUID().uuidString.prefix(8)).json"
@@ -68,6 +75,25 @@ struct CheckPolicyTests {
     }
 
     @Test(arguments: ["rk-service", "rk-chat"])
+    func warningsAloneArePrintedAndExit0(tool: String) async throws {
+        let path = try Self.write(
+            #"""
+            {"functions": {"read_log_tail": {"rules": [
+              {"then": "ask"},
+              {"if": {"$.lines": {"range": {"max": 5}}}, "then": "allow"}
+            ]}}}
+            """#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await Self.run(tool, ["--check-policy", path])
+        #expect(result.status == 0)
+        #expect(
+            result.stderr
+                == "\(path):3:3: warning: this rule can never match: read_log_tail rule 1 matches every call it would\n"
+        )
+        #expect(result.stdout == "\(path): OK, 1 warning\n")
+    }
+
+    @Test(arguments: ["rk-service", "rk-chat"])
     func aMissingFileIsAUsageError(tool: String) async throws {
         let result = try await Self.run(tool, ["--check-policy", "/nonexistent/policy.json"])
         #expect(result.status == 64)
@@ -81,7 +107,8 @@ struct CheckPolicyTests {
         let start = try #require(after.range(of: "```json\n"))
         let end = try #require(after[start.upperBound...].range(of: "```"))
         let block = String(after[start.upperBound..<end.lowerBound])
-        let sample = try String(contentsOf: Self.packageRoot.appending(path: "Samples/rk-service/policy.json"), encoding: .utf8)
+        let sample = try String(
+            contentsOf: Self.packageRoot.appending(path: "Samples/rk-service/policy.json"), encoding: .utf8)
         #expect(block == sample)
         let path = try Self.write(block)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -102,5 +129,20 @@ struct CheckPolicyTests {
         #expect(await process.exitStatus() == 64)
         #expect(process.stderr.contains("\(path):1:16: error: unknown function rm_rf"))
     }
-}
 
+    @Test func rkChatWithABadPolicyNamesThePositionBeforeStartingAnything() async throws {
+        let path = try Self.write(#"{"functions": {"rm_rf": "allow", "read_log_tail": "sometimes"}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try await Self.run("rk-chat", ["--demo", "-m", "hi", "--approve", path])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr == """
+                rk-chat: error: --approve: Invalid approval policy:
+                \(path):1:16: error: unknown function rm_rf; the functions are \(Self.packFunctions)
+                \(path):1:51: error: functions.read_log_tail must be "allow", "deny" or "ask"
+                See rk-chat --help.
+
+                """)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+    }
+}

@@ -17,7 +17,8 @@ extension PolicyApprover {
         /// The value is a number within these bounds (inclusive; a missing bound is open).
         case range(min: Double?, max: Double?)
         /// The value is a path at or below this root: absolute, without `..`, symbolic links resolved, compared
-        /// component by component (the Linux pack's confinement rules).
+        /// component by component (the Linux pack's confinement rules). A path that does not exist yet is judged
+        /// by its deepest existing folder, resolved, so a linked folder cannot lead a new name out of the root.
         case below(String)
 
         /// The condition as a policy file writes it: `{"below": "/var/log"}`.
@@ -29,7 +30,10 @@ extension PolicyApprover {
             case .glob(let text): ["glob": .string(text)]
             case .regex(let text): ["regex": .string(text)]
             case .range(let low, let high):
-                ["range": .object(["min": low.map(JSONValue.number), "max": high.map(JSONValue.number)].compactMapValues { $0 })]
+                [
+                    "range": .object(
+                        ["min": low.map(JSONValue.number), "max": high.map(JSONValue.number)].compactMapValues { $0 })
+                ]
             case .below(let root): ["below": .string(root)]
             }
         }
@@ -51,11 +55,7 @@ extension PolicyApprover {
                 return (low.map { number >= $0 } ?? true) && (high.map { number <= $0 } ?? true)
             case .below(let root):
                 guard let path = value.stringValue else { return false }
-                return PathConfinementRules.isBelow(path, root: root) { candidate in
-                    guard let resolved = realpath(candidate, nil) else { return nil }
-                    defer { free(resolved) }
-                    return String(cString: resolved)
-                }
+                return PathConfinementRules.isBelow(path, root: root)
             }
         }
     }
@@ -146,8 +146,16 @@ extension PolicyApprover {
         public var action: Rule
         /// What the model is told when it denies; `nil` for the default message.
         public var message: String?
-        /// The rule that decided: `read_log_tail rule 2 (policy.json:7:9)`, `read_log_tail` or `default`.
+        /// The rule that decided: `read_log_tail rule 2 (policy.json:7:9)`, `read_log_tail default`,
+        /// `read_log_tail` (the shorthand) or `default` (the policy's).
         public var source: String
+
+        /// Creates a verdict.
+        public init(action: Rule, message: String? = nil, source: String) {
+            self.action = action
+            self.message = message
+            self.source = source
+        }
     }
 
     /// The first matching rule of the call's function, else its default, else the shorthand, else the policy's

@@ -11,14 +11,15 @@ public import Foundation
 ///     "get_host_status": "allow",
 ///     "read_log_tail": { "rules": [
 ///         { "if": { "$.path": { "below": "/var/log/nginx" } }, "then": "allow" },
-///         { "if": { "$.path": { "glob": "/var/log/*.gz" } }, "then": "deny", "message": "Compressed logs cannot be read." }
+///         { "if": { "$.path": { "glob": "/var/log/*.gz" } }, "then": "deny",
+///           "message": "Compressed logs cannot be read." }
 ///       ], "default": "ask" } } }
 /// ```
-/// Conditions: `equals`, `oneOf`, `prefix`, `glob`, `regex` (whole match), `range` (`{"min", "max"}`), `below` (a
-/// path under a root, as the Linux pack confines paths). A condition on an argument the call does not have does not
-/// hold. Loading reports every mistake at `file:line:column`; with the served functions it also checks function
-/// names and argument paths. A rule that can never match is a warning (``warnings``). Calls ruled `ask` go to
-/// `fallback` as one smaller batch; with no fallback they are declined.
+/// Conditions (``Condition``): `equals`, `oneOf`, `prefix`, `glob`, `regex` (whole match), `range`
+/// (`{"min", "max"}`, inclusive), `below` (a path under a root, as the Linux pack confines paths). A condition on an
+/// argument the call does not have does not hold. Loading reports every mistake at `file:line:column`; with the
+/// served functions it also checks function names and argument paths. A rule that can never match is a warning
+/// (``warnings``). Calls ruled `ask` go to `fallback` as one smaller batch; with no fallback they are declined.
 public struct PolicyApprover: ToolApprover {
     /// What to do with a call.
     public enum Rule: String, Sendable, Hashable, CaseIterable {
@@ -106,18 +107,21 @@ public struct PolicyApprover: ToolApprover {
             let decider = ToolCallDecision.Decider.policy(rule: verdict.source)
             switch verdict.action {
             case .allow: decisions[call.id] = .attributed(.approve, by: decider)
-            case .deny: decisions[call.id] = .attributed(.decline(reason: verdict.message ?? "Denied by policy"), by: decider)
+            case .deny:
+                decisions[call.id] = .attributed(.decline(reason: verdict.message ?? "Denied by policy"), by: decider)
             case .ask: askCalls.append(call)
             }
         }
         if !askCalls.isEmpty {
             if let fallback {
-                let answer = await fallback.decide(ToolApprovalRequest(batchID: request.batchID, calls: askCalls, sessionID: request.sessionID))
+                let answer = await fallback.decide(
+                    ToolApprovalRequest(batchID: request.batchID, calls: askCalls, sessionID: request.sessionID))
                 for call in askCalls { decisions[call.id] = answer.decision(for: call.id) }
             } else {
                 for call in askCalls {
                     decisions[call.id] = .attributed(
-                        .decline(reason: "No one was available to approve this call"), by: .policy(rule: verdict(for: call.call).source))
+                        .decline(reason: "No one was available to approve this call"),
+                        by: .policy(rule: verdict(for: call.call).source))
                 }
             }
         }
