@@ -75,12 +75,13 @@ struct ApproveOptions: Equatable {
 
     private static func action(
         _ words: [String], reason: String?, hours: Double?, session: String?, conditions: String?
-    ) throws(UsageError) -> Action
-    {
+    ) throws(UsageError) -> Action {
         guard let command = words.first else { return .watch }
         let rest = Array(words.dropFirst())
         func needs(_ count: ClosedRange<Int>, _ usage: String) throws(UsageError) {
-            guard count.contains(rest.count) else { throw UsageError(description: "usage: rk-approve --socket PATH \(usage)") }
+            guard count.contains(rest.count) else {
+                throw UsageError(description: "usage: rk-approve --socket PATH \(usage)")
+            }
         }
         switch command {
         case "watch":
@@ -109,7 +110,10 @@ struct ApproveOptions: Equatable {
             return .revoke(rest[0])
         default:
             throw UsageError(
-                description: "unknown command '\(command)'; the commands are watch, list, approve, decline, edit, remember, revoke")
+                description:
+                    "unknown command '\(command)'; the commands are watch, list, approve, decline, edit, remember, "
+                    + "revoke"
+            )
         }
     }
 

@@ -44,12 +44,14 @@ struct RKApprove {
             return await Watch(connection: connection).run()
         case .watch, .list:
             if options.action == .watch {
-                FileHandle.standardError.write(Data(
-                    "rk-approve: no terminal, so nothing is decided; the pending calls follow. Decide with rk-approve --socket PATH approve|decline CALL_ID\n".utf8))
+                printError(
+                    "rk-approve: no terminal, so nothing is decided; the pending calls follow. Decide with "
+                        + "rk-approve --socket PATH approve|decline CALL_ID")
             }
             return await oneShot(["command": "approvals"], connection) { answer in
-                print(JSONValue.object(["pending": answer["pending"] ?? [], "remembered": answer["remembered"] ?? []])
-                    .serialized(options: .sortedKeys))
+                print(
+                    JSONValue.object(["pending": answer["pending"] ?? [], "remembered": answer["remembered"] ?? []])
+                        .serialized(options: .sortedKeys))
             }
         case .approve(let callIDs):
             return await oneShot(
@@ -61,18 +63,23 @@ struct RKApprove {
             return await oneShot(command, session: options.sessionID, connection)
         case .edit(let callID, let text):
             guard let arguments = try? JSONValue(parsing: Array(text.utf8)), arguments.objectValue != nil else {
-                FileHandle.standardError.write(Data("rk-approve: error: edit needs the arguments as a JSON object, got '\(text)'\nSee rk-approve --help.\n".utf8))
+                printError(
+                    "rk-approve: error: edit needs the arguments as a JSON object, got '\(text)'\n"
+                        + "See rk-approve --help.")
                 return 64
             }
             return await oneShot(
                 ["command": "approve", "call_id": .string(callID), "arguments": arguments], session: options.sessionID,
                 connection)
         case .remember(let function, let hours, let session, let conditions):
-            let scope: JSONValue = hours.map { ["hours": .number($0)] } ?? session.map { ["session": .string($0)] } ?? "always"
+            let scope: JSONValue =
+                hours.map { ["hours": .number($0)] } ?? session.map { ["session": .string($0)] } ?? "always"
             var command: JSONObject = ["command": "remember", "function": .string(function), "scope": scope]
             if let conditions {
                 guard let ifObject = try? JSONValue(parsing: Array(conditions.utf8)), ifObject.objectValue != nil else {
-                    FileHandle.standardError.write(Data("rk-approve: error: --if needs a JSON object such as '{\"$.path\": {\"below\": \"/var/log\"}}', got '\(conditions)'\nSee rk-approve --help.\n".utf8))
+                    printError(
+                        "rk-approve: error: --if needs a JSON object such as "
+                            + "'{\"$.path\": {\"below\": \"/var/log\"}}', got '\(conditions)'\nSee rk-approve --help.")
                     return 64
                 }
                 command["if"] = ifObject
@@ -85,6 +92,11 @@ struct RKApprove {
         case .verifyAudit:
             return 64
         }
+    }
+
+    /// Writes `text` and a newline to stderr.
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// The operator's terminal, as recorded with each decision.
@@ -111,7 +123,8 @@ struct RKApprove {
             onSuccess(line)
             return 0
         }
-        FileHandle.standardError.write(Data("rk-approve: error: the service closed the connection without answering\n".utf8))
+        FileHandle.standardError.write(
+            Data("rk-approve: error: the service closed the connection without answering\n".utf8))
         return 69
     }
 }

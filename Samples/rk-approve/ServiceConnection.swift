@@ -17,7 +17,9 @@ final class ServiceConnection: Sendable {
     /// - Throws: ``ConnectError`` naming the socket and the system's reason.
     init(path: String) throws(ConnectError) {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ConnectError(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw ConnectError(description: "cannot create a socket: \(String(cString: strerror(errno)))")
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -35,7 +37,8 @@ final class ServiceConnection: Sendable {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw ConnectError(
-                description: "cannot connect to --socket \(path): \(reason) (is rk-service running with --socket \(path)?)")
+                description:
+                    "cannot connect to --socket \(path): \(reason) (is rk-service running with --socket \(path)?)")
         }
         self.fd = fd
         let (lines, continuation) = AsyncStream.makeStream(of: JSONValue.self)
@@ -50,7 +53,9 @@ final class ServiceConnection: Sendable {
         let bytes = Array((JSONValue.object(request).serialized(options: .sortedKeys) + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written
@@ -91,7 +96,9 @@ enum ApprovalWire {
         return ToolApprovalRequest(
             batchID: batchID,
             calls: calls.compactMap { call in
-                guard let id = call["call_id"]?.stringValue, let function = call["function"]?.stringValue else { return nil }
+                guard let id = call["call_id"]?.stringValue, let function = call["function"]?.stringValue else {
+                    return nil
+                }
                 let seconds = max(1, call["seconds_left"]?.intValue ?? 1)
                 return ToolApprovalRequest.Call(
                     call: PendingToolCall(

@@ -44,8 +44,9 @@ struct Watch {
                 let decision = await task.value
                 let stillWaiting = shared.state.withLock { state -> Set<String> in
                     state.prompting = nil
-                    return Set(state.batches.first { $0.batchID == request.batchID && $0.sessionID == request.sessionID }?
-                        .calls.map(\.id) ?? [])
+                    return Set(
+                        state.batches.first { $0.batchID == request.batchID && $0.sessionID == request.sessionID }?
+                            .calls.map(\.id) ?? [])
                 }
                 guard !stillWaiting.isEmpty, stillWaiting == Set(request.calls.map(\.id)) else { continue }
                 decisionNumber += 1
@@ -56,7 +57,9 @@ struct Watch {
                         "scope": ["session": .string(request.sessionID)], "terminal": RKApprove.terminalName,
                     ])
                 }
-                shared.state.withLock { state in state.batches.removeAll { $0.batchID == request.batchID && $0.sessionID == request.sessionID } }
+                shared.state.withLock { state in
+                    state.batches.removeAll { $0.batchID == request.batchID && $0.sessionID == request.sessionID }
+                }
             }
             if shared.state.withLock({ $0.closed }) { break }
         }
@@ -103,10 +106,12 @@ struct Watch {
             let request = ApprovalWire.request(batch, clock: clock)
         {
             arrived = [request]
-        } else if line["event"] == "decided" || line["event"] == "withdrawn", let callID = line["call_id"]?.stringValue {
+        } else if line["event"] == "decided" || line["event"] == "withdrawn", let callID = line["call_id"]?.stringValue
+        {
             let sessionID = line["session_id"]?.stringValue
             let interrupted = shared.state.withLock { state -> Task<ToolBatchDecision, Never>? in
-                for index in state.batches.indices where sessionID == nil || state.batches[index].sessionID == sessionID {
+                for index in state.batches.indices where sessionID == nil || state.batches[index].sessionID == sessionID
+                {
                     state.batches[index].calls.removeAll { $0.id == callID }
                 }
                 state.batches.removeAll { $0.calls.isEmpty }
@@ -117,7 +122,8 @@ struct Watch {
             }
             if let interrupted {
                 let by = line["decided_by"]?.stringValue.map { " by \($0)" } ?? ""
-                let what = line["event"] == "withdrawn" ? "withdrawn" : (line["decision"]?.stringValue ?? "decided") + by
+                let what =
+                    line["event"] == "withdrawn" ? "withdrawn" : (line["decision"]?.stringValue ?? "decided") + by
                 screen.print(StyledLine("call \(callID) was \(what) elsewhere", .yellow))
                 interrupted.cancel()
             }
@@ -129,7 +135,8 @@ struct Watch {
         guard !arrived.isEmpty else { return false }
         shared.state.withLock { state in
             for request in arrived
-            where !state.batches.contains(where: { $0.batchID == request.batchID && $0.sessionID == request.sessionID }) {
+            where !state.batches.contains(where: { $0.batchID == request.batchID && $0.sessionID == request.sessionID })
+            {
                 state.batches.append(request)
             }
         }

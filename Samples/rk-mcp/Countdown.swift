@@ -9,7 +9,9 @@ struct Countdown: AnyResolveKitFunction {
     static let resolveKitTimeoutSeconds: Int? = 120
     static let resolveKitParametersSchema: JSONObject = [
         "type": "object",
-        "properties": ["seconds": ["type": "integer", "minimum": 1, "maximum": 100, "description": "How long to count."]],
+        "properties": [
+            "seconds": ["type": "integer", "minimum": 1, "maximum": 100, "description": "How long to count."]
+        ],
         "required": ["seconds"],
     ]
 

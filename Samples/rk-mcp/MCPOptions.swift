@@ -43,7 +43,9 @@ struct MCPOptions: Equatable {
             case "--policy": options.policy = try value(argument)
             case "--allowed-root":
                 let root = try value(argument)
-                guard root.hasPrefix("/") else { throw UsageError(description: "--allowed-root must be absolute, got '\(root)'") }
+                guard root.hasPrefix("/") else {
+                    throw UsageError(description: "--allowed-root must be absolute, got '\(root)'")
+                }
                 options.allowedRoots.append(root)
             case "--audit-log": options.auditLog = try value(argument)
             default: throw UsageError(description: "unknown option '\(argument)'")

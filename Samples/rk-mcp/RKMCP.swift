@@ -58,7 +58,8 @@ struct RKMCP {
         case .prompt:
             guard let terminal = TerminalIO.controllingTerminal() else {
                 throw ResolveKitError(
-                    .invalidConfiguration, "--approve prompt needs a controlling terminal (/dev/tty), and this process has none")
+                    .invalidConfiguration,
+                    "--approve prompt needs a controlling terminal (/dev/tty), and this process has none")
             }
             approver = TerminalApprover(screen: TerminalScreen(terminal: terminal))
         }

@@ -37,7 +37,8 @@ enum ApprovalCommand: Equatable, Sendable {
                 guard let arguments = object["arguments"], arguments.objectValue != nil else {
                     throw ParseFailure("approve with \"call_id\" needs \"arguments\", an object (or use \"call_ids\")")
                 }
-                return .approveEdited(callID: callID, sessionID: object["session_id"]?.stringValue, arguments: arguments)
+                return .approveEdited(
+                    callID: callID, sessionID: object["session_id"]?.stringValue, arguments: arguments)
             }
             return .approve(callIDs: try callIDs(object), sessionID: object["session_id"]?.stringValue)
         case "decline":

@@ -6,13 +6,14 @@ enum ApprovalWire {
     static func batch(_ request: ToolApprovalRequest) -> JSONValue {
         .object([
             "session_id": .string(request.sessionID), "batch_id": .number(Double(request.batchID)),
-            "calls": .array(request.calls.map { call in
-                .object([
-                    "call_id": .string(call.id), "function": .string(call.call.functionName),
-                    "arguments": call.call.arguments, "description": .string(call.call.humanDescription),
-                    "seconds_left": .number(Double(call.timeRemaining.components.seconds)),
-                ])
-            }),
+            "calls": .array(
+                request.calls.map { call in
+                    .object([
+                        "call_id": .string(call.id), "function": .string(call.call.functionName),
+                        "arguments": call.call.arguments, "description": .string(call.call.humanDescription),
+                        "seconds_left": .number(Double(call.timeRemaining.components.seconds)),
+                    ])
+                }),
         ])
     }
 
@@ -23,7 +24,9 @@ enum ApprovalWire {
             "created_at": .string(ISO8601DateFormatter().string(from: decision.createdAt)),
         ]
         if let arguments = decision.arguments { object["arguments"] = arguments }
-        if let conditions = decision.conditions { object["if"] = PolicyApprover.ArgumentRule.conditionsJSON(conditions) }
+        if let conditions = decision.conditions {
+            object["if"] = PolicyApprover.ArgumentRule.conditionsJSON(conditions)
+        }
         switch decision.scope {
         case .always: object["scope"] = "always"
         case .session(let id): object["scope"] = ["session": .string(id)]

@@ -31,14 +31,16 @@ extension RequestHandler {
                 }
                 let decision = try approvals.remember(
                     allow: function, arguments: arguments, matching: conditions, scope: scope, by: decider)
-                return ServiceResponse(id: id, fields: ["status": "ok", "remembered": ApprovalWire.remembered(decision)])
+                return ServiceResponse(
+                    id: id, fields: ["status": "ok", "remembered": ApprovalWire.remembered(decision)])
             case .revoke(let rememberedID):
                 try approvals.revoke(id: rememberedID)
             }
         } catch {
             log.warning("approval command refused", metadata: ["error": error.message, "by": decider.description])
             return ServiceResponse(
-                id: id, fields: ["status": "error", "error": .string(error.message), "code": .string(error.code.rawValue)])
+                id: id,
+                fields: ["status": "error", "error": .string(error.message), "code": .string(error.code.rawValue)])
         }
         log.info("approval command", metadata: ["command": "\(command)", "by": decider.description])
         return ServiceResponse(id: id, fields: ["status": "ok"])

@@ -23,8 +23,10 @@ extension MCPServer {
         let meta = params["_meta"]?.objectValue ?? [:]
         if let requested = meta[Self.versionKey] {
             guard let version = requested.stringValue, Self.modernVersions.contains(version) else {
-                return .failure(.unsupportedVersion(
-                    requested.stringValue ?? requested.serialized(), supported: Self.modernVersions + Self.legacyVersions))
+                return .failure(
+                    .unsupportedVersion(
+                        requested.stringValue ?? requested.serialized(),
+                        supported: Self.modernVersions + Self.legacyVersions))
             }
             let level = meta["io.modelcontextprotocol/logLevel"]?.stringValue.flatMap(MCPLogLevel.init(rawValue:))
             return await modern(method, params, id: id, Era(version: version, isModern: true, logLevel: level), output)
@@ -74,11 +76,14 @@ extension MCPServer {
         default:
             break
         }
-        let (version, level) = state.withLock { ($0.phase == .awaitingInitialize ? nil : $0.legacyVersion, $0.logLevel) }
+        let (version, level) = state.withLock {
+            ($0.phase == .awaitingInitialize ? nil : $0.legacyVersion, $0.logLevel)
+        }
         guard let version else {
-            return .failure(.invalidRequest(
-                "The server is not initialized: send initialize first, or give the protocol version 2026-07-28 in "
-                    + "params._meta[\"\(Self.versionKey)\"]"))
+            return .failure(
+                .invalidRequest(
+                    "The server is not initialized: send initialize first, or give the protocol version 2026-07-28 in "
+                        + "params._meta[\"\(Self.versionKey)\"]"))
         }
         let era = Era(version: version, isModern: false, logLevel: level)
         switch method {
@@ -86,8 +91,9 @@ extension MCPServer {
         case "tools/call": return await callTool(params, id: id, era, output)
         case "logging/setLevel":
             guard let name = params["level"]?.stringValue, let level = MCPLogLevel(rawValue: name) else {
-                return .failure(.invalidParams(
-                    "level must be one of " + MCPLogLevel.allCases.map(\.rawValue).joined(separator: ", ")))
+                return .failure(
+                    .invalidParams(
+                        "level must be one of " + MCPLogLevel.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             state.withLock { $0.logLevel = level }
             return .success([:])

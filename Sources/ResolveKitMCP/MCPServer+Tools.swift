@@ -9,14 +9,16 @@ extension MCPServer {
     func listTools(_ params: JSONObject, _ era: Era) -> Result<JSONObject, JSONRPCError> {
         var start = 0
         if let cursor = params["cursor"] {
-            guard let text = cursor.stringValue, let offset = Int(text), offset >= 0, offset <= registry.entries.count else {
+            guard let text = cursor.stringValue, let offset = Int(text), offset >= 0, offset <= registry.entries.count
+            else {
                 return .failure(.invalidParams("The cursor \(cursor.serialized()) is not one this server gave"))
             }
             start = offset
         }
         let end = min(registry.entries.count, start + configuration.pageSize)
         var result: JSONObject = [
-            "tools": .array(registry.entries[start..<end].map { MCPToolDescription.json(for: $0, version: era.version) })
+            "tools": .array(
+                registry.entries[start..<end].map { MCPToolDescription.json(for: $0, version: era.version) })
         ]
         if end < registry.entries.count { result["nextCursor"] = .string(String(end)) }
         return .success(result)
@@ -27,16 +29,22 @@ extension MCPServer {
     func callTool(_ params: JSONObject, id: JSONValue, _ era: Era, _ output: MCPOutput) async
         -> Result<JSONObject, JSONRPCError>
     {
-        guard let name = params["name"]?.stringValue else { return .failure(.invalidParams("tools/call needs name, a string")) }
+        guard let name = params["name"]?.stringValue else {
+            return .failure(.invalidParams("tools/call needs name, a string"))
+        }
         guard let entry = registry.entry(named: name) else { return .failure(.invalidParams("Unknown tool: \(name)")) }
         let arguments = params["arguments"] ?? [:]
         let timeout = entry.function.resolveKitTimeoutSeconds ?? 30
         let call = PendingToolCall(
-            callID: "mcp-" + (id.stringValue ?? id.serialized()), turnID: "mcp", functionName: name, arguments: arguments,
-            humanDescription: "An MCP client calls \(name).", requiresApproval: entry.function.resolveKitRequiresApproval,
+            callID: "mcp-" + (id.stringValue ?? id.serialized()), turnID: "mcp", functionName: name,
+            arguments: arguments,
+            humanDescription: "An MCP client calls \(name).",
+            requiresApproval: entry.function.resolveKitRequiresApproval,
             timeoutSeconds: timeout, receivedAt: configuration.clock.elapsed)
         let log = MCPLog(output: output, level: era.logLevel, name: name)
-        let audit = AuditRecords(trail: configuration.auditTrail) { [logger = configuration.logger] in logger.error("\($0)") }
+        let audit = AuditRecords(trail: configuration.auditTrail) { [logger = configuration.logger] in
+            logger.error("\($0)")
+        }
         let allNames = Set(registry.functionNames)
         var prepared: (function: any AnyResolveKitFunction.Type, arguments: JSONObject)
         switch dispatcher.prepare(call, allowedNames: allNames) {
@@ -66,7 +74,9 @@ extension MCPServer {
                 return .success(Self.result(.failure(error), era))
             }
         } else {
-            audit.decision(call, sessionID: "mcp", batchID: 0, .attributed(.approve, by: .automatic(reason: "the function needs no approval")))
+            audit.decision(
+                call, sessionID: "mcp", batchID: 0,
+                .attributed(.approve, by: .automatic(reason: "the function needs no approval")))
         }
         let started = configuration.clock.elapsed
         var outcome = await dispatcher.execute(
@@ -87,7 +97,8 @@ extension MCPServer {
     private func approve(_ call: PendingToolCall) async -> ToolCallDecision {
         let deadline = call.serverDeadline
         let request = ToolApprovalRequest(
-            batchID: 0, calls: [.init(call: call, timeRemaining: deadline - configuration.clock.elapsed)], sessionID: "mcp")
+            batchID: 0, calls: [.init(call: call, timeRemaining: deadline - configuration.clock.elapsed)],
+            sessionID: "mcp")
         approvals.open(request, deadlines: [call.callID: deadline], clock: configuration.clock, registry: registry)
         defer { approvals.close([call.callID], in: "mcp") }
         let (approvals, approver) = (approvals, configuration.approver)
@@ -96,13 +107,16 @@ extension MCPServer {
         }
         switch outcome {
         case .cancelled:
-            return .attributed(.decline(reason: "Cancelled while awaiting approval"), by: .automatic(reason: "the request was cancelled"))
+            return .attributed(
+                .decline(reason: "Cancelled while awaiting approval"),
+                by: .automatic(reason: "the request was cancelled"))
         case .timedOut:
             approvals.expire([call.callID], in: "mcp")
         case .finished:
             break
         }
-        return approvals.decision(for: call.callID, in: "mcp") ?? .attributed(.decline(reason: "Approval timed out"), by: .timeout)
+        return approvals.decision(for: call.callID, in: "mcp")
+            ?? .attributed(.decline(reason: "Approval timed out"), by: .timeout)
     }
 
     /// The `tools/call` result: text for every client, and `structuredContent` where the revision has it.
@@ -123,7 +137,9 @@ extension MCPServer {
 
     /// Sends `notifications/progress` for the request's progress token, when it carried one; values that do not
     /// grow are dropped, as the specification requires progress to increase.
-    static func progressReporter(_ params: JSONObject, _ output: MCPOutput) -> (@Sendable (Double, Double?, String?) -> Void)? {
+    static func progressReporter(_ params: JSONObject, _ output: MCPOutput) -> (
+        @Sendable (Double, Double?, String?) -> Void
+    )? {
         guard let token = params["_meta"]?["progressToken"], token.stringValue != nil || token.intValue != nil else {
             return nil
         }
@@ -152,7 +168,8 @@ struct MCPLog: Sendable {
     func send(_ severity: MCPLogLevel, _ text: String) {
         guard let level, severity >= level else { return }
         output.notification(
-            "notifications/message", ["level": .string(severity.rawValue), "logger": "resolvekit", "data": .string(text)])
+            "notifications/message",
+            ["level": .string(severity.rawValue), "logger": "resolvekit", "data": .string(text)])
     }
 }
 

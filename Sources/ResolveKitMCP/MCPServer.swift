@@ -85,7 +85,8 @@ public final class MCPServer: Sendable {
     public init(configuration: Configuration) throws(ResolveKitError) {
         self.configuration = configuration
         do {
-            registry = try ResolveKitRegistry(functions: configuration.functions, functionPacks: configuration.functionPacks)
+            registry = try ResolveKitRegistry(
+                functions: configuration.functions, functionPacks: configuration.functionPacks)
         } catch {
             throw ResolveKitError(.invalidConfiguration, "A function was refused: \(error)", underlying: error)
         }
@@ -147,7 +148,9 @@ public final class MCPServer: Sendable {
         let key = RequestKey(id)
         let (accepted, refusal) = state.withLock { state -> (Bool, JSONRPCError?) in
             if state.inFlight[key] != nil {
-                return (false, .invalidRequest("The request id \(id.serialized()) is already in use by a running request"))
+                return (
+                    false, .invalidRequest("The request id \(id.serialized()) is already in use by a running request")
+                )
             }
             if state.shuttingDown { return (false, .internalError("The server is shutting down")) }
             return (true, nil)
@@ -184,7 +187,8 @@ public final class MCPServer: Sendable {
             }
             task?.cancel()
             let reason = params["reason"]?.stringValue ?? "no reason given"
-            configuration.logger.info("request cancelled by the client", metadata: ["id": id.serialized(), "reason": reason])
+            configuration.logger.info(
+                "request cancelled by the client", metadata: ["id": id.serialized(), "reason": reason])
         default:
             // Unknown notifications are ignored, as JSON-RPC requires (no response to a notification).
             break

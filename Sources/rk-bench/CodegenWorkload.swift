@@ -26,12 +26,13 @@ struct CodegenWorkload: Workload {
         var runs: [Double] = []
         for round in 1...7 {
             var inputs: [CodegenPipeline.Input] = []
-            reads.append(Self.milliseconds {
-                inputs = paths.map { path in
-                    let bytes = FileManager.default.contents(atPath: path) ?? Data()
-                    return CodegenPipeline.Input(path: path, contents: String(decoding: bytes, as: UTF8.self))
-                }
-            })
+            reads.append(
+                Self.milliseconds {
+                    inputs = paths.map { path in
+                        let bytes = FileManager.default.contents(atPath: path) ?? Data()
+                        return CodegenPipeline.Input(path: path, contents: String(decoding: bytes, as: UTF8.self))
+                    }
+                })
             var output: CodegenPipeline.Output?
             runs.append(Self.milliseconds { output = CodegenPipeline.run(inputs) })
             guard output?.hasErrors == false else {
@@ -85,9 +86,10 @@ struct CodegenWorkload: Workload {
                 }
                 times.append(elapsed)
             }
-            rows.append(Measurement(
-                workload: name, contender: contender, chunk: nil, value: Self.median(times), unit: "ms",
-                details: ["best": times.min()!]))
+            rows.append(
+                Measurement(
+                    workload: name, contender: contender, chunk: nil, value: Self.median(times), unit: "ms",
+                    details: ["best": times.min()!]))
         }
         return rows
     }

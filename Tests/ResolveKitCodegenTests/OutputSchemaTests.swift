@@ -7,14 +7,19 @@ import Testing
 /// error when the result cannot be described.
 struct OutputSchemaTests {
     static func outputSchema(returns: String, extra: String) -> (String?, [String]) {
-        let (manifest, diagnostics) = Snippet.manifest(["Snippet.swift": Snippet.function("", returns: returns, extra: extra)])
-        let schema = manifest.functions.first?.outputSchema.map { JSONValue.object($0.jsonObject).serialized(options: .sortedKeys) }
+        let (manifest, diagnostics) = Snippet.manifest([
+            "Snippet.swift": Snippet.function("", returns: returns, extra: extra)
+        ])
+        let schema = manifest.functions.first?.outputSchema.map {
+            JSONValue.object($0.jsonObject).serialized(options: .sortedKeys)
+        }
         return (schema, diagnostics.map(\.description))
     }
 
     @Test func aCodableStructResultHasItsSchema() {
         let (schema, diagnostics) = Self.outputSchema(
-            returns: "Summary", extra: "/// A summary.\nstruct Summary: Codable { /// The count.\n var count: Int\n var note: String? }")
+            returns: "Summary",
+            extra: "/// A summary.\nstruct Summary: Codable { /// The count.\n var count: Int\n var note: String? }")
         #expect(diagnostics.isEmpty)
         #expect(schema?.contains(#""required":["count"]"#) == true)
         #expect(schema?.contains(#""note":{"type":"string"}"#) == true)

@@ -59,7 +59,8 @@ struct MCPBinaryTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let policy = folder + "/policy.json"
-        try Data(#"{"default": "deny", "functions": {"list_directory": "allow"}}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        try Data(#"{"default": "deny", "functions": {"list_directory": "allow"}}"#.utf8).write(
+            to: URL(fileURLWithPath: policy))
         let server = try Running.start(["--policy", policy, "--allowed-root", folder])
         let client = server.client
         let hello = try await client.initialize()
@@ -68,7 +69,8 @@ struct MCPBinaryTests {
         client.request("list", "tools/list")
         let tools = try #require(try await client.response("list")["result"]?["tools"]?.arrayValue)
         let names = Set(tools.compactMap { $0["name"]?.stringValue })
-        #expect(names.isSuperset(of: ["get_disk_usage", "get_host_status", "read_log_tail", "list_directory", "countdown"]))
+        #expect(
+            names.isSuperset(of: ["get_disk_usage", "get_host_status", "read_log_tail", "list_directory", "countdown"]))
         let readLog = try #require(tools.first { $0["name"] == "read_log_tail" })
         #expect(readLog["inputSchema"]?["properties"]?["path"]?["type"] == "string")
         #expect(readLog["annotations"]?["readOnlyHint"] == false)
@@ -97,7 +99,8 @@ struct MCPBinaryTests {
         #expect(denied?["isError"] == true)
         #expect(denied?["content"]?[0]?["text"] == "Denied by policy")
 
-        client.request("long", "tools/call", ["name": "countdown", "arguments": ["seconds": 30], "_meta": ["progressToken": "p"]])
+        client.request(
+            "long", "tools/call", ["name": "countdown", "arguments": ["seconds": 30], "_meta": ["progressToken": "p"]])
         let progress = await client.waitFor { $0["method"] == "notifications/progress" }
         #expect(progress?["params"]?["progressToken"] == "p")
         #expect(progress?["params"]?["total"] == 30)
@@ -112,7 +115,8 @@ struct MCPBinaryTests {
     @Test func sigtermCancelsARunningCallAnswersItAndExitsCleanly() async throws {
         let server = try Running.start([])
         try await server.client.initialize()
-        server.client.request(1, "tools/call", ["name": "countdown", "arguments": ["seconds": 60], "_meta": ["progressToken": 1]])
+        server.client.request(
+            1, "tools/call", ["name": "countdown", "arguments": ["seconds": 60], "_meta": ["progressToken": 1]])
         _ = await server.client.waitFor { $0["method"] == "notifications/progress" }
         kill(server.process.processIdentifier, SIGTERM)
         #expect(await server.exitStatus() == 0)

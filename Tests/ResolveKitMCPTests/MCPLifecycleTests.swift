@@ -1,16 +1,18 @@
 import Foundation
 import ResolveKit
-@testable import ResolveKitMCP
 import Testing
+
+@testable import ResolveKitMCP
 
 @Suite(.timeLimit(.minutes(1)))
 struct MCPLifecycleTests {
     static func server(
         approver: any ToolApprover = DenyAllApprover(), pageSize: Int = 100, maxMessageBytes: Int = 4 << 20
     ) throws -> MCPServer {
-        try MCPServer(configuration: .init(
-            functions: MCPTestFunctions.all, approver: approver, name: "test-server", version: "9.9.9",
-            instructions: "Use answer for the answer.", pageSize: pageSize, maxMessageBytes: maxMessageBytes))
+        try MCPServer(
+            configuration: .init(
+                functions: MCPTestFunctions.all, approver: approver, name: "test-server", version: "9.9.9",
+                instructions: "Use answer for the answer.", pageSize: pageSize, maxMessageBytes: maxMessageBytes))
     }
 
     @Test(arguments: [
@@ -43,15 +45,16 @@ struct MCPLifecycleTests {
         await pipes.serving.value
     }
 
-    @Test(arguments: [
-        ("{not json", -32700, nil),
-        ("[1, 2]", -32600, nil),
-        (#"{"id": 1, "method": "ping"}"#, -32600, JSONValue(1)),
-        (#"{"jsonrpc": "2.0", "id": true, "method": "ping"}"#, -32600, nil),
-        (#"{"jsonrpc": "2.0", "id": 5}"#, -32600, JSONValue(5)),
-        (#"{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": [1]}"#, -32602, JSONValue(6)),
-        (#"{"jsonrpc": "2.0", "id": 7, "method": "resources/list"}"#, -32601, JSONValue(7)),
-    ] as [(String, Int, JSONValue?)])
+    @Test(
+        arguments: [
+            ("{not json", -32700, nil),
+            ("[1, 2]", -32600, nil),
+            (#"{"id": 1, "method": "ping"}"#, -32600, JSONValue(1)),
+            (#"{"jsonrpc": "2.0", "id": true, "method": "ping"}"#, -32600, nil),
+            (#"{"jsonrpc": "2.0", "id": 5}"#, -32600, JSONValue(5)),
+            (#"{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": [1]}"#, -32602, JSONValue(6)),
+            (#"{"jsonrpc": "2.0", "id": 7, "method": "resources/list"}"#, -32601, JSONValue(7)),
+        ] as [(String, Int, JSONValue?)])
     func malformedLinesGetTheirJSONRPCErrorAndTheServerGoesOn(line: String, code: Int, id: JSONValue?) async throws {
         let pipes = MCPPipes.start(try Self.server())
         try await pipes.client.initialize()
@@ -80,7 +83,9 @@ struct MCPLifecycleTests {
     @Test func anOversizedMessageIsRefusedAndTheNextOneServed() async throws {
         let pipes = MCPPipes.start(try Self.server(maxMessageBytes: 1024))
         try await pipes.client.initialize()
-        pipes.client.send(#"{"jsonrpc": "2.0", "id": "big", "method": "ping", "params": {"pad": ""# + String(repeating: "x", count: 200_000) + #""}}"#)
+        pipes.client.send(
+            #"{"jsonrpc": "2.0", "id": "big", "method": "ping", "params": {"pad": ""#
+                + String(repeating: "x", count: 200_000) + #""}}"#)
         let refusal = await pipes.client.waitFor { $0["error"] != nil }
         #expect(refusal?["error"]?["message"] == "The message is longer than 1024 bytes")
         pipes.client.request("small", "ping")
@@ -134,12 +139,14 @@ struct MCPLifecycleTests {
     @Test func anUnknownRevisionIsTheSpecificationsError() async throws {
         let pipes = MCPPipes.start(try Self.server())
         pipes.client.send(
-            #"{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01"}}}"#)
+            #"{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01"}}}"#
+        )
         let error = try await pipes.client.response(1)
-        let expected = try JSONValue(parsing: #"""
-            {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "Unsupported protocol version",
-             "data": {"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], "requested": "1900-01-01"}}}
-            """#)
+        let expected = try JSONValue(
+            parsing: #"""
+                {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "Unsupported protocol version",
+                 "data": {"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], "requested": "1900-01-01"}}}
+                """#)
         #expect(error == expected)
         pipes.client.closeOutput()
         await pipes.serving.value
@@ -150,7 +157,9 @@ struct MCPLifecycleTests {
         let pipes = MCPPipes.start(try Self.server())
         try await pipes.client.initialize()
         pipes.client.send(#"{"jsonrpc": "2.0", "id": "123", "method": "ping"}"#)
-        #expect(try await pipes.client.response("123") == (try JSONValue(parsing: #"{"jsonrpc": "2.0", "id": "123", "result": {}}"#)))
+        #expect(
+            try await pipes.client.response("123")
+                == (try JSONValue(parsing: #"{"jsonrpc": "2.0", "id": "123", "result": {}}"#)))
         pipes.client.closeOutput()
         await pipes.serving.value
     }

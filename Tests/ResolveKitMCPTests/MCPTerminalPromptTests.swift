@@ -21,7 +21,8 @@ struct MCPTerminalPromptTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (input, output) = (folder + "/in", folder + "/out")
         #expect(mkfifo(input, 0o600) == 0 && mkfifo(output, 0o600) == 0)
-        let command = "'\(MCPBinaryTests.binary.path)' --approve prompt --allowed-root '\(folder)' < '\(input)' > '\(output)'"
+        let command =
+            "'\(MCPBinaryTests.binary.path)' --approve prompt --allowed-root '\(folder)' < '\(input)' > '\(output)'"
         let screen = Pipe()
         let keys = Pipe()
         let process = Process()
@@ -43,7 +44,8 @@ struct MCPTerminalPromptTests {
         }.start()
         let toServer = await Self.open(input, O_WRONLY)
         let fromServer = await Self.open(output, O_RDONLY)
-        let client = MCPTestClient(writingTo: FileHandle(fileDescriptor: toServer, closeOnDealloc: false), readingFrom: fromServer)
+        let client = MCPTestClient(
+            writingTo: FileHandle(fileDescriptor: toServer, closeOnDealloc: false), readingFrom: fromServer)
         try await client.initialize()
         client.request(1, "tools/call", ["name": "list_directory", "arguments": ["path": .string(folder)]])
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))

@@ -34,7 +34,9 @@ final class MCPTestClient: Sendable {
                 guard count > 0 else { break }
                 pending += chunk[0..<count]
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = (try? JSONValue(parsing: pending[..<newline])) ?? .string(String(decoding: pending[..<newline], as: UTF8.self))
+                    let line =
+                        (try? JSONValue(parsing: pending[..<newline]))
+                        ?? .string(String(decoding: pending[..<newline], as: UTF8.self))
                     pending.removeSubrange(...newline)
                     received.lines.withLock { $0.append(line) }
                     changed.yield()
@@ -97,15 +99,19 @@ final class MCPTestClient: Sendable {
 
     /// The response to `id`.
     func response(_ id: JSONValue) async throws -> JSONValue {
-        try #require(await waitFor { $0["id"] == id && ($0["result"] != nil || $0["error"] != nil) }, "no response to \(id)")
+        try #require(
+            await waitFor { $0["id"] == id && ($0["result"] != nil || $0["error"] != nil) }, "no response to \(id)")
     }
 
     /// The handshake, at `version`.
     @discardableResult
     func initialize(_ version: String = "2025-11-25") async throws -> JSONValue {
-        request("init", "initialize", [
-            "protocolVersion": .string(version), "capabilities": [:], "clientInfo": ["name": "test", "version": "1"],
-        ])
+        request(
+            "init", "initialize",
+            [
+                "protocolVersion": .string(version), "capabilities": [:],
+                "clientInfo": ["name": "test", "version": "1"],
+            ])
         let answer = try await response("init")
         notify("notifications/initialized")
         return answer

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 import ResolveKit
-@testable import ResolveKitMCP
+import Synchronization
 import Testing
+
+@testable import ResolveKitMCP
 
 @Suite(.timeLimit(.minutes(1)))
 struct MCPToolTests {
@@ -43,7 +44,9 @@ struct MCPToolTests {
         #expect(invalid?["isError"] == true)
         #expect(invalid?["content"]?[0]?["text"]?.stringValue?.contains("$.on") == true)
         pipes.client.request(4, "tools/call", ["name": "broken"])
-        #expect(try await pipes.client.response(4)["result"]?["content"]?[0]?["text"] == "The disk is full; free some space and try again.")
+        #expect(
+            try await pipes.client.response(4)["result"]?["content"]?[0]?["text"]
+                == "The disk is full; free some space and try again.")
         pipes.client.request(5, "tools/call", ["name": "no_such_tool"])
         #expect(try await pipes.client.response(5)["error"]?["code"] == -32602)
         pipes.client.request(6, "tools/call", ["arguments": [:]])
@@ -66,9 +69,10 @@ struct MCPToolTests {
     @Test func aDeclinedCallIsAnErrorResultAndTheAuditTrailHasIt() async throws {
         let audit = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-audit-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: audit) }
-        let server = try MCPServer(configuration: .init(
-            functions: MCPTestFunctions.all, approver: PolicyApprover(rules: ["set_lights": .deny]),
-            auditTrail: ApprovalAuditTrail(path: audit)))
+        let server = try MCPServer(
+            configuration: .init(
+                functions: MCPTestFunctions.all, approver: PolicyApprover(rules: ["set_lights": .deny]),
+                auditTrail: ApprovalAuditTrail(path: audit)))
         let pipes = MCPPipes.start(server)
         try await pipes.client.initialize()
         pipes.client.request(1, "tools/call", ["name": "set_lights", "arguments": ["room": "hall", "on": true]])

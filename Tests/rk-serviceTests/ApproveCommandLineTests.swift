@@ -26,7 +26,9 @@ struct ApproveCommandLineTests {
     }
 
     @Test func aSocketNobodyListensOnIsExit69WithTheFlagAndAHint() async throws {
-        let run = try await ApproveEndToEndTests.once(["--socket", "/tmp/rk-approve-nobody-\(UUID().uuidString.prefix(8))", "list"])
+        let run = try await ApproveEndToEndTests.once([
+            "--socket", "/tmp/rk-approve-nobody-\(UUID().uuidString.prefix(8))", "list",
+        ])
         #expect(run.status == 69)
         #expect(run.output.contains("cannot connect to --socket"))
         #expect(run.output.contains("is rk-service running with --socket"))

@@ -66,15 +66,18 @@ struct ApproveEndToEndTests {
             // A remembered allow with a rule lets the next matching call run without anyone asked; it is listed
             // and can be revoked.
             let remembered = try await Self.once([
-                "--socket", socket, "remember", "list_directory", "--if", #"{"$.path": {"below": "\#(harness.directory)"}}"#,
+                "--socket", socket, "remember", "list_directory", "--if",
+                #"{"$.path": {"below": "\#(harness.directory)"}}"#,
             ])
             #expect(remembered.status == 0 && remembered.output.hasPrefix("remembered "), "\(remembered.output)")
             client.send(#"{"id": "m3", "message": "list_directory path: \#(harness.directory)"}"#)
             let third = try #require(await offThePool { client.readLine() })
             #expect(third.contains(#""id":"m3""#) && third.contains(#""status":"completed""#), "\(third)")
             let listing = try await Self.once(["--socket", socket, "list"])
-            let id = try #require(remembered.output.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
-            #expect(listing.output.contains(#""id":"\#(id)""#) && listing.output.contains(#""below""#), "\(listing.output)")
+            let id = try #require(
+                remembered.output.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
+            #expect(
+                listing.output.contains(#""id":"\#(id)""#) && listing.output.contains(#""below""#), "\(listing.output)")
             let revoked = try await Self.once(["--socket", socket, "revoke", id])
             #expect(revoked.status == 0, "\(revoked.output)")
             #expect(!(try await Self.once(["--socket", socket, "list"])).output.contains(id))
@@ -87,7 +90,8 @@ struct ApproveEndToEndTests {
             let lines = try String(contentsOfFile: audit, encoding: .utf8).split(separator: "\n")
             let decisions = lines.filter { $0.contains(#""kind":"decision""#) && $0.contains("list_directory") }
             #expect(decisions.count == 3)
-            #expect(decisions.filter { $0.contains(#""kind":"person""#) && $0.contains(#""uid":\#(getuid())"#) }.count == 2)
+            #expect(
+                decisions.filter { $0.contains(#""kind":"person""#) && $0.contains(#""uid":\#(getuid())"#) }.count == 2)
             #expect(decisions.contains { $0.contains(#""kind":"remembered""#) })
             #expect(lines.contains { $0.contains(#""kind":"outcome""#) && $0.contains(#""status":"success""#) })
             let intact = try await Self.once(["--verify-audit", audit])

@@ -5,7 +5,8 @@ import Synchronization
 extension ToolApprovals {
     /// Registers a batch's calls as waiting and announces them.
     package func open(
-        _ request: ToolApprovalRequest, deadlines: [String: Duration], clock: ResolveKitClock, registry: ResolveKitRegistry
+        _ request: ToolApprovalRequest, deadlines: [String: Duration], clock: ResolveKitClock,
+        registry: ResolveKitRegistry
     ) {
         state.withLock { state in
             for call in request.calls {

@@ -43,7 +43,8 @@ extension ToolApprovals {
             }
             if let conditions, !PolicyApprover.ArgumentRule.all(conditions, holdFor: call.arguments) { return false }
             guard let arguments else { return true }
-            return arguments.serializedBytes(options: .sortedKeys) == call.arguments.serializedBytes(options: .sortedKeys)
+            return arguments.serializedBytes(options: .sortedKeys)
+                == call.arguments.serializedBytes(options: .sortedKeys)
         }
 
         /// Whether it can still ever match.
@@ -70,11 +71,13 @@ extension ToolApprovals {
         by decider: ToolCallDecision.Decider
     ) throws(ResolveKitError) -> Remembered {
         guard let digest = schemaDigests[functionName] else {
-            throw ResolveKitError(.invalidConfiguration, "Cannot remember a decision for \(functionName): no such function")
+            throw ResolveKitError(
+                .invalidConfiguration, "Cannot remember a decision for \(functionName): no such function")
         }
         let decision = Remembered(
             id: String(UUID().uuidString.prefix(8)).lowercased(), functionName: functionName, arguments: arguments,
-            conditions: conditions, scope: scope, schemaDigest: digest, createdAt: Date(), createdBy: decider.description)
+            conditions: conditions, scope: scope, schemaDigest: digest, createdAt: Date(),
+            createdBy: decider.description)
         try updateRemembered { $0.append(decision) }
         broadcaster.send(.remembered(decision))
         return decision
@@ -139,7 +142,8 @@ extension ToolApprovals {
         do {
             try RememberedFile.write(list, to: rememberedFile)
         } catch {
-            throw ResolveKitError(.stateStore, "Cannot save remembered approvals to \(rememberedFile): \(error.localizedDescription)")
+            throw ResolveKitError(
+                .stateStore, "Cannot save remembered approvals to \(rememberedFile): \(error.localizedDescription)")
         }
     }
 }

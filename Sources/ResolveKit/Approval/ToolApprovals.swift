@@ -133,7 +133,9 @@ public final class ToolApprovals: Sendable {
     public func approve(
         callID: String, in sessionID: String? = nil, arguments: JSONValue, by decider: ToolCallDecision.Decider
     ) throws(ResolveKitError) {
-        let schema = state.withLock { state in (try? Self.key(callID, in: sessionID, state)).flatMap { state.entries[$0]?.schema } }
+        let schema = state.withLock { state in
+            (try? Self.key(callID, in: sessionID, state)).flatMap { state.entries[$0]?.schema }
+        }
         var edited = arguments
         if let schema {
             guard case .object = arguments else {
@@ -163,7 +165,9 @@ public final class ToolApprovals: Sendable {
     }
 
     /// Records decisions all or nothing, wakes whoever waits for them and announces them.
-    func decide(_ decisions: [(callID: String, decision: ToolCallDecision)], in sessionID: String?) throws(ResolveKitError) {
+    func decide(_ decisions: [(callID: String, decision: ToolCallDecision)], in sessionID: String?)
+        throws(ResolveKitError)
+    {
         let (keyed, woken) = try state.withLock { state throws(ResolveKitError) in
             var keyed: [(Key, ToolCallDecision)] = []
             for (callID, decision) in decisions {
@@ -188,7 +192,8 @@ public final class ToolApprovals: Sendable {
 
     static func takeSatisfiedWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
         var woken: [CheckedContinuation<Void, Never>] = []
-        for (id, waiter) in state.waiters where waiter.keys.allSatisfy({ state.entries[$0].map { $0.decision != nil } ?? true }) {
+        for (id, waiter) in state.waiters
+        where waiter.keys.allSatisfy({ state.entries[$0].map { $0.decision != nil } ?? true }) {
             woken.append(waiter.continuation)
             state.waiters[id] = nil
         }

@@ -153,9 +153,11 @@ public struct AutoApprover: ToolApprover {
     public init() {}
     /// Approves all.
     public func decide(_ request: ToolApprovalRequest) async -> ToolBatchDecision {
-        .perCall(Dictionary(uniqueKeysWithValues: request.calls.map {
-            ($0.id, .attributed(.approve, by: .automatic(reason: "every call is approved")))
-        }))
+        .perCall(
+            Dictionary(
+                uniqueKeysWithValues: request.calls.map {
+                    ($0.id, .attributed(.approve, by: .automatic(reason: "every call is approved")))
+                }))
     }
 }
 

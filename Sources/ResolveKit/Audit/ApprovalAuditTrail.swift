@@ -65,14 +65,16 @@ public final class ApprovalAuditTrail: Sendable {
             rename("\(path).\(index)", "\(path).\(index + 1)")
         }
         guard rename(path, path + ".1") == 0 else {
-            throw ResolveKitError(.stateStore, "Cannot rotate the audit trail \(path): \(String(cString: strerror(errno)))")
+            throw ResolveKitError(
+                .stateStore, "Cannot rotate the audit trail \(path): \(String(cString: strerror(errno)))")
         }
     }
 
     private static func write(_ line: [UInt8], to path: String) throws(ResolveKitError) {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw ResolveKitError(.stateStore, "Cannot open the audit trail \(path): \(String(cString: strerror(errno)))")
+            throw ResolveKitError(
+                .stateStore, "Cannot open the audit trail \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var offset = 0
@@ -80,7 +82,8 @@ public final class ApprovalAuditTrail: Sendable {
             let written = line[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
-                throw ResolveKitError(.stateStore, "Cannot write the audit trail \(path): \(String(cString: strerror(errno)))")
+                throw ResolveKitError(
+                    .stateStore, "Cannot write the audit trail \(path): \(String(cString: strerror(errno)))")
             }
             offset += written
         }

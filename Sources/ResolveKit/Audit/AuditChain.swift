@@ -23,7 +23,11 @@ enum AuditChain {
         let markerStart = line.endIndex - suffixLength
         guard Array(line[markerStart..<markerStart + hashMarker.count]) == hashMarker else { return nil }
         let claimed = String(decoding: line[(markerStart + hashMarker.count)..<(line.endIndex - 2)], as: UTF8.self)
-        guard claimed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
+        guard
+            claimed.utf8.allSatisfy({
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            })
         else { return nil }
         return (Array(line[..<markerStart]) + [UInt8(ascii: "}")], claimed)
     }

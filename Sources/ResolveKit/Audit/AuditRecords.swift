@@ -49,7 +49,10 @@ package struct AuditRecords: Sendable {
             fields["status"] = .string(error.code.rawValue)
             fields["result_digest"] = .string(Self.digest(.string(error.message)))
         }
-        fields["duration_ms"] = duration.map { .number((Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15).rounded()) } ?? .null
+        fields["duration_ms"] =
+            duration.map {
+                .number((Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15).rounded())
+            } ?? .null
         write(fields, to: trail)
     }
 
@@ -77,7 +80,10 @@ package struct AuditRecords: Sendable {
     static func object(_ decider: ToolCallDecision.Decider) -> JSONObject {
         switch decider {
         case .person(let uid, let pid, let terminal):
-            ["kind": "person", "uid": .number(Double(uid)), "pid": .number(Double(pid)), "terminal": terminal.map(JSONValue.string) ?? .null]
+            [
+                "kind": "person", "uid": .number(Double(uid)), "pid": .number(Double(pid)),
+                "terminal": terminal.map(JSONValue.string) ?? .null,
+            ]
         case .policy(let rule): ["kind": "policy", "rule": .string(rule)]
         case .remembered(let id): ["kind": "remembered", "id": .string(id)]
         case .timeout: ["kind": "timeout"]

@@ -5,7 +5,8 @@ extension SessionEngine {
     func receive(_ request: ToolCallRequest, envelope: EventEnvelope) {
         guard let session else { return }
         guard !request.callID.isEmpty else {
-            output.log("A call to \(request.functionName) came without a call id and cannot be answered", level: .warning)
+            output.log(
+                "A call to \(request.functionName) came without a call id and cannot be answered", level: .warning)
             return
         }
         // The server waits for no call of an ended turn: it timed the call out. A replay after a cursor reset
@@ -24,17 +25,26 @@ extension SessionEngine {
         }
         persistJournal()
         let isAllowed = allowedNames.contains(request.functionName)
-        let localApproval = isAllowed && registry.function(named: request.functionName)?.resolveKitRequiresApproval == true
+        let localApproval =
+            isAllowed && registry.function(named: request.functionName)?.resolveKitRequiresApproval == true
         if localApproval != request.requiresApproval {
-            output.log("Call \(request.callID): local registration says requiresApproval=\(localApproval); the event's flag is ignored")
+            output.log(
+                "Call \(request.callID): local registration says requiresApproval=\(localApproval); "
+                    + "the event's flag is ignored"
+            )
         }
         let call = PendingToolCall(
             callID: request.callID, turnID: envelope.turnID, requestID: envelope.requestID,
-            functionName: request.functionName, arguments: request.arguments, humanDescription: request.humanDescription,
+            functionName: request.functionName, arguments: request.arguments,
+            humanDescription: request.humanDescription,
             requiresApproval: localApproval, timeoutSeconds: max(1, request.timeoutSeconds), receivedAt: clock.elapsed)
         // Calls this session may not run, and any call while draining, are answered without a batch or a slot.
         let refusal: ResolveKitFunctionError?
-        if case .failure(let error) = dispatcher.check(call, allowedNames: allowedNames) { refusal = error } else { refusal = nil }
+        if case .failure(let error) = dispatcher.check(call, allowedNames: allowedNames) {
+            refusal = error
+        } else {
+            refusal = nil
+        }
         switch pipeline.admit(call, refusal: refusal, now: clock.elapsed) {
         case .refuse(let error):
             addImmediate(call)
@@ -159,9 +169,11 @@ extension SessionEngine {
         return approved
     }
 
-    private func approvalRequest(_ batchID: Int, _ calls: [PendingToolCall], _ sessionID: String) -> ToolApprovalRequest {
+    private func approvalRequest(_ batchID: Int, _ calls: [PendingToolCall], _ sessionID: String) -> ToolApprovalRequest
+    {
         ToolApprovalRequest(
-            batchID: batchID, calls: calls.map { .init(call: $0, timeRemaining: executionDeadline($0) - clock.elapsed) },
+            batchID: batchID,
+            calls: calls.map { .init(call: $0, timeRemaining: executionDeadline($0) - clock.elapsed) },
             sessionID: sessionID)
     }
 
@@ -206,7 +218,11 @@ extension SessionEngine {
                     deadline: deadline)
             }
             runningCalls[call.callID] = task
-            var outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            var outcome = await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                task.cancel()
+            }
             runningCalls[call.callID] = nil
             if let editedArguments { outcome = outcome.noting(editedArguments: editedArguments) }
             record(effective, outcome, decision: decision, startedAt: item.startedAt)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ResolveKit
 import Testing
+
+@testable import ResolveKit
 
 struct AuditTrailTests {
     private func temporaryPath() -> String {
@@ -93,6 +94,8 @@ struct AuditTrailTests {
     }
 
     @Test func aMissingTrailIsReported() {
-        #expect(ApprovalAuditTrail.verify(path: "/nonexistent/audit.jsonl").firstBreak?.reason == "the audit trail does not exist")
+        #expect(
+            ApprovalAuditTrail.verify(path: "/nonexistent/audit.jsonl").firstBreak?.reason
+                == "the audit trail does not exist")
     }
 }

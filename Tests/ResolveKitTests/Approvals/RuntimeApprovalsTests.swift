@@ -1,7 +1,8 @@
 import Foundation
-@testable import ResolveKit
 import ResolveKitTesting
 import Testing
+
+@testable import ResolveKit
 
 @Suite(.timeLimit(.minutes(1)))
 struct RuntimeApprovalsTests {
@@ -12,7 +13,9 @@ struct RuntimeApprovalsTests {
     }
 
     static func auditLines(_ path: String) throws -> [JSONValue] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONValue(parsing: String($0))
+        }
     }
 
     @Test func anyTaskApprovesAWaitingCallAndTheTrailNamesWhoDecided() async throws {
@@ -113,7 +116,8 @@ struct RuntimeApprovalsTests {
 
     @Test func aRememberedAllowNeverOverridesADenyRule() async throws {
         try await RuntimeHarness.run { harness in
-            let policy = PolicyApprover(rules: ["set_lights": .deny], defaultRule: .ask, fallback: ToolApprovals.Deferred())
+            let policy = PolicyApprover(
+                rules: ["set_lights": .deny], defaultRule: .ask, fallback: ToolApprovals.Deferred())
             try await harness.withRuntime(harness.configuration(approver: policy)) { runtime in
                 try runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
                 try await runtime.converse("lights")
@@ -126,7 +130,8 @@ struct RuntimeApprovalsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remembered-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let registry = try ResolveKitRegistry(functions: TestTools.all, functionPacks: [])
-        let conditions = try PolicyApprover.conditions(["$.room": ["oneOf": ["hall", "porch"]]], for: "set_lights", functions: registry)
+        let conditions = try PolicyApprover.conditions(
+            ["$.room": ["oneOf": ["hall", "porch"]]], for: "set_lights", functions: registry)
         let first = ToolApprovals(rememberedFile: ToolApprovals.rememberedFile(in: folder), registry: registry)
         try first.remember(allow: "set_lights", matching: conditions, scope: .always, by: .host("ops"))
         // A new process reads the same file.
