@@ -9,19 +9,32 @@ struct ManifestBuilder {
     var functions: [FunctionManifest] = []
 
     /// Builds the manifest of `files`; the diagnostics are sorted by position.
+    ///
+    /// Once the type index exists, files are independent: groups of them are built on every core and merged. The
+    /// result is the same as one pass over all files, because every use of a type that has a problem reports it
+    /// (only problem-free types are resolved once), and functions and diagnostics are sorted afterwards.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
-        var builder = ManifestBuilder(index: TypeIndex(files: files))
-        for file in files {
-            builder.diagnostics += file.diagnostics
-            for declaration in file.declarations { builder.visit(declaration, scope: []) }
+        let index = TypeIndex(files: files)
+        let groups = stride(from: 0, to: files.count, by: 64).map { Array(files[$0..<min($0 + 64, files.count)]) }
+        let parts = ParallelMap.map(groups) { group in
+            var builder = ManifestBuilder(index: index)
+            for file in group {
+                builder.diagnostics += file.diagnostics
+                for declaration in file.declarations { builder.visit(declaration, scope: []) }
+            }
+            return builder
+        }
+        var builder = ManifestBuilder(index: index)
+        for part in parts {
+            builder.functions += part.functions
+            builder.diagnostics += part.diagnostics + part.resolver.diagnostics
+            builder.resolver.conformances.merge(part.resolver.conformances) { first, _ in first }
         }
         builder.checkDuplicateNames()
         let manifest = CodegenManifest(
             functions: builder.functions.sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) },
             conformances: builder.resolver.conformances.values.sorted { $0.typeName < $1.typeName })
-        let diagnostics = (builder.diagnostics + builder.resolver.diagnostics).sorted {
-            ($0.location, $0.message) < ($1.location, $1.message)
-        }
+        let diagnostics = builder.diagnostics.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
         return (manifest, diagnostics)
     }
 
