@@ -146,31 +146,27 @@ public final class MCPServer: Sendable {
 
     private func start(id: JSONValue, method: String, params: JSONObject, _ output: MCPOutput) {
         let key = RequestKey(id)
-        let (accepted, refusal) = state.withLock { state -> (Bool, JSONRPCError?) in
+        // The task is made and recorded under the lock: it takes the lock itself before it ends, so it can never
+        // remove its entry before the entry exists.
+        let refusal = state.withLock { state -> JSONRPCError? in
             if state.inFlight[key] != nil {
-                return (
-                    false, .invalidRequest("The request id \(id.serialized()) is already in use by a running request")
-                )
+                return .invalidRequest("The request id \(id.serialized()) is already in use by a running request")
             }
-            if state.shuttingDown { return (false, .internalError("The server is shutting down")) }
-            return (true, nil)
-        }
-        guard accepted else {
-            output.error(id, refusal!)
-            return
-        }
-        let task = Task { [self] in
-            let reply = await respond(method: method, params: params, id: id, output)
-            let cancelledByClient = state.withLock { $0.cancelledByClient.remove(key) != nil }
-            if !cancelledByClient {
-                switch reply {
-                case .success(let result): output.result(id, result)
-                case .failure(let error): output.error(id, error)
+            if state.shuttingDown { return .internalError("The server is shutting down") }
+            state.inFlight[key] = Task { [self] in
+                let reply = await respond(method: method, params: params, id: id, output)
+                let cancelledByClient = self.state.withLock { $0.cancelledByClient.remove(key) != nil }
+                if !cancelledByClient {
+                    switch reply {
+                    case .success(let result): output.result(id, result)
+                    case .failure(let error): output.error(id, error)
+                    }
                 }
+                self.state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
             }
-            state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
+            return nil
         }
-        state.withLock { $0.inFlight[key] = task }
+        if let refusal { output.error(id, refusal) }
     }
 
     private func notification(_ method: String, _ params: JSONObject) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ResolveKit
 import Testing
 
@@ -76,6 +77,21 @@ struct MCPLifecycleTests {
         pipes.client.request("p", "ping")
         _ = try await pipes.client.response("p")
         #expect(pipes.client.messages.count == 2)
+        pipes.client.closeOutput()
+        await pipes.serving.value
+    }
+
+    @Test func answeredRequestsAreForgottenSoALongSessionDoesNotGrow() async throws {
+        let server = try Self.server()
+        let pipes = MCPPipes.start(server)
+        try await pipes.client.initialize()
+        for index in 0..<200 { pipes.client.request(.number(Double(index)), "ping") }
+        _ = try await pipes.client.response(199)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while server.state.withLock({ !$0.inFlight.isEmpty }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(server.state.withLock { $0.inFlight.isEmpty })
         pipes.client.closeOutput()
         await pipes.serving.value
     }
