@@ -21,7 +21,9 @@ struct HTTPClientCancellationTests {
                 #expect(await pollUntil { server.closedConnectionCount == 1 })
                 let latency = clock.now - start
                 #expect(httpErrorCode(result) == .cancelled)
-                #expect(latency < .milliseconds(500), "the server saw the close after \(latency)")
+                // Without the abort the server would hold the transfer open until the test's time limit; the bound
+                // leaves room for a loaded 2-core machine (0.53 s was seen while another build ran).
+                #expect(latency < .seconds(2), "the server saw the close after \(latency)")
             }
         }
     }
