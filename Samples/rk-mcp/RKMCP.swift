@@ -40,6 +40,8 @@ struct RKMCP {
     /// outside the main actor, as the handler runs on a dispatch queue.
     nonisolated static func cancelOnTermination(_ task: Task<Void, Never>) -> any DispatchSourceSignal {
         signal(SIGTERM, SIG_IGN)
+        // A client that disappears closes our stdout: writing then fails with EPIPE instead of killing us.
+        signal(SIGPIPE, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGTERM)
         source.setEventHandler { task.cancel() }
         source.resume()

@@ -124,6 +124,32 @@ struct MCPBinaryTests {
         #expect(answer["result"]?["isError"] == true)
     }
 
+    @Test func aClientThatDisappearsMidCallEndsTheServerCleanly() async throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"countdown","arguments":{"seconds":30}}}"#,
+        ]
+        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        _ = output.fileHandleForReading.availableData  // the initialize answer: the server is up
+        // The client goes away: it stops reading and closes its end of both pipes.
+        try output.fileHandleForReading.close()
+        try input.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test(arguments: [
         (["--approve"], "--approve needs a value"),
         (["--allowed-root", "relative"], "--allowed-root must be absolute"),
