@@ -64,7 +64,8 @@ struct MCPOptions: Equatable {
 
         OPTIONS:
           --policy FILE          approve by a policy: {"default": "deny", "functions": {"read_log_tail": "allow"}};
-                                 calls it says to "ask" about go to --approve
+                                 calls it says to "ask" about go to --approve; checked against the functions
+                                 served, any error stops the start with each at FILE:LINE:COLUMN
           --approve MODE         who decides calls that need approval (or that the policy says to ask about):
                                  all, none (the default: they are declined), or prompt: the checklist on the
                                  controlling terminal /dev/tty (stdin and stdout carry the protocol); a call

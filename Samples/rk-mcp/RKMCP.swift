@@ -69,7 +69,8 @@ struct RKMCP {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw ResolveKitError(.invalidConfiguration, "--policy \(path) does not exist or cannot be read")
             }
-            approver = try PolicyApprover(contentsOf: URL(fileURLWithPath: path), fallback: approver)
+            let served = try? ResolveKitRegistry(functions: [Countdown.self], functionPacks: [SystemFunctionsPack.self])
+            approver = try PolicyApprover(contentsOf: URL(fileURLWithPath: path), functions: served, fallback: approver)
         }
         return MCPServer.Configuration(
             functions: [Countdown.self], functionPacks: [SystemFunctionsPack.self], approver: approver,

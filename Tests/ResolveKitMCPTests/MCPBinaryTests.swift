@@ -124,6 +124,17 @@ struct MCPBinaryTests {
         #expect(answer["result"]?["isError"] == true)
     }
 
+    @Test func aPolicyNamingAFunctionTheServerLacksStopsTheStartAtItsPosition() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rk-mcp-policy-\(UUID()).json").path
+        try Data(#"{"functions": {"read_logs": "allow"}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try Running.start(["--policy", path])
+        server.client.closeOutput()
+        #expect(await server.exitStatus() == 64)
+        let text = String(decoding: server.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("\(path):1:16: error: unknown function read_logs"), "\(text)")
+    }
+
     @Test func aClientThatDisappearsMidCallEndsTheServerCleanly() async throws {
         let process = Process()
         process.executableURL = Self.binary
