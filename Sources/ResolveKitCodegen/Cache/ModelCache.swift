@@ -32,7 +32,14 @@ package struct ModelCache: Sendable {
         }
     }
 
-    private var entries: [String: (key: Key, model: SourceFileModel)] = [:]
+    /// One file's model, with its encoded form when it was read from the file (written back as it was read).
+    private struct Entry: Sendable {
+        var key: Key
+        var model: SourceFileModel
+        var encoded: ArraySlice<UInt8>?
+    }
+
+    private var entries: [String: Entry] = [:]
     /// Whether the entries differ from what was read, so the file must be written.
     package private(set) var isChanged = false
     /// How many files the last run scanned (not found in the cache, or changed).
@@ -66,7 +73,7 @@ package struct ModelCache: Sendable {
             }
             guard stored == checksum, let (key, model) = try? Self.entry(bytes, from: start, to: start + length)
             else { continue }
-            entries[key.path] = (key, model)
+            entries[key.path] = Entry(key: key, model: model, encoded: bytes[start..<(start + length)])
         }
     }
 
@@ -87,16 +94,21 @@ package struct ModelCache: Sendable {
         writer.write(raw: Self.magic)
         writer.write(Self.formatVersion)
         for path in entries.keys.sorted() {
-            let (key, model) = entries[path]!
-            var entry = CacheWriter()
-            entry.write(key.path)
-            entry.write(key.size)
-            entry.write(key.contentHash)
-            model.encode(to: &entry)
-            writer.write(entry.bytes.count)
-            writer.write(entry.bytes.withUnsafeBytes { ContentHash.fnv1a64($0) })
-            writer.write(raw: entry.bytes)
+            let entry = entries[path]!
+            let encoded = entry.encoded ?? Self.encode(entry.key, entry.model)[...]
+            writer.write(encoded.count)
+            writer.write(encoded.withUnsafeBytes { ContentHash.fnv1a64($0) })
+            writer.write(raw: Array(encoded))
         }
+        return writer.bytes
+    }
+
+    private static func encode(_ key: Key, _ model: SourceFileModel) -> [UInt8] {
+        var writer = CacheWriter()
+        writer.write(key.path)
+        writer.write(key.size)
+        writer.write(key.contentHash)
+        model.encode(to: &writer)
         return writer.bytes
     }
 
@@ -113,15 +125,15 @@ package struct ModelCache: Sendable {
     /// key; afterwards the cache holds exactly these files.
     mutating func models(of inputs: [CodegenPipeline.Input]) -> [SourceFileModel] {
         let cached = entries
-        let results = ParallelMap.map(inputs) { input -> (Key, SourceFileModel, isReused: Bool) in
+        let results = ParallelMap.map(inputs) { input -> (entry: Entry, isReused: Bool) in
             let key = Key(input)
-            if let entry = cached[input.path], entry.key == key { return (key, entry.model, true) }
-            return (key, DeclarationParser.parse(source: input.contents, path: input.path), false)
+            if let entry = cached[input.path], entry.key == key { return (entry, true) }
+            return (Entry(key: key, model: DeclarationParser.parse(source: input.contents, path: input.path)), false)
         }
         reusedCount = results.count { $0.isReused }
         scannedCount = results.count - reusedCount
         if scannedCount > 0 || entries.count != results.count { isChanged = true }
-        entries = Dictionary(results.map { ($0.0.path, ($0.0, $0.1)) }) { first, _ in first }
-        return results.map(\.1)
+        entries = Dictionary(results.map { ($0.entry.key.path, $0.entry) }) { first, _ in first }
+        return results.map(\.entry.model)
     }
 }

@@ -8,20 +8,43 @@ struct ManifestBuilder {
     var diagnostics: [Diagnostic] = []
     var functions: [FunctionManifest] = []
 
+    /// An annotated declaration to turn into a function.
+    struct Annotated: Sendable {
+        var declaration: TypeDeclaration
+        var annotation: Annotation
+        var qualifiedName: String
+    }
+
     /// Builds the manifest of `files`; the diagnostics are sorted by position.
+    ///
+    /// The functions are built on every core, each core's share (consecutive functions, in file order) by its own
+    /// builder: a type resolves to the same schema and the same diagnostics wherever it is used, so the shares'
+    /// results joined in order are what one builder would produce.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
-        var builder = ManifestBuilder(index: TypeIndex(files: files))
+        let index = TypeIndex(files: files)
+        var annotated: [Annotated] = []
         for file in files {
-            builder.diagnostics += file.diagnostics
-            for declaration in file.declarations { builder.visit(declaration, scope: []) }
+            for declaration in file.declarations { collect(declaration, scope: [], into: &annotated) }
+        }
+        let shares = ParallelMap.map(ParallelMap.shares(of: annotated)) { share in
+            var builder = ManifestBuilder(index: index)
+            for item in share {
+                builder.function(item.declaration, annotation: item.annotation, qualifiedName: item.qualifiedName)
+            }
+            return builder
+        }
+        var builder = ManifestBuilder(index: index)
+        builder.diagnostics = files.flatMap(\.diagnostics)
+        for share in shares {
+            builder.functions += share.functions
+            builder.diagnostics += share.diagnostics + share.resolver.diagnostics
+            builder.resolver.conformances.merge(share.resolver.conformances) { first, _ in first }
         }
         builder.checkDuplicateNames()
         let manifest = CodegenManifest(
             functions: builder.functions.sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) },
             conformances: builder.resolver.conformances.values.sorted { $0.typeName < $1.typeName })
-        let diagnostics = (builder.diagnostics + builder.resolver.diagnostics).sorted {
-            ($0.location, $0.message) < ($1.location, $1.message)
-        }
+        let diagnostics = builder.diagnostics.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
         return (manifest, diagnostics)
     }
 
@@ -30,14 +53,17 @@ struct ManifestBuilder {
         self.resolver = ArgumentTypeResolver(index: index)
     }
 
-    private mutating func visit(_ declaration: TypeDeclaration, scope: [String]) {
+    private static func collect(_ declaration: TypeDeclaration, scope: [String], into annotated: inout [Annotated]) {
         let memberScope =
             declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
         if let annotation = declaration.annotation {
-            function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
+            annotated.append(
+                Annotated(
+                    declaration: declaration, annotation: annotation,
+                    qualifiedName: memberScope.joined(separator: ".")))
         }
-        for nested in declaration.nested { visit(nested, scope: memberScope) }
+        for nested in declaration.nested { collect(nested, scope: memberScope, into: &annotated) }
     }
 
     private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {
