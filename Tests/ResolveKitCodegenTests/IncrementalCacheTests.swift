@@ -28,21 +28,21 @@ struct IncrementalCacheTests {
 
     static let start: [String: String] = [
         "Types.swift": """
-            /// How to run.
-            enum Mode: String, Codable { case fast, slow }
+        /// How to run.
+        enum Mode: String, Codable { case fast, slow }
 
-            /// A level.
-            enum Level: Int, Codable { case low = 1, high }
+        /// A level.
+        enum Level: Int, Codable { case low = 1, high }
 
-            """,
+        """,
         "Note.swift": """
-            /// A note.
-            struct Note: Codable {
-                /// The text.
-                var text: String
-            }
+        /// A note.
+        struct Note: Codable {
+            /// The text.
+            var text: String
+        }
 
-            """,
+        """,
         "Run.swift": function("run_job", type: "RunJob"),
         "Stop.swift": function("stop_job", type: "StopJob"),
     ]
@@ -128,7 +128,9 @@ struct IncrementalCacheTests {
         for edit in Self.edits {
             for (name, text) in edit.files {
                 let url = root.appending(path: "Sources/\(name)")
-                if let text { try text.write(to: url, atomically: true, encoding: .utf8) } else {
+                if let text {
+                    try text.write(to: url, atomically: true, encoding: .utf8)
+                } else {
                     try FileManager.default.removeItem(at: url)
                 }
             }
@@ -147,7 +149,8 @@ struct IncrementalCacheTests {
         _ = try Self.bothRuns(files, cacheDirectory: cacheDirectory)
         files["Types.swift"] = Self.edits[1].files["Types.swift"]!
         let (_, incremental, _) = try Self.bothRuns(files, cacheDirectory: cacheDirectory)
-        #expect(incremental.source?.contains(#".array([.string("fast"), .string("slow"), .string("careful")])"#) == true)
+        #expect(
+            incremental.source?.contains(#".array([.string("fast"), .string("slow"), .string("careful")])"#) == true)
     }
 
     /// Ways a cache file can be unusable.
@@ -155,27 +158,38 @@ struct IncrementalCacheTests {
         ("garbage", { _ in Array("not a cache".utf8) }),
         ("empty", { _ in [] }),
         ("truncated in the middle", { Array($0.prefix($0.count / 2)) }),
-        ("a flipped byte in every entry", { bytes in
-            var damaged = bytes
-            for index in stride(from: ModelCache.magic.count + 8, to: damaged.count, by: 97) { damaged[index] ^= 0x5A }
-            return damaged
-        }),
-        ("another format version", { bytes in
-            var damaged = bytes
-            damaged[ModelCache.magic.count] = UInt8(ModelCache.formatVersion + 1)
-            return damaged
-        }),
-        ("entries with valid checksums but nonsense inside", { bytes in
-            var writer = CacheWriter()
-            writer.write(raw: ModelCache.magic)
-            writer.write(ModelCache.formatVersion)
-            for payload in [[UInt8](repeating: 0xFF, count: 40), Array("Sources/Run.swift".utf8), [3, 1, 2]] {
-                writer.write(payload.count)
-                writer.write(payload.withUnsafeBytes { ContentHash.fnv1a64($0) })
-                writer.write(raw: payload)
+        (
+            "a flipped byte in every entry",
+            { bytes in
+                var damaged = bytes
+                for index in stride(from: ModelCache.magic.count + 8, to: damaged.count, by: 97) {
+                    damaged[index] ^= 0x5A
+                }
+                return damaged
             }
-            return writer.bytes
-        }),
+        ),
+        (
+            "another format version",
+            { bytes in
+                var damaged = bytes
+                damaged[ModelCache.magic.count] = UInt8(ModelCache.formatVersion + 1)
+                return damaged
+            }
+        ),
+        (
+            "entries with valid checksums but nonsense inside",
+            { bytes in
+                var writer = CacheWriter()
+                writer.write(raw: ModelCache.magic)
+                writer.write(ModelCache.formatVersion)
+                for payload in [[UInt8](repeating: 0xFF, count: 40), Array("Sources/Run.swift".utf8), [3, 1, 2]] {
+                    writer.write(payload.count)
+                    writer.write(payload.withUnsafeBytes { ContentHash.fnv1a64($0) })
+                    writer.write(raw: payload)
+                }
+                return writer.bytes
+            }
+        ),
     ]
 
     @Test(arguments: damages.indices)

@@ -110,7 +110,9 @@ struct CacheReader {
         try bool() ? try string() : nil
     }
 
-    mutating func array<Element>(_ each: (inout CacheReader) throws(Malformed) -> Element) throws(Malformed) -> [Element] {
+    mutating func array<Element>(_ each: (inout CacheReader) throws(Malformed) -> Element) throws(Malformed)
+        -> [Element]
+    {
         let count = try count()
         var elements: [Element] = []
         elements.reserveCapacity(count)
