@@ -26,7 +26,10 @@ struct ResolveKitPlugin: BuildToolPlugin {
             .filter { $0.lastPathComponent != Self.outputName }
             .sorted { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appending(path: Self.outputName)
-        var arguments = inputs.map(\.path) + ["--output", output.path, "--module-name", target.name]
+        // The cache keeps each file's scan between builds, so a build after one edit scans one file.
+        let cache = context.pluginWorkDirectoryURL.appending(path: "cache")
+        var arguments =
+            inputs.map(\.path) + ["--output", output.path, "--module-name", target.name, "--cache", cache.path]
         var inputFiles = inputs
         if let settings = try Self.settingsFile(besides: inputs) {
             arguments += ["--access", try Self.registryAccess(in: settings)]

@@ -5,6 +5,8 @@ struct CommandLineOptions: Equatable {
     var inputs: [String] = []
     var output: String?
     var manifest: String?
+    /// The directory that keeps each file's model between runs (`--cache`).
+    var cache: String?
     var moduleName = "Module"
     var access = CodegenOptions.RegistryAccess.internal
     var check = false
@@ -35,6 +37,7 @@ struct CommandLineOptions: Equatable {
             case "--version": options.version = true
             case "--output", "-o": options.output = try value()
             case "--manifest": options.manifest = try value()
+            case "--cache": options.cache = try value()
             case "--module-name": options.moduleName = try value()
             case "--access":
                 let text = try value()

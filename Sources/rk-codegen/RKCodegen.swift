@@ -34,8 +34,18 @@ enum RKCodegen {
         let inputs = try paths.map { path in
             CodegenPipeline.Input(path: path, contents: try SourceFiles.read(path))
         }
-        let result = CodegenPipeline.run(
-            inputs, options: CodegenOptions(moduleName: options.moduleName, registryAccess: options.access))
+        let codegenOptions = CodegenOptions(moduleName: options.moduleName, registryAccess: options.access)
+        let result: CodegenPipeline.Output
+        if let directory = options.cache {
+            var cache = ModelCache(directory: directory)
+            result = CodegenPipeline.run(inputs, options: codegenOptions, cache: &cache)
+            // A cache that cannot be written costs the next run time, not correctness: a warning, not a failure.
+            do { try cache.write(directory: directory) } catch {
+                printError("rk-codegen: warning: cannot write the cache in \(directory): \(error.localizedDescription)")
+            }
+        } else {
+            result = CodegenPipeline.run(inputs, options: codegenOptions)
+        }
         for diagnostic in result.diagnostics { printError(diagnostic.description) }
         guard let source = result.source else { return 1 }
         var targets = [(output.path, source)]

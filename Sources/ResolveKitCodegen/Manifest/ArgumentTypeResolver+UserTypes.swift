@@ -6,6 +6,10 @@ extension ArgumentTypeResolver {
         _ entry: TypeIndex.Entry, written: TypeSyntax, location: SourceLocation, at use: Use
     ) -> ArgumentType? {
         let name = entry.qualifiedName
+        if let known = acceptedUserTypes[name] {
+            if use.direct, let conformance = known.conformance { conformances[name] = conformance }
+            return known.type
+        }
         let result: ArgumentType?
         let kind: ArgumentConformance.Kind
         let reported = diagnostics.count
@@ -33,9 +37,11 @@ extension ArgumentTypeResolver {
                 "type '\(name)' is \(access.keyword); the generated file cannot use it, so make it internal or wider",
                 at: location)
         }
-        if use.direct, !index.conforms(name, to: ["ResolveKitArgument"]) {
-            conformances[name] = ArgumentConformance(typeName: name, kind: kind, access: access)
-        }
+        let conformance =
+            index.conforms(name, to: ["ResolveKitArgument"])
+            ? nil : ArgumentConformance(typeName: name, kind: kind, access: access)
+        if use.direct, let conformance { conformances[name] = conformance }
+        if diagnostics.count == reported { acceptedUserTypes[name] = (result, conformance) }
         return result
     }
 

@@ -23,6 +23,9 @@ struct ArgumentTypeResolver {
     /// and their schema does not depend on where they are used. Types that reported a problem are resolved again
     /// at every use, so each use still reports it.
     var resolvedUserTypes: [String: ArgumentType] = [:]
+    /// User types that resolved without a problem and are visible to generated code, with the conformance generated
+    /// code adds to them (`nil` when they declare it): a later use of one costs a dictionary lookup.
+    var acceptedUserTypes: [String: (type: ArgumentType, conformance: ArgumentConformance?)] = [:]
 
     init(index: TypeIndex) {
         self.index = index
@@ -68,8 +71,8 @@ struct ArgumentTypeResolver {
         if components.count == 1, !components[0].arguments.isEmpty {
             return generic(components[0], whole: whole, location: location, at: use)
         }
-        let names = components.map(\.name)
-        if components.allSatisfy(\.arguments.isEmpty), let symbol = index.lookup(names, from: use.scope) {
+        let names = components.map { $0.name }
+        if components.allSatisfy({ $0.arguments.isEmpty }), let symbol = index.lookup(names, from: use.scope) {
             switch symbol {
             case .alias(let alias, let aliasScope):
                 var aliasUse = use

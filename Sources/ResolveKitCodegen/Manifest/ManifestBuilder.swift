@@ -8,27 +8,37 @@ struct ManifestBuilder {
     var diagnostics: [Diagnostic] = []
     var functions: [FunctionManifest] = []
 
+    /// An annotated declaration to turn into a function.
+    struct Annotated: Sendable {
+        var declaration: TypeDeclaration
+        var annotation: Annotation
+        var qualifiedName: String
+    }
+
     /// Builds the manifest of `files`; the diagnostics are sorted by position.
     ///
-    /// Once the type index exists, files are independent: groups of them are built on every core and merged. The
-    /// result is the same as one pass over all files, because every use of a type that has a problem reports it
-    /// (only problem-free types are resolved once), and functions and diagnostics are sorted afterwards.
+    /// The functions are built on every core, each core's share (consecutive functions, in file order) by its own
+    /// builder: a type resolves to the same schema and the same diagnostics wherever it is used, so the shares'
+    /// results joined in order are what one builder would produce.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
         let index = TypeIndex(files: files)
-        let groups = stride(from: 0, to: files.count, by: 64).map { Array(files[$0..<min($0 + 64, files.count)]) }
-        let parts = ParallelMap.map(groups) { group in
+        var annotated: [Annotated] = []
+        for file in files {
+            for declaration in file.declarations { collect(declaration, scope: [], into: &annotated) }
+        }
+        let shares = ParallelMap.map(ParallelMap.shares(of: annotated)) { share in
             var builder = ManifestBuilder(index: index)
-            for file in group {
-                builder.diagnostics += file.diagnostics
-                for declaration in file.declarations { builder.visit(declaration, scope: []) }
+            for item in share {
+                builder.function(item.declaration, annotation: item.annotation, qualifiedName: item.qualifiedName)
             }
             return builder
         }
         var builder = ManifestBuilder(index: index)
-        for part in parts {
-            builder.functions += part.functions
-            builder.diagnostics += part.diagnostics + part.resolver.diagnostics
-            builder.resolver.conformances.merge(part.resolver.conformances) { first, _ in first }
+        builder.diagnostics = files.flatMap(\.diagnostics)
+        for share in shares {
+            builder.functions += share.functions
+            builder.diagnostics += share.diagnostics + share.resolver.diagnostics
+            builder.resolver.conformances.merge(share.resolver.conformances) { first, _ in first }
         }
         builder.checkDuplicateNames()
         let manifest = CodegenManifest(
@@ -43,14 +53,17 @@ struct ManifestBuilder {
         self.resolver = ArgumentTypeResolver(index: index)
     }
 
-    private mutating func visit(_ declaration: TypeDeclaration, scope: [String]) {
+    private static func collect(_ declaration: TypeDeclaration, scope: [String], into annotated: inout [Annotated]) {
         let memberScope =
             declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
         if let annotation = declaration.annotation {
-            function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
+            annotated.append(
+                Annotated(
+                    declaration: declaration, annotation: annotation,
+                    qualifiedName: memberScope.joined(separator: ".")))
         }
-        for nested in declaration.nested { visit(nested, scope: memberScope) }
+        for nested in declaration.nested { collect(nested, scope: memberScope, into: &annotated) }
     }
 
     private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {

@@ -67,6 +67,13 @@ struct Annotation: Sendable, Hashable {
         return String(word)
     }
 
+    /// An annotation of known parts (as read back from the cache).
+    init(location: SourceLocation, arguments: [Argument], diagnostics: [Diagnostic]) {
+        self.location = location
+        self.arguments = arguments
+        self.diagnostics = diagnostics
+    }
+
     /// Parses an annotation comment; `nil` when the comment is not one.
     init?(comment: Token, file: String) {
         guard let offset = Self.markerOffset(in: comment) else { return nil }

@@ -11,6 +11,11 @@ struct DocComment: Sendable, Hashable {
     /// The lines, in order.
     var lines: [Line]
 
+    /// A doc comment of `lines` (as read back from the cache).
+    init(lines: [Line]) {
+        self.lines = lines
+    }
+
     /// Collects the documentation lines of `comments` (other comments are skipped).
     init?(comments: [Token], file: String) {
         var lines: [Line] = []

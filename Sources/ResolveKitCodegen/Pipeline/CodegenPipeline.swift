@@ -41,6 +41,18 @@ public enum CodegenPipeline {
         let files = ParallelMap.map(inputs.sorted { $0.path < $1.path }) {
             DeclarationParser.parse(source: $0.contents, path: $0.path)
         }
+        return generate(files, options: options)
+    }
+
+    /// Runs every stage over `inputs`, taking the model of each file whose path, size and content hash `cache` holds
+    /// from it and scanning only the others; `cache` is left holding exactly these files. The output is the same as
+    /// ``run(_:options:)``'s.
+    package static func run(_ inputs: [Input], options: CodegenOptions, cache: inout ModelCache) -> Output {
+        generate(cache.models(of: inputs.sorted { $0.path < $1.path }), options: options)
+    }
+
+    /// Resolves types across `files` and renders: the stages that need every file.
+    private static func generate(_ files: [SourceFileModel], options: CodegenOptions) -> Output {
         let (manifest, diagnostics) = ManifestBuilder.build(files)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             return Output(

@@ -52,11 +52,11 @@ struct RegistryRenderer {
             writer.line(
                 "\(access)static let resolveKitDescription: String = \(SwiftLiteral.string(function.description))")
             writer.block("\(access)static let resolveKitParametersSchema: JSONObject = [", footer: "]") { writer in
-                SwiftLiteral.writeMembers(function.schema.jsonObject, to: &writer)
+                SwiftLiteral.writeMembers(of: function.schema, to: &writer)
             }
             if let output = function.outputSchema {
                 writer.block("\(access)static let resolveKitOutputSchema: JSONObject? = [", footer: "]") { writer in
-                    SwiftLiteral.writeMembers(output.jsonObject, to: &writer)
+                    SwiftLiteral.writeMembers(of: output, to: &writer)
                 }
             }
             writer.line("\(access)static let resolveKitRequiresApproval: Bool = \(function.requiresApproval)")

@@ -97,13 +97,19 @@ enum SwiftLiteral {
                 writeInline(element, to: &writer)
             }
             writer.write("])")
+        case .number(let number):
+            writer.write(".number(")
+            writer.write(self.number(number))
+            writer.write(byte: UInt8(ascii: ")"))
+        case .bool(let flag):
+            writer.write(flag ? ".bool(true)" : ".bool(false)")
         default:
             writer.write(inline(value) ?? ".null")
         }
     }
 
     /// Writes `"key": value,` (or `value,` without a key), over several lines for containers.
-    private static func write(_ value: JSONValue, key: String?, to writer: inout SwiftWriter) {
+    static func write(_ value: JSONValue, key: String?, to writer: inout SwiftWriter) {
         writer.startLine()
         if let key {
             writeString(key, to: &writer)

@@ -25,4 +25,12 @@ enum ParallelMap {
         }
         return results.map { $0! }
     }
+
+    /// `items` cut into consecutive shares, a few per core, so that work with per-share state (a memo) still spreads
+    /// over every core.
+    static func shares<Item>(of items: [Item]) -> [ArraySlice<Item>] {
+        let count = min(items.count, ProcessInfo.processInfo.activeProcessorCount * 2)
+        guard count > 1 else { return [items[...]] }
+        return (0..<count).map { share in items[(share * items.count / count)..<((share + 1) * items.count / count)] }
+    }
 }
