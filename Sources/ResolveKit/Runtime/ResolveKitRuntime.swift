@@ -93,6 +93,15 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   before anything connects. Once running, a block or failure ends `run()` without throwing; it is in
     ///   ``connectionState`` and ``lastError``.
     public func run() async throws(ResolveKitError) {
+        let (engine, lock) = try makeEngine()
+        await engine.run()
+        engineStorage.withLock { if $0 === engine { $0 = nil } }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Checks the configuration, locks the state folder and makes the engine. Out of line: `run()`'s frame lives
+    /// as long as the runtime, and a task keeps its frames' memory until it ends.
+    @inline(never) private func makeEngine() throws(ResolveKitError) -> (SessionEngine, StateFolderLock?) {
         let registry: ResolveKitRegistry
         switch registryResult {
         case .success(let value): registry = value
@@ -110,9 +119,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
             configuration: configuration, registry: registry, http: http, output: makeOutput(), store: store,
             registration: registration, approvals: approvals)
         engineStorage.withLock { $0 = engine }
-        await engine.run()
-        engineStorage.withLock { if $0 === engine { $0 = nil } }
-        withExtendedLifetime(lock) {}
+        return (engine, lock)
     }
 
     private static func lockStateFolder(_ folder: String?) throws(ResolveKitError) -> StateFolderLock? {
@@ -135,12 +142,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         let task = lifecycle.withLock { task -> Task<Void, Never> in
             if let running = task, !Self.hasEnded(connectionState) { return running }
             let started = Task { [self] in
-                do throws(ResolveKitError) {
-                    try await run()
-                } catch {
-                    update { $0.lastError = error }
-                    makeOutput().setState(error.code == .invalidConfiguration ? .failed(error) : .blocked(error))
-                }
+                do throws(ResolveKitError) { try await run() } catch { didNotStart(error) }
             }
             task = started
             return started
@@ -156,6 +158,11 @@ public final class ResolveKitRuntime: Observable, Sendable {
         }
         task.cancel()
         throw ResolveKitError(.cancelled, "Cancelled while starting")
+    }
+
+    @inline(never) private func didNotStart(_ error: ResolveKitError) {
+        update { $0.lastError = error }
+        makeOutput().setState(error.code == .invalidConfiguration ? .failed(error) : .blocked(error))
     }
 
     private static func hasEnded(_ state: ResolveKitConnectionState) -> Bool {

@@ -2,14 +2,23 @@ import Foundation
 
 /// The channels of a session's running work (``SessionEngine`` state); all `nil` between sessions.
 struct SessionChannels {
-    /// Tool jobs to run in the session's task group.
-    var jobs: AsyncStream<@Sendable () async -> Void>.Continuation?
-    /// Wakes the result deliverer.
-    var deliveryKick: AsyncStream<Void>.Continuation?
-    /// Ends the session's work with a reason.
-    var control: AsyncStream<SessionEngine.SessionEnding>.Continuation?
+    /// Jobs to run beside the stream (tool calls, the deliverer, the turn watchdog), or the end of the session's
+    /// work with a reason.
+    var work: AsyncStream<SessionWork>.Continuation?
     /// Reopens the event stream without its cursor.
     var streamReset: AsyncStream<Void>.Continuation?
+    /// Whether the result deliverer is queued or running; it ends once the outbox is empty.
+    var isDelivering = false
+    /// Whether the turn watchdog is queued or running; it ends with the turn.
+    var isWatchingTurn = false
+}
+
+/// What a session's work loop is handed.
+enum SessionWork: Sendable {
+    /// A job to run in the session's task group.
+    case run(@Sendable () async -> Void)
+    /// The session's work ends, for this reason.
+    case end(SessionEngine.SessionEnding)
 }
 
 /// How far the session's event stream has been read, and what must not be acted on twice.

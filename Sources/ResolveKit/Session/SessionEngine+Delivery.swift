@@ -1,27 +1,40 @@
 import Foundation
 
 extension SessionEngine {
-    /// Posts every unacknowledged result, oldest first, whenever woken: after a new result, when the stream
-    /// opens, and after a failure's backoff. A result leaves the journal only when the server answered 2xx, or
+    /// Posts every unacknowledged result, oldest first, retrying a failure after its backoff, then ends; started by
+    /// ``kickDelivery()`` after a new result and when the stream opens. A result leaves the journal only when the server answered 2xx, or
     /// 404/410 (it no longer waits for it). Results of earlier sessions cannot be posted with this session's
     /// token and are dropped with a log line.
-    func runDelivery(_ kicks: AsyncStream<Void>) async {
-        for await _ in kicks {
-            var failures = 0
-            while !Task.isCancelled, let submission = nextUndelivered() {
-                if await deliver(submission) {
-                    failures = 0
-                    continue
-                }
-                failures += 1
-                let delay = Backoff.delay(forAttempt: failures)
-                output.log("Posting the result of \(submission.callID) failed; retrying in \(delay)", level: .warning)
-                do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { return }
+    func runDelivery() async {
+        defer { channels.isDelivering = false }
+        var failures = 0
+        while !Task.isCancelled, let submission = nextUndelivered() {
+            if await deliver(submission) {
+                failures = 0
+                continue
             }
+            failures += 1
+            let delay = deliveryFailed(submission, failures: failures)
+            do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { return }
         }
     }
 
-    private func nextUndelivered() -> ToolResultSubmission? {
+    /// Starts the result deliverer unless it is queued or running; it posts what the outbox holds, then ends.
+    func kickDelivery() {
+        guard !channels.isDelivering, let work = channels.work else { return }
+        channels.isDelivering = true
+        work.yield(.run { [self] in await runDelivery() })
+    }
+
+    /// Logs a failed post and returns how long to wait before the next; out of line to keep ``runDelivery(_:)``'s
+    /// long-lived frame small (see ``runSessions()``).
+    @inline(never) private func deliveryFailed(_ submission: ToolResultSubmission, failures: Int) -> Duration {
+        let delay = Backoff.delay(forAttempt: failures)
+        output.log("Posting the result of \(submission.callID) failed; retrying in \(delay)", level: .warning)
+        return delay
+    }
+
+    @inline(never) private func nextUndelivered() -> ToolResultSubmission? {
         guard let session else { return nil }
         let (next, dropped) = outbox.next(in: session.id)
         for key in dropped { output.log("Dropped the result of \(key.callID): its session \(key.sessionID) ended") }
@@ -30,7 +43,7 @@ extension SessionEngine {
     }
 
     /// Posts one result. Returns whether it is settled; `false` means try again later.
-    private func deliver(_ submission: ToolResultSubmission) async -> Bool {
+    @inline(never) private func deliver(_ submission: ToolResultSubmission) async -> Bool {
         guard let backend, let session else { return false }
         let key = CallJournal.Key(sessionID: session.id, callID: submission.callID)
         let error: BackendError
@@ -103,7 +116,7 @@ extension SessionEngine {
             }
             guard response.id == current.id else {
                 output.log("The session ended while refreshing its token; continuing with a new session", level: .warning)
-                channels.control?.yield(.sessionGone("The conversation ended on the server; a new one started."))
+                endSessionWork(.sessionGone("The conversation ended on the server; a new one started."))
                 return .sessionReplaced
             }
             adopt(response)

@@ -4,7 +4,7 @@ import ResolveKitHTTP
 extension SessionEngine {
     /// One stream event: advance the cursor, decode, and act. A malformed event is logged and skipped; the cursor
     /// still moves past it so it is not fetched again (§10.12).
-    func handle(_ event: SSEEvent) async {
+    func handle(_ event: SSEEvent) {
         if let id = event.id, !id.isEmpty, progress.cursor.advance(to: id, now: clock.elapsed) {
             persistSession()
         }
@@ -77,6 +77,7 @@ extension SessionEngine {
             snapshot.isTurnInProgress = true
         }
         output.emit(.turnStarted(turnID: turnID))
+        startTurnWatchdog()
     }
 
     /// Ends the current turn when `envelope` belongs to it (or to the request still awaiting its turn id). A turn

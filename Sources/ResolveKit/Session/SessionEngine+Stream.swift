@@ -1,41 +1,18 @@
 import ResolveKitHTTP
 
 extension SessionEngine {
-    /// Runs a session's concurrent work: the event stream, the tool jobs, result delivery, token refresh and the
-    /// turn watchdog. Returns when the stream ends for good, a new session is requested, or the task is
-    /// cancelled; every child is cancelled before it returns.
+    /// Runs a session's concurrent work: the event stream, the jobs (tool calls, result delivery and the turn
+    /// watchdog, each started when there is work for it) and token refresh. Returns when the stream ends for good,
+    /// a new session is requested, or the task is cancelled; every child is cancelled before it returns. An idle
+    /// session runs three tasks here: each long-lived task costs memory for the session's whole life.
     func runSession() async -> SessionEnding {
-        let (jobStream, jobContinuation) = AsyncStream<@Sendable () async -> Void>.makeStream()
-        let (kickStream, kickContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let (controlStream, controlContinuation) = AsyncStream<SessionEnding>.makeStream()
-        channels.jobs = jobContinuation
-        channels.deliveryKick = kickContinuation
-        channels.control = controlContinuation
-        kickContinuation.yield()
-        for waiter in waiting.sessions { waiter.fulfill(true) }
-        waiting.sessions = []
+        let (work, workContinuation) = AsyncStream<SessionWork>.makeStream()
+        sessionStarting(work: workContinuation)
         let ending = await withTaskGroup(of: SessionEnding?.self) { group in
             group.addTask { await self.runStream() }
-            group.addTask {
-                for await ending in controlStream { return ending }
-                return nil
-            }
-            group.addTask {
-                await withDiscardingTaskGroup { jobGroup in
-                    for await job in jobStream { jobGroup.addTask { await job() } }
-                }
-                return nil
-            }
-            group.addTask {
-                await self.runDelivery(kickStream)
-                return nil
-            }
+            group.addTask { await Self.runWork(work) }
             group.addTask {
                 await self.runTokenRefresh()
-                return nil
-            }
-            group.addTask {
-                await self.runTurnWatchdog()
                 return nil
             }
             var ending = SessionEnding.cancelled
@@ -45,18 +22,52 @@ extension SessionEngine {
                     break
                 }
             }
-            jobContinuation.finish()
-            kickContinuation.finish()
-            controlContinuation.finish()
+            workContinuation.finish()
             group.cancelAll()
             return ending
         }
-        channels.jobs = nil
-        channels.deliveryKick = nil
-        channels.control = nil
+        sessionStopped()
+        return Task.isCancelled ? .cancelled : ending
+    }
+
+    /// Runs the session's jobs until its work is ended (the ending is returned) or the work stream finishes.
+    private static func runWork(_ work: AsyncStream<SessionWork>) async -> SessionEnding? {
+        await withDiscardingTaskGroup(returning: SessionEnding?.self) { jobs in
+            for await item in work {
+                switch item {
+                case .run(let job):
+                    jobs.addTask { await job() }
+                case .end(let ending):
+                    jobs.cancelAll()
+                    return ending
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Ends the session's work with `ending` (nothing happens between sessions).
+    func endSessionWork(_ ending: SessionEnding) {
+        channels.work?.yield(.end(ending))
+    }
+
+    /// Out of line, like every step of the session's long-lived functions: see ``runSessions()``.
+    @inline(never) private func sessionStarting(work: AsyncStream<SessionWork>.Continuation) {
+        channels.work = work
+        channels.isDelivering = false
+        channels.isWatchingTurn = false
+        kickDelivery()
+        startTurnWatchdog()
+        for waiter in waiting.sessions { waiter.fulfill(true) }
+        waiting.sessions = []
+    }
+
+    @inline(never) private func sessionStopped() {
+        channels.work = nil
+        channels.isDelivering = false
+        channels.isWatchingTurn = false
         abandonUnstartedCalls()
         if progress.cursor.isDirty { persistSession() }
-        return Task.isCancelled ? .cancelled : ending
     }
 
     /// The event stream with cursor resume. A 403 `chat_unavailable` refreshes the token and resumes (once until
@@ -66,64 +77,96 @@ extension SessionEngine {
     func runStream() async -> SessionEnding {
         connection.refreshedSinceStreamOpened = false
         while !Task.isCancelled {
-            guard let backend, let response = sessionResponse else {
+            guard let stream = makeEventStream() else {
                 return .failed(ResolveKitError(.notStarted, "No session to stream"))
             }
-            var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
-            if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
-            let stream = EventStream(
-                url: backend.eventsURL(for: response.eventsURL), cursor: progress.cursor.value, configuration: streamConfiguration,
-                transport: .http(http), clock: clock,
-                headers: { [weak self] in await self?.streamHeaders() ?? [] })
-            let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            channels.streamReset = resetContinuation
-            let outcome = await withTaskGroup(of: EventStream.Termination?.self) { group in
-                group.addTask {
-                    await stream.run { @Sendable (element: EventStream.Element) in await self.handle(element) }
-                }
-                group.addTask {
-                    for await _ in resets { return nil }
-                    return .cancelled
-                }
-                let first = await group.next() ?? .cancelled
-                group.cancelAll()
-                return first
-            }
-            resetContinuation.finish()
-            channels.streamReset = nil
-            guard let termination = outcome else {
-                output.log("Reconnecting without a cursor", level: .warning)
-                progress.cursor.clear()
-                persistSession()
-                guardReplay()
+            switch streamEnded(await readUntilReset(stream)) {
+            case .resume:
                 continue
-            }
-            guard case .failed(let error) = termination else { return .cancelled }
-            connection.lastConnectFailure = error
-            let detail = ServerErrorBody(bytes: error.body)
-            let action = BackendFailurePolicy.action(
-                .events, status: error.status, isChatUnavailable: detail.isChatUnavailable,
-                tokenRefreshed: connection.refreshedSinceStreamOpened)
-            switch action {
+            case .end(let ending):
+                return ending
             case .refreshToken:
-                connection.refreshedSinceStreamOpened = true
                 switch await refreshCapabilityToken() {
                 case .refreshed: continue
                 case .sessionReplaced: return .sessionGone("The conversation ended on the server; a new one started.")
                 case .failed: return .reopen("The capability token could not be refreshed; opening the session again")
                 }
-            case .block(let code):
-                return .blocked(ResolveKitError(code, Self.streamBlockMessage(code, error), underlying: error))
-            case .recreateSession: return .sessionMissing
-            case .replaceSession:
-                return .sessionGone("The conversation ended on the server (it expired or was handed off); a new one started.")
-            case .retry where error.code == .attemptsExhausted:
-                return .failed(ResolveKitError(.unreachable, "The event stream failed: \(error)", underlying: error))
-            case .retry, .waitForTurnLock, .settle, .fail:
-                return .failed(ResolveKitError(.backend, "The event stream failed: \(error)", underlying: error))
             }
         }
         return .cancelled
+    }
+
+    /// What ``runStream()`` does after a stream ended.
+    enum StreamStep {
+        case resume
+        case refreshToken
+        case end(SessionEnding)
+    }
+
+    /// The stream from the current cursor; `nil` without a session. Out of line, like the other steps of
+    /// ``runStream()``: the loop's frame lives as long as the stream, so it holds only what crosses its awaits.
+    @inline(never) private func makeEventStream() -> EventStream? {
+        guard let backend, let response = sessionResponse else { return nil }
+        var streamConfiguration = EventStream.Configuration(idleTimeout: configuration.streamIdleTimeout)
+        if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
+        return EventStream(
+            url: backend.eventsURL(for: response.eventsURL), cursor: progress.cursor.value,
+            configuration: streamConfiguration, transport: .http(http), clock: clock,
+            headers: { [weak self] in await self?.streamHeaders() ?? [] })
+    }
+
+    /// Runs `stream` until it ends or ``resetStream()`` asks for a reconnect without a cursor (`nil`).
+    @inline(never) private func readUntilReset(_ stream: EventStream) async -> EventStream.Termination? {
+        let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        channels.streamReset = resetContinuation
+        let outcome = await withTaskGroup(of: EventStream.Termination?.self) { group in
+            group.addTask {
+                await stream.run { @Sendable (element: EventStream.Element) in await self.handle(element) }
+            }
+            group.addTask {
+                for await _ in resets { return nil }
+                return .cancelled
+            }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            return first
+        }
+        resetContinuation.finish()
+        channels.streamReset = nil
+        return outcome
+    }
+
+    /// Decides what follows a stream's end. A 403 `chat_unavailable` refreshes the token and resumes (once until
+    /// the stream opens again: a second 403 with a fresh token means chat is off); 404, 410 and 401 end the
+    /// session's work with what the runtime must do next (§8.2).
+    @inline(never) private func streamEnded(_ outcome: EventStream.Termination?) -> StreamStep {
+        guard let termination = outcome else {
+            output.log("Reconnecting without a cursor", level: .warning)
+            progress.cursor.clear()
+            persistSession()
+            guardReplay()
+            return .resume
+        }
+        guard case .failed(let error) = termination else { return .end(.cancelled) }
+        connection.lastConnectFailure = error
+        let detail = ServerErrorBody(bytes: error.body)
+        let action = BackendFailurePolicy.action(
+            .events, status: error.status, isChatUnavailable: detail.isChatUnavailable,
+            tokenRefreshed: connection.refreshedSinceStreamOpened)
+        switch action {
+        case .refreshToken:
+            connection.refreshedSinceStreamOpened = true
+            return .refreshToken
+        case .block(let code):
+            return .end(.blocked(ResolveKitError(code, Self.streamBlockMessage(code, error), underlying: error)))
+        case .recreateSession: return .end(.sessionMissing)
+        case .replaceSession:
+            return .end(.sessionGone("The conversation ended on the server (it expired or was handed off); a new one started."))
+        case .retry where error.code == .attemptsExhausted:
+            return .end(.failed(ResolveKitError(.unreachable, "The event stream failed: \(error)", underlying: error)))
+        case .retry, .waitForTurnLock, .settle, .fail:
+            return .end(.failed(ResolveKitError(.backend, "The event stream failed: \(error)", underlying: error)))
+        }
     }
 
     /// Before reopening without a cursor: the replay repeats the session's whole history, and the call journal
@@ -147,7 +190,7 @@ extension SessionEngine {
         return backend.headers(session: session, accept: "text/event-stream").map { ($0.name, $0.value) }
     }
 
-    func handle(_ element: EventStream.Element) async {
+    func handle(_ element: EventStream.Element) {
         switch element {
         case .state(.connecting):
             if !connection.hasOpenedStream { output.setState(.connecting) }
@@ -159,7 +202,7 @@ extension SessionEngine {
             firstOpen.fulfill(true)
             connection.refreshedSinceStreamOpened = false
             output.setState(.active)
-            channels.deliveryKick?.yield()
+            kickDelivery()
         case .state(.reconnecting(let attempt, let delay)):
             // attempt 0 is the routine reconnect after the server's 300 s rotation: the turn goes on (§10.3).
             if attempt > 0 { output.setState(.reconnecting(attempt: attempt, delay: delay)) }
@@ -170,7 +213,7 @@ extension SessionEngine {
         case .discarded(let error):
             output.log("Dropped an oversized event: \(error)", level: .warning)
         case .event(let event):
-            await handle(event)
+            handle(event)
         }
     }
 }

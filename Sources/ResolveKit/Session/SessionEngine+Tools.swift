@@ -20,7 +20,7 @@ extension SessionEngine {
             functionName: request.functionName)
         guard admission == .admitted else {
             output.log("Ignored a repeated request for call \(request.callID)")
-            if case .duplicate(.answered) = admission { channels.deliveryKick?.yield() }
+            if case .duplicate(.answered) = admission { kickDelivery() }
             return
         }
         persistJournal()
@@ -73,7 +73,7 @@ extension SessionEngine {
     }
 
     func enqueue(_ job: @escaping @Sendable () async -> Void) {
-        channels.jobs?.yield(job)
+        channels.work?.yield(.run(job))
     }
 
     private func windowElapsed() {
@@ -267,7 +267,7 @@ extension SessionEngine {
         item.finishedAt = clock.elapsed
         show(item, turnID: call.turnID)
         output.log("Call \(call.callID) (\(call.functionName)): \(status)")
-        if !settled { channels.deliveryKick?.yield() }
+        if !settled { kickDelivery() }
     }
 
     /// A turn ended with an error or a hand-off: the server waits for none of its calls, so running ones are
@@ -314,7 +314,7 @@ extension SessionEngine {
         for call in pipeline.beginDrain(waitingForSlot: Array(waiting.slots.keys)) {
             record(call, .failure(.cancelled("The service is shutting down; try again later")), decision: .refused)
         }
-        channels.deliveryKick?.yield()
+        kickDelivery()
     }
 
     /// Whether every admitted call has an outcome and every outcome has been acknowledged.

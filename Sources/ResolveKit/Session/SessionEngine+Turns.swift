@@ -72,11 +72,11 @@ extension SessionEngine {
                 delay = .milliseconds(500 * attempt)
             case .replaceSession:
                 if isCurrentSession {
-                    channels.control?.yield(.sessionGone("The conversation ended on the server; a new one started. Send your message again."))
+                    endSessionWork(.sessionGone("The conversation ended on the server; a new one started. Send your message again."))
                 }
                 return .failed(ResolveKitError(.sessionGone, "The session has ended (410)", underlying: error))
             case .recreateSession:
-                if isCurrentSession { channels.control?.yield(.sessionMissing) }
+                if isCurrentSession { endSessionWork(.sessionMissing) }
                 return .failed(ResolveKitError(.sessionGone, "The session no longer exists (404)", underlying: error))
             case .block(let code):
                 return .failed(ResolveKitError(code, Self.blockMessage(code, error), underlying: error))
@@ -99,7 +99,7 @@ extension SessionEngine {
     private func replaceSessionHoldingLostTurn(_ old: SessionAccess) async -> Bool {
         if session?.id == old.id {
             output.log("The session still holds the lock of a lost turn; starting a new session", level: .warning)
-            channels.control?.yield(.sessionGone("The assistant lost track of the last question; a new conversation started."))
+            endSessionWork(.sessionGone("The assistant lost track of the last question; a new conversation started."))
         }
         return await waitForSession(other: old.id)
     }
@@ -107,7 +107,7 @@ extension SessionEngine {
     /// Waits until a session other than `sessionID` is open, within the connect timeout (or 30 s).
     func waitForSession(other sessionID: String? = nil) async -> Bool {
         let deadline = clock.elapsed + (configuration.connectTimeout ?? .seconds(30))
-        while session == nil || session?.id == sessionID || channels.control == nil {
+        while session == nil || session?.id == sessionID || channels.work == nil {
             let opened = OneShot<Bool>()
             waiting.sessions.append(opened)
             let timer = Task { [clock] in
@@ -127,7 +127,7 @@ extension SessionEngine {
     func ask(_ text: String, timeout: Duration?) async -> Result<ResolveKitTurnResult, ResolveKitError> {
         if let problem = Self.validate(text) { return .failure(problem) }
         let started = clock.elapsed
-        if session == nil || channels.control == nil, !(await waitForSession()) {
+        if session == nil || channels.work == nil, !(await waitForSession()) {
             return .failure(ResolveKitError(.notStarted, "The runtime has no open session; start it first"))
         }
         while turns.isBusy || !waiting.asks.isEmpty {
@@ -189,10 +189,19 @@ extension SessionEngine {
         waiting.asks.removeFirst().fulfill(true)
     }
 
+    /// Starts the turn watchdog unless it is queued or running: when a turn starts, and when a session starts
+    /// while one runs.
+    func startTurnWatchdog() {
+        guard !channels.isWatchingTurn, turns.turnID != nil, let work = channels.work else { return }
+        channels.isWatchingTurn = true
+        work.yield(.run { [self] in await runTurnWatchdog() })
+    }
+
     /// Watches the running turn: one silent for a period is reconciled from the history, and one still silent a
-    /// period later is lost (§7.2, §10.8).
+    /// period later is lost (§7.2, §10.8). Ends with the turn.
     func runTurnWatchdog() async {
-        while !Task.isCancelled {
+        defer { channels.isWatchingTurn = false }
+        while !Task.isCancelled, turns.turnID != nil {
             switch turns.watchdog(now: clock.elapsed, hasOutstandingCalls: hasOutstandingCalls) {
             case .sleep(let until):
                 do { try await clock.sleep(untilElapsed: until) } catch { return }

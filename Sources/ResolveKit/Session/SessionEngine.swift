@@ -89,12 +89,7 @@ actor SessionEngine {
     /// Runs until cancelled, blocked or failed. Fails with ``ResolveKitError/Code/unreachable`` when no event stream
     /// opened within the configured connect timeout.
     func run() async {
-        guard let apiKey = configuration.apiKeyProvider(), !apiKey.isEmpty else {
-            block(ResolveKitError(.missingAPIKey, "No API key: the apiKeyProvider returned nil or an empty string"))
-            return
-        }
-        backend = BackendClient(
-            http: http, baseURL: configuration.baseURL.absoluteString, apiKey: apiKey, timeout: configuration.requestTimeout)
+        guard connectBackend() else { return }
         enum Finished { case sessions, budget(unconnected: Bool) }
         let gaveUp = await withTaskGroup(of: Finished.self) { group in
             group.addTask {
@@ -129,68 +124,103 @@ actor SessionEngine {
             return false
         }
         endOfRun()
-        if gaveUp, !Task.isCancelled {
-            let budget = configuration.connectTimeout ?? .zero
-            let cause = connection.lastConnectFailure.map { " (last cause: \($0))" }
-                ?? " (the backend answered, but its event stream did not open)"
-            fail(ResolveKitError(
-                .unreachable, "No connection to \(configuration.baseURL.absoluteString) within \(budget)\(cause)",
-                underlying: connection.lastConnectFailure))
+        if gaveUp, !Task.isCancelled { failUnconnected() }
+    }
+
+    /// Makes the backend client from the API key; blocks the runtime when there is none.
+    @inline(never) private func connectBackend() -> Bool {
+        guard let apiKey = configuration.apiKeyProvider(), !apiKey.isEmpty else {
+            block(ResolveKitError(.missingAPIKey, "No API key: the apiKeyProvider returned nil or an empty string"))
+            return false
         }
+        backend = BackendClient(
+            http: http, baseURL: configuration.baseURL.absoluteString, apiKey: apiKey, timeout: configuration.requestTimeout)
+        return true
+    }
+
+    @inline(never) private func failUnconnected() {
+        let budget = configuration.connectTimeout ?? .zero
+        let cause = connection.lastConnectFailure.map { " (last cause: \($0))" }
+            ?? " (the backend answered, but its event stream did not open)"
+        fail(ResolveKitError(
+            .unreachable, "No connection to \(configuration.baseURL.absoluteString) within \(budget)\(cause)",
+            underlying: connection.lastConnectFailure))
     }
 
     /// Sets up and runs sessions one after another until cancelled, blocked or failed; ``SessionLifecycle``
     /// decides each next step.
+    /// The session loop. It runs for the runtime's whole life, and an async function's frame holds every value its
+    /// body keeps across a suspension for as long as it runs (the task never gives that memory back), so the loop
+    /// only awaits; what it decides between awaits is in the out-of-line steps below.
     private func runSessions() async {
         var action = lifecycle.start()
         while !Task.isCancelled {
             switch action {
-            case .stop:
-                output.setState(.idle)
+            case .stop, .block, .fail:
+                finishSessions(action)
                 return
-            case .block(let error):
-                block(error)
-                return
-            case .fail(let error):
-                fail(error)
-                return
-            case .retry(let attempt, let delay):
-                output.setState(.reconnecting(attempt: attempt, delay: delay))
+            case .retry(_, let delay):
+                announceRetry(action)
                 do { try await clock.sleep(untilElapsed: clock.elapsed + delay) } catch { break }
                 action = .setUp(reuse: lifecycle.reuses)
             case .setUp(let reuse):
-                do throws(SetupFailure) {
-                    try await setUpOnFreshStack(reuse: reuse)
-                    if let notice = lifecycle.opened() { output.system(notice) }
-                    let ending = await runSession()
-                    if case .sessionMissing = ending {
-                        output.log("The session no longer exists; creating one", level: .warning)
-                    } else if case .reopen(let reason) = ending {
-                        output.log(reason, level: .warning)
-                    }
-                    action = lifecycle.sessionEnded(ending)
-                } catch {
-                    switch error {
-                    case .blocked(let error): action = .block(error)
-                    case .failed(let error): action = .fail(error)
-                    case .retry(let cause):
-                        guard !Task.isCancelled else { break }
-                        connection.lastConnectFailure = cause
-                        action = lifecycle.setupFailed(cause)
-                        if case .retry(_, let delay) = action {
-                            output.log("Setup failed (\(cause)); retrying in \(delay)", level: .warning)
-                        }
-                    }
+                if let failure = await setUpOnFreshStack(reuse: reuse) {
+                    action = setupFailed(failure)
+                } else {
+                    sessionOpened()
+                    action = sessionEnded(await runSession())
                 }
             }
         }
         output.setState(.idle)
     }
 
+    @inline(never) private func finishSessions(_ action: SessionLifecycle.Action) {
+        switch action {
+        case .block(let error): block(error)
+        case .fail(let error): fail(error)
+        default: output.setState(.idle)
+        }
+    }
+
+    @inline(never) private func announceRetry(_ action: SessionLifecycle.Action) {
+        guard case .retry(let attempt, let delay) = action else { return }
+        output.setState(.reconnecting(attempt: attempt, delay: delay))
+    }
+
+    @inline(never) private func sessionOpened() {
+        if let notice = lifecycle.opened() { output.system(notice) }
+    }
+
+    @inline(never) private func sessionEnded(_ ending: SessionEnding) -> SessionLifecycle.Action {
+        if case .sessionMissing = ending {
+            output.log("The session no longer exists; creating one", level: .warning)
+        } else if case .reopen(let reason) = ending {
+            output.log(reason, level: .warning)
+        }
+        return lifecycle.sessionEnded(ending)
+    }
+
+    @inline(never) private func setupFailed(_ failure: SetupFailure) -> SessionLifecycle.Action {
+        switch failure {
+        case .blocked(let error): return .block(error)
+        case .failed(let error): return .fail(error)
+        case .retry(let cause):
+            // Cancelled during setup: the loop ends at its next check.
+            guard !Task.isCancelled else { return .stop }
+            connection.lastConnectFailure = cause
+            let action = lifecycle.setupFailed(cause)
+            if case .retry(_, let delay) = action {
+                output.log("Setup failed (\(cause)); retrying in \(delay)", level: .warning)
+            }
+            return action
+        }
+    }
+
     /// Registers and opens the session in a child task. An async task keeps the memory of its deepest stack for
     /// its whole life; setup (HTTP, JSON, history) is the deepest work a session does, and in the session's own
     /// long-lived task it would stay allocated, about 8 KiB per idle session.
-    private func setUpOnFreshStack(reuse: Bool) async throws(SetupFailure) {
+    @inline(never) private func setUpOnFreshStack(reuse: Bool) async -> SetupFailure? {
         let result = await withTaskGroup(of: Result<Void, SetupFailure>.self) { group in
             group.addTask {
                 do throws(SetupFailure) {
@@ -205,11 +235,12 @@ actor SessionEngine {
             }
             return await group.next() ?? .success(())
         }
-        try result.get()
+        if case .failure(let failure) = result { return failure }
+        return nil
     }
 
     /// Whatever waits on this runtime learns it stopped: queued and running `ask`s, and session waiters.
-    private func endOfRun() {
+    @inline(never) private func endOfRun() {
         if progress.cursor.isDirty { persistSession() }
         endTurnWaiters(ResolveKitError(.cancelled, "The runtime stopped"))
         for waiter in waiting.asks { waiter.fulfill(false) }
@@ -231,8 +262,8 @@ actor SessionEngine {
 
     /// Ends the current session's work and starts a new session (the seed's "new chat").
     func requestNewSession() {
-        channels.control?.yield(.newSessionRequested)
-        if channels.control == nil { lifecycle.newSessionRequested() }
+        endSessionWork(.newSessionRequested)
+        if channels.work == nil { lifecycle.newSessionRequested() }
     }
 }
 

@@ -101,7 +101,7 @@ public struct EventStream: Sendable {
         case cancelled
     }
 
-    private func open(cursor: String?, machine: inout StateMachine) async -> Opening {
+    @inline(never) private func open(cursor: String?, machine: inout StateMachine) async -> Opening {
         let request = EventStreamRequest(url: Self.url(url, cursor: cursor), headers: await headers())
         let connection: EventStreamConnection
         do {
