@@ -119,17 +119,23 @@ extension SessionEngine {
     @inline(never) private func readUntilReset(_ stream: EventStream) async -> EventStream.Termination? {
         let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         channels.streamReset = resetContinuation
-        let outcome = await withTaskGroup(of: EventStream.Termination?.self) { group in
+        // This task waits for a reset itself (no task of its own per session); a stream that ends finishes `resets`.
+        let outcome = await withTaskGroup(of: EventStream.Termination.self) { group in
             group.addTask {
-                await stream.run { @Sendable (element: EventStream.Element) in await self.handle(element) }
+                let termination = await stream.run { @Sendable (element: EventStream.Element) in
+                    await self.handle(element)
+                }
+                resetContinuation.finish()
+                return termination
             }
-            group.addTask {
-                for await _ in resets { return nil }
-                return .cancelled
+            var wasReset = false
+            for await _ in resets {
+                wasReset = true
+                break
             }
-            let first = await group.next() ?? .cancelled
             group.cancelAll()
-            return first
+            let termination = await group.next() ?? .cancelled
+            return wasReset ? nil : termination
         }
         resetContinuation.finish()
         channels.streamReset = nil

@@ -1,7 +1,8 @@
 extension EventStreamTransport {
     /// Opens event streams with `client`: a GET with `Accept: text/event-stream` and no total deadline (the
-    /// stream is long-lived; the idle watchdog guards it), with a 4 KiB receive buffer (events are small and a
-    /// service holds many streams; a larger event simply takes several reads). Error bodies are read up to
+    /// stream is long-lived; the idle watchdog guards it), with a 2 KiB receive buffer: libcurl keeps it for the
+    /// stream's life, a service holds many streams, and events are small (a larger one simply takes several
+    /// reads). Error bodies are read up to
     /// `maxErrorBodyBytes`.
     public static func http(_ client: HTTPClient, connectTimeout: Duration = .seconds(10), maxErrorBodyBytes: Int = 64 * 1024)
         -> EventStreamTransport
@@ -13,7 +14,7 @@ extension EventStreamTransport {
             let response = try await client.execute(
                 HTTPRequest(
                     method: .get, url: request.url, headers: headers, connectTimeout: connectTimeout,
-                    receiveBufferBytes: 4096))
+                    receiveBufferBytes: 2048))
             guard (200..<300).contains(response.status) else {
                 let body = (try? await response.body.collect(upTo: maxErrorBodyBytes)) ?? []
                 return EventStreamConnection(
