@@ -26,7 +26,8 @@ struct ResolveKitPlugin: BuildToolPlugin {
             .filter { $0.lastPathComponent != Self.outputName }
             .sorted { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appending(path: Self.outputName)
-        // The cache keeps each file's scan between builds, so a build after one edit scans one file.
+        // The cache keeps each file's scan and the last result between builds, so a build after one edit scans one
+        // file, and answers at once when no declaration changed.
         let cache = context.pluginWorkDirectoryURL.appending(path: "cache")
         var arguments =
             inputs.map(\.path) + ["--output", output.path, "--module-name", target.name, "--cache", cache.path]

@@ -2,9 +2,10 @@ import Foundation
 import ResolveKitCodegen
 
 extension CodegenWorkload {
-    /// `incremental-one-file`: with a warm `--cache` over the corpus, one file changes and the registry is generated
-    /// again as `rk-codegen --cache` does it: read every file, take the unchanged models from the cache, scan the
-    /// changed one, resolve and render over all, write the cache. Median of 7 edits.
+    /// `incremental-one-file`: with a warm `--cache` over the corpus, one file changes (a comment appended) and the
+    /// registry is generated again as `rk-codegen --cache` does it: read every file, take the unchanged models from
+    /// the cache, scan the changed one, answer with the cached result when no model changed (else resolve and render
+    /// over all), write the cache. Median of 7 edits.
     func incrementalRow(paths: [String], log: @Sendable (String) -> Void) throws(BenchFailure) -> Measurement {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-bench-cache-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -14,7 +15,7 @@ extension CodegenWorkload {
                 return CodegenPipeline.Input(path: path, contents: String(decoding: bytes, as: UTF8.self))
             }
             var cache = ModelCache(directory: directory)
-            let output = CodegenPipeline.run(inputs, options: CodegenOptions(), cache: &cache)
+            let output = CodegenPipeline.run(inputs, options: CodegenOptions(), cache: &cache, withManifest: false)
             do { try cache.write(directory: directory) } catch {
                 throw BenchFailure(message: "cannot write the cache in \(directory): \(error.localizedDescription)")
             }

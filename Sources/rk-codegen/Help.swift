@@ -18,10 +18,12 @@ enum Help {
           --module-name <name>    The module named in the generated header and manifest (default: Module).
           --access <level>        Access level of ResolveKitAutoRegistry: internal (default) or public.
           --manifest <file.json>  Also write the registry as JSON: names, descriptions, schemas, flags.
-          --cache <directory>     Keep each file's scan in <directory> (created if needed), keyed by its path, size
-                                  and content hash: the next run scans only the files that changed, then resolves
-                                  types and renders over all of them. The output is the same as without a cache; a
-                                  damaged cache is ignored. The build plugin passes one in its work directory.
+          --cache <directory>     Keep each file's scan and the last result in <directory> (created if needed),
+                                  keyed by path, size and content hash: the next run scans only the files that
+                                  changed. If no declaration changed (an edit in a function body or a comment), the
+                                  last result is the output; otherwise types are resolved and everything rendered
+                                  again. The output is the same as without a cache; a damaged cache is ignored. The
+                                  build plugin passes one in its work directory.
           --check                 Write nothing; exit 3 and print a diff if --output (or --manifest) is stale.
           -h, --help              Show this help.
           --version               Print the version.

@@ -38,7 +38,8 @@ enum RKCodegen {
         let result: CodegenPipeline.Output
         if let directory = options.cache {
             var cache = ModelCache(directory: directory)
-            result = CodegenPipeline.run(inputs, options: codegenOptions, cache: &cache)
+            result = CodegenPipeline.run(
+                inputs, options: codegenOptions, cache: &cache, withManifest: options.manifest != nil)
             // A cache that cannot be written costs the next run time, not correctness: a warning, not a failure.
             do { try cache.write(directory: directory) } catch {
                 printError("rk-codegen: warning: cannot write the cache in \(directory): \(error.localizedDescription)")

@@ -6,12 +6,13 @@ import Testing
 /// `rk-codegen --cache DIR`: a run that takes the models of unchanged files from the cache generates exactly what a
 /// clean run generates, after every kind of edit, and a damaged cache is only a slower run.
 struct IncrementalCacheTests {
-    /// One edit of the source folder: files to write (a `nil` text deletes the file) and how many files the
-    /// incremental run must scan again.
+    /// One edit of the source folder: files to write (a `nil` text deletes the file), how many files the
+    /// incremental run must scan again, and whether it may answer with the last result (no model changed).
     struct Edit: CustomTestStringConvertible {
         var name: String
         var files: [String: String?]
         var scanned: Int
+        var reusesResult = false
         var testDescription: String { name }
     }
 
@@ -49,7 +50,18 @@ struct IncrementalCacheTests {
 
     /// Each edit applies to the folder as the previous one left it.
     static let edits: [Edit] = [
-        Edit(name: "nothing changed", files: [:], scanned: 0),
+        Edit(name: "nothing changed", files: [:], scanned: 0, reusesResult: true),
+        Edit(
+            name: "a function's body changes",
+            files: ["Run.swift": function("run_job", type: "RunJob").replacingOccurrences(of: "{ \"\" }", with: "{ \"ran\" }")],
+            scanned: 1, reusesResult: true),
+        Edit(
+            name: "a comment is added at the end of a file",
+            files: ["Stop.swift": function("stop_job", type: "StopJob") + "// Stops the job.\n"], scanned: 1,
+            reusesResult: true),
+        Edit(
+            name: "a line above every declaration moves them all",
+            files: ["Stop.swift": "\n" + function("stop_job", type: "StopJob") + "// Stops the job.\n"], scanned: 1),
         Edit(
             name: "a type used by functions in other files gains a case",
             files: ["Types.swift": start["Types.swift"]!.replacingOccurrences(of: "slow }", with: "slow, careful }")],
@@ -108,7 +120,53 @@ struct IncrementalCacheTests {
             #expect(incremental.diagnostics == clean.diagnostics, "\(edit.name)")
             #expect(cache.scannedCount == edit.scanned, "\(edit.name)")
             #expect(cache.reusedCount == files.count - edit.scanned, "\(edit.name)")
+            #expect(cache.isResultReused == edit.reusesResult, "\(edit.name)")
         }
+    }
+
+    @Test func aRunThatNeedsTheManifestMakesItWhenTheCachedResultHasNone() throws {
+        let cacheDirectory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+        let options = CodegenOptions(moduleName: "Jobs")
+        let clean = CodegenPipeline.run(Self.inputs(Self.start), options: options)
+        var cache = ModelCache(directory: cacheDirectory)
+        _ = CodegenPipeline.run(Self.inputs(Self.start), options: options, cache: &cache, withManifest: false)
+        try cache.write(directory: cacheDirectory)
+        var next = ModelCache(directory: cacheDirectory)
+        let withManifest = CodegenPipeline.run(Self.inputs(Self.start), options: options, cache: &next)
+        #expect(!next.isResultReused)
+        #expect(withManifest.manifestJSON == clean.manifestJSON)
+        try next.write(directory: cacheDirectory)
+        var last = ModelCache(directory: cacheDirectory)
+        let reused = CodegenPipeline.run(Self.inputs(Self.start), options: options, cache: &last)
+        #expect(last.isResultReused)
+        #expect(reused.manifestJSON == clean.manifestJSON)
+    }
+
+    @Test func aResultMadeWithOtherOptionsIsNotReused() throws {
+        let cacheDirectory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+        _ = try Self.bothRuns(Self.start, cacheDirectory: cacheDirectory)
+        let options = CodegenOptions(moduleName: "Jobs", registryAccess: .public)
+        var cache = ModelCache(directory: cacheDirectory)
+        let incremental = CodegenPipeline.run(Self.inputs(Self.start), options: options, cache: &cache)
+        #expect(!cache.isResultReused)
+        #expect(incremental == CodegenPipeline.run(Self.inputs(Self.start), options: options))
+    }
+
+    @Test(arguments: damages.indices)
+    func aDamagedResultIsIgnoredAndMadeAgain(damage: Int) throws {
+        let cacheDirectory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
+        _ = try Self.bothRuns(Self.start, cacheDirectory: cacheDirectory)
+        let file = URL(fileURLWithPath: cacheDirectory).appending(path: CachedGeneration.fileName)
+        try Data(Self.damages[damage].1([UInt8](try Data(contentsOf: file)))).write(to: file)
+        let (clean, incremental, cache) = try Self.bothRuns(Self.start, cacheDirectory: cacheDirectory)
+        #expect(incremental == clean, "\(Self.damages[damage].0)")
+        #expect(!cache.isResultReused, "\(Self.damages[damage].0)")
+        let (_, repaired, healed) = try Self.bothRuns(Self.start, cacheDirectory: cacheDirectory)
+        #expect(repaired == clean)
+        #expect(healed.isResultReused, "the next run finds the result written again")
     }
 
     @Test func rkCodegenWithACacheWritesTheSameFilesAsWithoutAfterEveryEdit() throws {
@@ -147,7 +205,7 @@ struct IncrementalCacheTests {
         defer { try? FileManager.default.removeItem(atPath: cacheDirectory) }
         var files = Self.start
         _ = try Self.bothRuns(files, cacheDirectory: cacheDirectory)
-        files["Types.swift"] = Self.edits[1].files["Types.swift"]!
+        files["Types.swift"] = Self.edits.first { $0.name.hasPrefix("a type used by") }!.files["Types.swift"]!
         let (_, incremental, _) = try Self.bothRuns(files, cacheDirectory: cacheDirectory)
         #expect(
             incremental.source?.contains(#".array([.string("fast"), .string("slow"), .string("careful")])"#) == true)

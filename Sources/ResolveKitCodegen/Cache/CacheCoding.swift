@@ -27,7 +27,7 @@ struct CacheWriter {
         if let text { write(text) }
     }
 
-    mutating func write(raw other: [UInt8]) { bytes.append(contentsOf: other) }
+    mutating func write(raw other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
     mutating func write<Element>(_ elements: [Element], _ each: (inout CacheWriter, Element) -> Void) {
         write(elements.count)

@@ -17,13 +17,14 @@ public enum CodegenPipeline {
         }
     }
 
-    /// What a run produced.
+    /// What a run produced. Two outputs are equal when they hold the same files (the manifest compared as JSON) and
+    /// the same diagnostics.
     public struct Output: Sendable, Hashable {
         /// The generated Swift file; `nil` when there are errors.
         public var source: String?
         /// The registry as JSON (see `rk-codegen --manifest`); `nil` when there are errors. Rendered on access.
         public var manifestJSON: String? {
-            manifest.map { ManifestRenderer.render($0, moduleName: moduleName) }
+            renderedManifestJSON ?? manifest.map { ManifestRenderer.render($0, moduleName: moduleName) }
         }
         /// Errors and warnings, sorted by position.
         public var diagnostics: [Diagnostic]
@@ -31,9 +32,24 @@ public enum CodegenPipeline {
         public var functionCount: Int
         var manifest: CodegenManifest?
         var moduleName: String
+        /// The manifest's JSON when it came from the cache instead of a manifest.
+        var renderedManifestJSON: String? = nil
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+        /// Whether both hold the same files and diagnostics.
+        public static func == (lhs: Output, rhs: Output) -> Bool {
+            lhs.source == rhs.source && lhs.diagnostics == rhs.diagnostics && lhs.functionCount == rhs.functionCount
+                && lhs.manifestJSON == rhs.manifestJSON
+        }
+
+        /// Hashes what ``==(_:_:)`` compares, but the manifest.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(source)
+            hasher.combine(diagnostics)
+            hasher.combine(functionCount)
+        }
     }
 
     /// Runs every stage over `inputs`.
@@ -45,10 +61,18 @@ public enum CodegenPipeline {
     }
 
     /// Runs every stage over `inputs`, taking the model of each file whose path, size and content hash `cache` holds
-    /// from it and scanning only the others; `cache` is left holding exactly these files. The output is the same as
-    /// ``run(_:options:)``'s.
-    package static func run(_ inputs: [Input], options: CodegenOptions, cache: inout ModelCache) -> Output {
-        generate(cache.models(of: inputs.sorted { $0.path < $1.path }), options: options)
+    /// from it and scanning only the others; when every model is what it was for the cached result, that result is
+    /// the output. `cache` is left holding exactly these files and this result. The output is the same as
+    /// ``run(_:options:)``'s; `withManifest: false` leaves the manifest JSON out of a result it keeps.
+    package static func run(
+        _ inputs: [Input], options: CodegenOptions, cache: inout ModelCache, withManifest: Bool = true
+    ) -> Output {
+        let sorted = inputs.sorted { $0.path < $1.path }
+        cache.update(with: sorted)
+        if let output = cache.cachedOutput(options: options, withManifest: withManifest) { return output }
+        let output = generate(cache.models(of: sorted), options: options)
+        cache.keep(output, options: options, withManifest: withManifest)
+        return output
     }
 
     /// Resolves types across `files` and renders: the stages that need every file.
