@@ -1,6 +1,6 @@
 import Foundation
 
-/// The channels of a session's running work (``SessionEngine`` state); all `nil` between sessions.
+/// The channels of a session's running work (``SessionEngine`` state); empty between sessions.
 struct SessionChannels {
     /// Jobs to run beside the stream (tool calls, the deliverer, the turn watchdog), or the end of the session's
     /// work with a reason.

@@ -2,9 +2,9 @@ import Foundation
 
 extension SessionEngine {
     /// Posts every unacknowledged result, oldest first, retrying a failure after its backoff, then ends; started by
-    /// ``kickDelivery()`` after a new result and when the stream opens. A result leaves the journal only when the server answered 2xx, or
-    /// 404/410 (it no longer waits for it). Results of earlier sessions cannot be posted with this session's
-    /// token and are dropped with a log line.
+    /// ``kickDelivery()`` after a new result and when the stream opens. A result leaves the journal only when the
+    /// server answered 2xx, or 404/410 (it no longer waits for it). Results of earlier sessions cannot be posted
+    /// with this session's token and are dropped with a log line.
     func runDelivery() async {
         defer { channels.isDelivering = false }
         var failures = 0
@@ -26,8 +26,8 @@ extension SessionEngine {
         work.yield(.run { [self] in await runDelivery() })
     }
 
-    /// Logs a failed post and returns how long to wait before the next; out of line to keep ``runDelivery(_:)``'s
-    /// long-lived frame small (see ``runSessions()``).
+    /// Logs a failed post and returns how long to wait before the next; out of line to keep ``runDelivery()``'s
+    /// frame small (see ``runSessions()``).
     @inline(never) private func deliveryFailed(_ submission: ToolResultSubmission, failures: Int) -> Duration {
         let delay = Backoff.delay(forAttempt: failures)
         output.log("Posting the result of \(submission.callID) failed; retrying in \(delay)", level: .warning)

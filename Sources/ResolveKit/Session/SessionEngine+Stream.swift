@@ -115,7 +115,7 @@ extension SessionEngine {
             headers: { [weak self] in await self?.streamHeaders() ?? [] })
     }
 
-    /// Runs `stream` until it ends or ``resetStream()`` asks for a reconnect without a cursor (`nil`).
+    /// Runs `stream` until it ends, or until the turn watchdog asks for a reconnect without the cursor (`nil`).
     @inline(never) private func readUntilReset(_ stream: EventStream) async -> EventStream.Termination? {
         let (resets, resetContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         channels.streamReset = resetContinuation

@@ -61,13 +61,13 @@ extension EventStream {
             self.recent = RecentEventIDs(capacity: configuration.recentEventIDCapacity)
         }
 
-        @inline(never) package mutating func start() -> ConnectAction {
+        package mutating func start() -> ConnectAction {
             precondition(isIdle, "start() called twice")
             state = .connecting
             return .connect(cursor: cursor)
         }
 
-        @inline(never) package mutating func reconnectDelayElapsed() -> ConnectAction {
+        package mutating func reconnectDelayElapsed() -> ConnectAction {
             guard case .waiting = state else { preconditionFailure("no reconnect was scheduled") }
             state = .connecting
             return .connect(cursor: cursor)
@@ -104,7 +104,7 @@ extension EventStream {
             return recent.insert(id) ? .deliver : .dropDuplicate
         }
 
-        @inline(never) package mutating func connectionEnded(_ ending: Ending, at now: Duration) -> RetryAction {
+        package mutating func connectionEnded(_ ending: Ending, at now: Duration) -> RetryAction {
             guard case .open(let since, let deliveredEvent) = state else {
                 preconditionFailure("connectionEnded outside an open connection")
             }

@@ -101,6 +101,8 @@ public struct EventStream: Sendable {
         case cancelled
     }
 
+    /// Out of line: ``run(_:)``'s frame lives as long as the stream, and a task keeps its frames' memory until it
+    /// ends, so what only connecting needs stays out of it.
     @inline(never) private func open(cursor: String?, machine: inout StateMachine) async -> Opening {
         let request = EventStreamRequest(url: Self.url(url, cursor: cursor), headers: await headers())
         let connection: EventStreamConnection
