@@ -48,16 +48,18 @@ enum RKCodegen {
             result = CodegenPipeline.run(inputs, options: codegenOptions)
         }
         for diagnostic in result.diagnostics { printError(diagnostic.description) }
-        guard let source = result.source else { return 1 }
+        // Bytes, not text: a result from the cache is compared with the file on disk without decoding it.
+        guard let source = result.sourceUTF8 else { return 1 }
         var targets = [(output.path, source)]
         // The JSON manifest costs as much as a sixth of the run: it is rendered only when asked for.
         if let manifestPath = options.manifest, let manifest = result.manifestJSON {
-            targets.append((manifestPath, manifest))
+            targets.append((manifestPath, Array(manifest.utf8)[...]))
         }
         if options.check {
             var isStale = false
-            for (path, text) in targets {
+            for (path, bytes) in targets {
                 let current = (try? SourceFiles.read(path)) ?? ""
+                let text = String(decoding: bytes, as: UTF8.self)
                 if let diff = LineDiff.unified(old: current, new: text, oldName: path, newName: "\(path) (generated)") {
                     print(diff, terminator: "")
                     isStale = true
@@ -66,7 +68,7 @@ enum RKCodegen {
             if isStale { printError("rk-codegen: error: generated files are stale; run rk-codegen without --check") }
             return isStale ? 3 : 0
         }
-        for (path, text) in targets { try SourceFiles.writeIfChanged(text, to: path) }
+        for (path, bytes) in targets { try SourceFiles.writeIfChanged(bytes, to: path) }
         return 0
     }
 

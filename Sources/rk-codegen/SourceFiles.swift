@@ -20,12 +20,13 @@ enum SourceFiles {
                 files.insert(path)
                 continue
             }
-            let enumerator = manager.enumerator(atPath: path)
-            while let relative = enumerator?.nextObject() as? String {
-                if relative.hasSuffix(".swift") { files.insert((path as NSString).appendingPathComponent(relative)) }
-            }
+            walk(path) { if $0.hasSuffix(".swift") { files.insert($0) } }
         }
-        return files.filter { URL(fileURLWithPath: $0).standardizedFileURL.path != excluded }.sorted()
+        // Standardizing every path costs more than finding the files; only a path with the output's name can be it.
+        let excludedName = (excluded as NSString).lastPathComponent
+        return files.filter {
+            ($0 as NSString).lastPathComponent != excludedName || URL(fileURLWithPath: $0).standardizedFileURL.path != excluded
+        }.sorted()
     }
 
     /// The text of a UTF-8 file.
@@ -36,16 +37,44 @@ enum SourceFiles {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Writes `text` to `path` unless the file already holds exactly it, so builds stay incremental.
-    static func writeIfChanged(_ text: String, to path: String) throws(Failure) {
-        if let current = FileManager.default.contents(atPath: path), current == Data(text.utf8) { return }
+    /// Writes `bytes` to `path` unless the file already holds exactly them, so builds stay incremental.
+    static func writeIfChanged(_ bytes: ArraySlice<UInt8>, to path: String) throws(Failure) {
+        if let current = FileManager.default.contents(atPath: path), holds(current, bytes) { return }
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try Data(bytes).write(to: url, options: .atomic)
         } catch {
             throw Failure(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Whether `data` holds exactly `bytes`, compared in place (the generated file can be megabytes).
+    private static func holds(_ data: Data, _ bytes: ArraySlice<UInt8>) -> Bool {
+        guard data.count == bytes.count else { return false }
+        return data.withUnsafeBytes { stored in
+            bytes.withUnsafeBytes { wanted in wanted.isEmpty || memcmp(stored.baseAddress!, wanted.baseAddress!, wanted.count) == 0 }
+        }
+    }
+
+    /// Calls `body` with the path of every entry under `directory`, descending into subdirectories (not into links
+    /// to directories). `readdir` directly: Foundation's directory enumerator costs more than the rest of a run
+    /// that finds nothing to regenerate.
+    private static func walk(_ directory: String, _ body: (String) -> Void) {
+        guard let stream = opendir(directory) else { return }
+        defer { closedir(stream) }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard name != ".", name != ".." else { continue }
+            let path = prefix + name
+            var isDirectory = entry.pointee.d_type == DT_DIR
+            if entry.pointee.d_type == DT_UNKNOWN {
+                var status = stat()
+                isDirectory = lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+            }
+            if isDirectory { walk(path, body) } else { body(path) }
         }
     }
 }

@@ -143,6 +143,24 @@ struct CommandLineTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == generated)
     }
 
+    @Test func filesDeepInSubdirectoriesAreFoundAndOnlyTheOutputItselfIsLeftOut() throws {
+        let dim = Self.lights.replacingOccurrences(of: "set_lights", with: "dim_lights")
+            .replacingOccurrences(of: "SetLights", with: "DimLights")
+        let root = try Self.directory([
+            "Sources/A/Lights.swift": Self.lights,
+            // Named like the output, but another file: it is scanned.
+            "Sources/A/Deep/Er/Registry.swift": dim,
+        ])
+        let output = root.appending(path: "Sources/A/Registry.swift")
+        let run = try Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
+        #expect(run.code == 0, "\(run.stderr)")
+        let generated = try String(contentsOf: output, encoding: .utf8)
+        #expect(generated.contains("extension SetLights: AnyResolveKitFunction {"))
+        #expect(generated.contains("extension DimLights: AnyResolveKitFunction {"))
+        #expect(try Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root).code == 0)
+        #expect(try String(contentsOf: output, encoding: .utf8) == generated, "the output is never scanned itself")
+    }
+
     @Test func anUnchangedOutputIsNotRewritten() throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
         let output = root.appending(path: "Out.swift")

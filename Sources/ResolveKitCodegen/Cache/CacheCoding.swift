@@ -106,6 +106,13 @@ struct CacheReader {
         return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
     }
 
+    /// A length and that many bytes, as a slice of the file's bytes (no copy).
+    mutating func byteSlice() throws(Malformed) -> ArraySlice<UInt8> {
+        let count = try count()
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
     mutating func optionalString() throws(Malformed) -> String? {
         try bool() ? try string() : nil
     }

@@ -8,17 +8,19 @@ struct CachedGeneration: Sendable, Hashable {
 
     /// The digest of the options and models the result was made from.
     var digest: UInt64
-    var source: String?
-    /// `nil` when the run that made it was not asked for the manifest (or had errors).
-    var manifestJSON: String?
+    /// The generated file's UTF-8; `nil` when there were errors.
+    var source: ArraySlice<UInt8>?
+    /// The manifest's JSON as UTF-8, decoded only by a run that asks for it; `nil` when the run that made it was
+    /// not asked for the manifest (or had errors).
+    var manifestJSON: ArraySlice<UInt8>?
     var diagnostics: [Diagnostic]
     var functionCount: Int
 
     /// Keeps `output`, made from files whose digest is `digest`; the manifest is rendered only if `withManifest`.
     init(digest: UInt64, output: CodegenPipeline.Output, withManifest: Bool) {
         self.digest = digest
-        source = output.source
-        manifestJSON = withManifest ? output.manifestJSON : nil
+        source = output.sourceUTF8
+        manifestJSON = withManifest ? output.manifestJSON.map { Array($0.utf8)[...] } : nil
         diagnostics = output.diagnostics
         functionCount = output.functionCount
     }
@@ -31,8 +33,8 @@ struct CachedGeneration: Sendable, Hashable {
     /// The result as the pipeline's output.
     func output(moduleName: String) -> CodegenPipeline.Output {
         CodegenPipeline.Output(
-            source: source, diagnostics: diagnostics, functionCount: functionCount, manifest: nil,
-            moduleName: moduleName, renderedManifestJSON: manifestJSON)
+            renderedSource: nil, cachedSource: source, diagnostics: diagnostics, functionCount: functionCount,
+            manifest: nil, moduleName: moduleName, cachedManifestJSON: manifestJSON)
     }
 
     /// The result file's bytes: magic, the cache's format version, the record's length and checksum, the record.
@@ -63,8 +65,8 @@ struct CachedGeneration: Sendable, Hashable {
     private var encoded: [UInt8] {
         var writer = CacheWriter()
         writer.write(digest)
-        writer.write(source)
-        writer.write(manifestJSON)
+        writer.write(source) { $0.write($1.count); $0.write(raw: $1) }
+        writer.write(manifestJSON) { $0.write($1.count); $0.write(raw: $1) }
         writer.write(diagnostics) { $1.encode(to: &$0) }
         writer.write(functionCount)
         return writer.bytes
@@ -73,8 +75,8 @@ struct CachedGeneration: Sendable, Hashable {
     private init(_ bytes: [UInt8], range: Range<Int>) throws(CacheReader.Malformed) {
         var reader = CacheReader(bytes, from: range.lowerBound, to: range.upperBound)
         digest = try reader.uint64()
-        source = try reader.optionalString()
-        manifestJSON = try reader.optionalString()
+        source = try reader.optional { (reader) throws(CacheReader.Malformed) in try reader.byteSlice() }
+        manifestJSON = try reader.optional { (reader) throws(CacheReader.Malformed) in try reader.byteSlice() }
         diagnostics = try reader.array { (reader) throws(CacheReader.Malformed) in try Diagnostic(from: &reader) }
         functionCount = try reader.int()
         guard reader.isAtEnd else { throw CacheReader.Malformed() }

@@ -114,8 +114,8 @@ package struct ModelCache: Sendable {
     /// The cache kept in `directory`; empty when there is none or it cannot be used.
     package init(directory: String) {
         let folder = URL(fileURLWithPath: directory)
-        self.init(bytes: (try? Data(contentsOf: folder.appendingPathComponent(Self.fileName))).map { [UInt8]($0) } ?? [])
-        let result = (try? Data(contentsOf: folder.appendingPathComponent(CachedGeneration.fileName))).map { [UInt8]($0) }
+        self.init(bytes: CacheFile.bytes(atPath: folder.appendingPathComponent(Self.fileName).path) ?? [])
+        let result = CacheFile.bytes(atPath: folder.appendingPathComponent(CachedGeneration.fileName).path)
         generation = result.flatMap(CachedGeneration.init(fileBytes:))
     }
 

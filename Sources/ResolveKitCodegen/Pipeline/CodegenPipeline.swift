@@ -21,10 +21,22 @@ public enum CodegenPipeline {
     /// the same diagnostics.
     public struct Output: Sendable, Hashable {
         /// The generated Swift file; `nil` when there are errors.
-        public var source: String?
+        public var source: String? {
+            get { cachedSource.map { String(decoding: $0, as: UTF8.self) } ?? renderedSource }
+            set {
+                renderedSource = newValue
+                cachedSource = nil
+            }
+        }
+        /// The generated file's UTF-8; from the cache, it is never turned into a `String` (it can be megabytes).
+        package var sourceUTF8: ArraySlice<UInt8>? { cachedSource ?? renderedSource.map { Array($0.utf8)[...] } }
+        var renderedSource: String?
+        /// The generated file (UTF-8) when the output came from the cache.
+        var cachedSource: ArraySlice<UInt8>? = nil
         /// The registry as JSON (see `rk-codegen --manifest`); `nil` when there are errors. Rendered on access.
         public var manifestJSON: String? {
-            renderedManifestJSON ?? manifest.map { ManifestRenderer.render($0, moduleName: moduleName) }
+            if let cachedManifestJSON { return String(decoding: cachedManifestJSON, as: UTF8.self) }
+            return manifest.map { ManifestRenderer.render($0, moduleName: moduleName) }
         }
         /// Errors and warnings, sorted by position.
         public var diagnostics: [Diagnostic]
@@ -32,21 +44,21 @@ public enum CodegenPipeline {
         public var functionCount: Int
         var manifest: CodegenManifest?
         var moduleName: String
-        /// The manifest's JSON when it came from the cache instead of a manifest.
-        var renderedManifestJSON: String? = nil
+        /// The manifest's JSON (UTF-8) when the output came from the cache.
+        var cachedManifestJSON: ArraySlice<UInt8>? = nil
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
         /// Whether both hold the same files and diagnostics.
         public static func == (lhs: Output, rhs: Output) -> Bool {
-            lhs.source == rhs.source && lhs.diagnostics == rhs.diagnostics && lhs.functionCount == rhs.functionCount
+            lhs.sourceUTF8 == rhs.sourceUTF8 && lhs.diagnostics == rhs.diagnostics && lhs.functionCount == rhs.functionCount
                 && lhs.manifestJSON == rhs.manifestJSON
         }
 
         /// Hashes what ``==(_:_:)`` compares, but the manifest.
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(source)
+            hasher.combine(sourceUTF8)
             hasher.combine(diagnostics)
             hasher.combine(functionCount)
         }
@@ -80,10 +92,11 @@ public enum CodegenPipeline {
         let (manifest, diagnostics) = ManifestBuilder.build(files)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             return Output(
-                source: nil, diagnostics: diagnostics, functionCount: 0, manifest: nil, moduleName: options.moduleName)
+                renderedSource: nil, diagnostics: diagnostics, functionCount: 0, manifest: nil,
+                moduleName: options.moduleName)
         }
         return Output(
-            source: RegistryRenderer(options: options).render(manifest), diagnostics: diagnostics,
+            renderedSource: RegistryRenderer(options: options).render(manifest), diagnostics: diagnostics,
             functionCount: manifest.functions.count, manifest: manifest, moduleName: options.moduleName)
     }
 }
