@@ -3,23 +3,24 @@ import ResolveKitHTTP
 extension SessionEngine {
     /// Runs a session's concurrent work: the event stream, the jobs (tool calls, result delivery and the turn
     /// watchdog, each started when there is work for it) and token refresh. Returns when the stream ends for good,
-    /// a new session is requested, or the task is cancelled; every child is cancelled before it returns. An idle
-    /// session runs three tasks here: each long-lived task costs memory for the session's whole life.
+    /// a new session is requested, or the task is cancelled; every child is cancelled and has ended before it
+    /// returns. This task itself starts the jobs and waits for the ending (the stream's comes as a work item too): an
+    /// idle session runs only the stream's and token refresh's tasks here, and each long-lived task costs memory for
+    /// the session's whole life.
     func runSession() async -> SessionEnding {
         let (work, workContinuation) = AsyncStream<SessionWork>.makeStream()
         sessionStarting(work: workContinuation)
-        let ending = await withTaskGroup(of: SessionEnding?.self) { group in
-            group.addTask { await self.runStream() }
-            group.addTask { await Self.runWork(work) }
-            group.addTask {
-                await self.runTokenRefresh()
-                return nil
-            }
+        let ending = await withDiscardingTaskGroup(returning: SessionEnding.self) { group in
+            group.addTask { workContinuation.yield(.end(await self.runStream())) }
+            group.addTask { await self.runTokenRefresh() }
             var ending = SessionEnding.cancelled
-            for await result in group {
-                if let result {
-                    ending = result
-                    break
+            waiting: for await item in work {
+                switch item {
+                case .run(let job):
+                    group.addTask { await job() }
+                case .end(let reason):
+                    ending = reason
+                    break waiting
                 }
             }
             workContinuation.finish()
@@ -28,22 +29,6 @@ extension SessionEngine {
         }
         sessionStopped()
         return Task.isCancelled ? .cancelled : ending
-    }
-
-    /// Runs the session's jobs until its work is ended (the ending is returned) or the work stream finishes.
-    private static func runWork(_ work: AsyncStream<SessionWork>) async -> SessionEnding? {
-        await withDiscardingTaskGroup(returning: SessionEnding?.self) { jobs in
-            for await item in work {
-                switch item {
-                case .run(let job):
-                    jobs.addTask { await job() }
-                case .end(let ending):
-                    jobs.cancelAll()
-                    return ending
-                }
-            }
-            return nil
-        }
     }
 
     /// Ends the session's work with `ending` (nothing happens between sessions).
