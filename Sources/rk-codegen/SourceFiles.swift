@@ -25,7 +25,8 @@ enum SourceFiles {
         // Standardizing every path costs more than finding the files; only a path with the output's name can be it.
         let excludedName = (excluded as NSString).lastPathComponent
         return files.filter {
-            ($0 as NSString).lastPathComponent != excludedName || URL(fileURLWithPath: $0).standardizedFileURL.path != excluded
+            ($0 as NSString).lastPathComponent != excludedName
+                || URL(fileURLWithPath: $0).standardizedFileURL.path != excluded
         }.sorted()
     }
 
@@ -54,7 +55,9 @@ enum SourceFiles {
     private static func holds(_ data: Data, _ bytes: ArraySlice<UInt8>) -> Bool {
         guard data.count == bytes.count else { return false }
         return data.withUnsafeBytes { stored in
-            bytes.withUnsafeBytes { wanted in wanted.isEmpty || memcmp(stored.baseAddress!, wanted.baseAddress!, wanted.count) == 0 }
+            bytes.withUnsafeBytes { wanted in
+                wanted.isEmpty || memcmp(stored.baseAddress!, wanted.baseAddress!, wanted.count) == 0
+            }
         }
     }
 
@@ -66,7 +69,9 @@ enum SourceFiles {
         defer { closedir(stream) }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             guard name != ".", name != ".." else { continue }
             let path = prefix + name
             var isDirectory = entry.pointee.d_type == DT_DIR

@@ -53,7 +53,10 @@ struct IncrementalCacheTests {
         Edit(name: "nothing changed", files: [:], scanned: 0, reusesResult: true),
         Edit(
             name: "a function's body changes",
-            files: ["Run.swift": function("run_job", type: "RunJob").replacingOccurrences(of: "{ \"\" }", with: "{ \"ran\" }")],
+            files: [
+                "Run.swift": function("run_job", type: "RunJob").replacingOccurrences(
+                    of: "{ \"\" }", with: "{ \"ran\" }")
+            ],
             scanned: 1, reusesResult: true),
         Edit(
             name: "a comment is added at the end of a file",

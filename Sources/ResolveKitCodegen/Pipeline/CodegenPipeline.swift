@@ -52,7 +52,8 @@ public enum CodegenPipeline {
 
         /// Whether both hold the same files and diagnostics.
         public static func == (lhs: Output, rhs: Output) -> Bool {
-            lhs.sourceUTF8 == rhs.sourceUTF8 && lhs.diagnostics == rhs.diagnostics && lhs.functionCount == rhs.functionCount
+            lhs.sourceUTF8 == rhs.sourceUTF8 && lhs.diagnostics == rhs.diagnostics
+                && lhs.functionCount == rhs.functionCount
                 && lhs.manifestJSON == rhs.manifestJSON
         }
 
