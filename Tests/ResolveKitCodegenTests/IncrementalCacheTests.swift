@@ -262,8 +262,10 @@ struct IncrementalCacheTests {
     @Test func theCacheReadsBackTheModelsItWrote() throws {
         let inputs = Self.inputs(Self.start).sorted { $0.path < $1.path }
         var cache = ModelCache()
+        cache.update(with: inputs)
         let models = cache.models(of: inputs)
         var reread = ModelCache(bytes: cache.bytes)
+        reread.update(with: inputs)
         #expect(reread.models(of: inputs) == models)
         #expect(reread.reusedCount == inputs.count)
     }

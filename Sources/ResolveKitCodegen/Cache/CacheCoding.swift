@@ -133,3 +133,32 @@ struct CacheReader {
         try bool() ? try each(&self) : nil
     }
 }
+
+/// A part of a file's model read back from the cache: its locations name the file, which the cache stores once.
+protocol FileCacheDecodable {
+    init(file: String, from reader: inout CacheReader) throws(CacheReader.Malformed)
+}
+
+extension CacheReader {
+    /// An array of `Element`s of the model of `file`.
+    mutating func array<Element: FileCacheDecodable>(
+        of _: Element.Type, file: String
+    ) throws(Malformed) -> [Element] {
+        try array { (reader) throws(Malformed) in try Element(file: file, from: &reader) }
+    }
+
+    /// An optional `Wrapped` of the model of `file`.
+    mutating func optional<Wrapped: FileCacheDecodable>(
+        of _: Wrapped.Type, file: String
+    ) throws(Malformed) -> Wrapped? {
+        try optional { (reader) throws(Malformed) in try Wrapped(file: file, from: &reader) }
+    }
+}
+
+extension CacheWriter {
+    /// A length and the bytes; read back with ``CacheReader/byteSlice()``.
+    mutating func write(bytes: ArraySlice<UInt8>) {
+        write(bytes.count)
+        write(raw: bytes)
+    }
+}

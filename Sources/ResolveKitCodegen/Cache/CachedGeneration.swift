@@ -65,12 +65,8 @@ struct CachedGeneration: Sendable, Hashable {
     private var encoded: [UInt8] {
         var writer = CacheWriter()
         writer.write(digest)
-        writer.write(source) {
-            $0.write($1.count); $0.write(raw: $1)
-        }
-        writer.write(manifestJSON) {
-            $0.write($1.count); $0.write(raw: $1)
-        }
+        writer.write(source) { $0.write(bytes: $1) }
+        writer.write(manifestJSON) { $0.write(bytes: $1) }
         writer.write(diagnostics) { $1.encode(to: &$0) }
         writer.write(functionCount)
         return writer.bytes

@@ -192,10 +192,9 @@ package struct ModelCache: Sendable {
         return writer.bytes.withUnsafeBytes { ContentHash.fnv1a64($0) }
     }
 
-    /// The models of the last ``update(with:)``'s files, in path order, decoded on every core; a file whose entry
-    /// cannot be decoded is scanned again from `inputs` (the same, sorted by path).
+    /// The models of the files of the last ``update(with:)``, which was given `inputs`, in path order, decoded on every
+    /// core; a file whose entry cannot be decoded is scanned again.
     mutating func models(of inputs: [CodegenPipeline.Input]) -> [SourceFileModel] {
-        if paths != inputs.map(\.path) { update(with: inputs) }
         let cached = entries
         let results = ParallelMap.map(inputs) { input -> (model: SourceFileModel, isRescanned: Bool) in
             if let model = try? cached[input.path]?.decodedModel() { return (model, false) }

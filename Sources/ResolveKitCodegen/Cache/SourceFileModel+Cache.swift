@@ -10,12 +10,8 @@ extension SourceFileModel {
     init(path: String, from reader: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             path: path,
-            declarations: try reader.array { (reader) throws(CacheReader.Malformed) in
-                try TypeDeclaration(file: path, from: &reader)
-            },
-            typeAliases: try reader.array { (reader) throws(CacheReader.Malformed) in
-                try TypeAliasDeclaration(file: path, from: &reader)
-            },
+            declarations: try reader.array(of: TypeDeclaration.self, file: path),
+            typeAliases: try reader.array(of: TypeAliasDeclaration.self, file: path),
             diagnostics: try reader.array { (reader) throws(CacheReader.Malformed) in try Diagnostic(from: &reader) })
     }
 }
@@ -64,7 +60,7 @@ extension CacheReader {
     }
 }
 
-extension TypeDeclaration {
+extension TypeDeclaration: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(kind.rawValue)
         writer.write(name)
@@ -88,31 +84,17 @@ extension TypeDeclaration {
             access: try reader.access())
         genericParameters = try reader.strings()
         inheritance = try reader.strings()
-        documentation = try reader.optional { (reader) throws(CacheReader.Malformed) in
-            try DocComment(file: file, from: &reader)
-        }
-        annotation = try reader.optional { (reader) throws(CacheReader.Malformed) in
-            try Annotation(file: file, from: &reader)
-        }
-        functions = try reader.array { (reader) throws(CacheReader.Malformed) in
-            try FunctionDeclaration(file: file, from: &reader)
-        }
-        properties = try reader.array { (reader) throws(CacheReader.Malformed) in
-            try PropertyDeclaration(file: file, from: &reader)
-        }
-        cases = try reader.array { (reader) throws(CacheReader.Malformed) in
-            try EnumCaseDeclaration(file: file, from: &reader)
-        }
-        typeAliases = try reader.array { (reader) throws(CacheReader.Malformed) in
-            try TypeAliasDeclaration(file: file, from: &reader)
-        }
-        nested = try reader.array { (reader) throws(CacheReader.Malformed) in
-            try TypeDeclaration(file: file, from: &reader)
-        }
+        documentation = try reader.optional(of: DocComment.self, file: file)
+        annotation = try reader.optional(of: Annotation.self, file: file)
+        functions = try reader.array(of: FunctionDeclaration.self, file: file)
+        properties = try reader.array(of: PropertyDeclaration.self, file: file)
+        cases = try reader.array(of: EnumCaseDeclaration.self, file: file)
+        typeAliases = try reader.array(of: TypeAliasDeclaration.self, file: file)
+        nested = try reader.array(of: TypeDeclaration.self, file: file)
     }
 }
 
-extension FunctionDeclaration {
+extension FunctionDeclaration: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(name)
         location.encodePosition(to: &writer)
@@ -132,18 +114,14 @@ extension FunctionDeclaration {
         isMutating = try reader.bool()
         access = try reader.access()
         genericParameters = try reader.strings()
-        parameters = try reader.array { (reader) throws(CacheReader.Malformed) in
-            try ParameterDeclaration(file: file, from: &reader)
-        }
+        parameters = try reader.array(of: ParameterDeclaration.self, file: file)
         isAsync = try reader.bool()
         isThrowing = try reader.bool()
-        returnType = try reader.optional { (reader) throws(CacheReader.Malformed) in
-            try TypeSyntax(file: file, from: &reader)
-        }
+        returnType = try reader.optional(of: TypeSyntax.self, file: file)
     }
 }
 
-extension ParameterDeclaration {
+extension ParameterDeclaration: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(label)
         writer.write(name)
@@ -172,7 +150,7 @@ extension ParameterDeclaration {
     }
 }
 
-extension PropertyDeclaration {
+extension PropertyDeclaration: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(name)
         location.encodePosition(to: &writer)
@@ -189,22 +167,18 @@ extension PropertyDeclaration {
     init(file: String, from reader: inout CacheReader) throws(CacheReader.Malformed) {
         let name = try reader.string()
         let location = try SourceLocation(file: file, from: &reader)
-        let type = try reader.optional { (reader) throws(CacheReader.Malformed) in
-            try TypeSyntax(file: file, from: &reader)
-        }
+        let type = try reader.optional(of: TypeSyntax.self, file: file)
         self.init(name: name, location: location, type: type, isLet: try reader.bool())
         isStatic = try reader.bool()
         access = try reader.access()
         hasInitializer = try reader.bool()
         isComputed = try reader.bool()
         isLazy = try reader.bool()
-        documentation = try reader.optional { (reader) throws(CacheReader.Malformed) in
-            try DocComment(file: file, from: &reader)
-        }
+        documentation = try reader.optional(of: DocComment.self, file: file)
     }
 }
 
-extension EnumCaseDeclaration {
+extension EnumCaseDeclaration: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(name)
         location.encodePosition(to: &writer)
@@ -219,7 +193,7 @@ extension EnumCaseDeclaration {
     }
 }
 
-extension TypeAliasDeclaration {
+extension TypeAliasDeclaration: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(name)
         location.encodePosition(to: &writer)

@@ -27,7 +27,7 @@ extension Token {
     }
 }
 
-extension TypeSyntax {
+extension TypeSyntax: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         switch self {
         case .named(let components, _):
@@ -78,7 +78,7 @@ extension TypeSyntax {
     }
 }
 
-extension DocComment {
+extension DocComment: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(lines) { writer, line in
             writer.write(line.text)
@@ -94,7 +94,7 @@ extension DocComment {
     }
 }
 
-extension Annotation {
+extension Annotation: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         location.encodePosition(to: &writer)
         writer.write(arguments) { writer, argument in
