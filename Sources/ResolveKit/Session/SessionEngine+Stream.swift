@@ -39,14 +39,13 @@ extension SessionEngine {
     /// Out of line, like every step of the session's long-lived functions: see ``runSessions()``.
     @inline(never) private func sessionStarting(work: AsyncStream<SessionWork>.Continuation) {
         channels.work = work
-        channels.isDelivering = false
-        channels.isWatchingTurn = false
         kickDelivery()
         startTurnWatchdog()
         for waiter in waiting.sessions { waiter.fulfill(true) }
         waiting.sessions = []
     }
 
+    /// Leaves the channels empty for the next session (its jobs' flags down: their jobs ended with this session).
     @inline(never) private func sessionStopped() {
         channels.work = nil
         channels.isDelivering = false
