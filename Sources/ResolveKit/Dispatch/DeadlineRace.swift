@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Structured concurrency would wait for a cancelled child to return; a tool function that never checks for
 /// cancellation would then hold its result past the server's deadline. So the operation and the timer run as
-/// two unstructured tasks, the first to finish resumes the caller exactly once, and the loser is cancelled.
+/// two unstructured tasks, the first to finish settles the race exactly once, and the loser is cancelled.
 package struct DeadlineRace<Value: Sendable>: Sendable {
     /// How the race ended.
     package enum Result: Sendable {
@@ -23,58 +23,83 @@ package struct DeadlineRace<Value: Sendable>: Sendable {
         until deadline: Duration,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Result {
-        let box = Box()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
-                let work = Task {
-                    let outcome: Swift.Result<Value, any Error>
-                    do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
-                    Self.resume(box, with: .finished(outcome))
-                }
-                let timer = Task { [clock] in
-                    do {
-                        try await clock.sleep(untilElapsed: deadline)
-                        Self.resume(box, with: .timedOut)
-                    } catch {
-                        // Cancelled because the operation finished first.
+        await start(until: deadline, operation).result()
+    }
+
+    /// Starts `operation` and its timer now, before this returns: a caller on an actor starts the work without
+    /// waiting for a task of its own to be scheduled first.
+    package func start(
+        until deadline: Duration,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) -> Running {
+        let running = Running()
+        let work = Task {
+            let outcome: Swift.Result<Value, any Error>
+            do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
+            running.settle(.finished(outcome))
+        }
+        let timer = Task { [clock] in
+            do {
+                try await clock.sleep(untilElapsed: deadline)
+                running.settle(.timedOut)
+            } catch {
+                // Cancelled because the race was settled first.
+            }
+        }
+        running.keep([work, timer])
+        return running
+    }
+
+    /// A race under way: ``result()`` waits for its end; ``cancel()`` settles it as cancelled.
+    package final class Running: Sendable {
+        private struct State {
+            var result: Result?
+            var waiter: CheckedContinuation<Result, Never>?
+            var tasks: [Task<Void, Never>] = []
+        }
+
+        private let state = Mutex(State())
+
+        /// How the race ended; `.cancelled` when the waiting task is cancelled first (the race is cancelled too).
+        package func result() async -> Result {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+                    let settled = state.withLock { state -> Result? in
+                        if state.result == nil { state.waiter = continuation }
+                        return state.result
                     }
+                    if let settled { continuation.resume(returning: settled) }
                 }
-                let resumeNow = box.state.withLock { state -> Result? in
-                    state.continuation = continuation
-                    state.tasks = [work, timer]
-                    return state.pending
+            } onCancel: {
+                settle(.cancelled)
+            }
+        }
+
+        /// Ends the race as cancelled, unless it already ended: both tasks are cancelled.
+        package func cancel() { settle(.cancelled) }
+
+        fileprivate func keep(_ tasks: [Task<Void, Never>]) {
+            let isSettled = state.withLock { state in
+                if state.result == nil { state.tasks = tasks }
+                return state.result != nil
+            }
+            if isSettled { for task in tasks { task.cancel() } }
+        }
+
+        /// The first call wins: it cancels both tasks and resumes the waiter, if any.
+        fileprivate func settle(_ result: Result) {
+            let settled = state.withLock { state -> (CheckedContinuation<Result, Never>?, [Task<Void, Never>])? in
+                guard state.result == nil else { return nil }
+                state.result = result
+                defer {
+                    state.waiter = nil
+                    state.tasks = []
                 }
-                if let resumeNow { Self.resume(box, with: resumeNow) }
+                return (state.waiter, state.tasks)
             }
-        } onCancel: {
-            Self.resume(box, with: .cancelled)
+            guard let (waiter, tasks) = settled else { return }
+            for task in tasks { task.cancel() }
+            waiter?.resume(returning: result)
         }
-    }
-
-    private final class Box: Sendable {
-        let state = Mutex(State())
-    }
-
-    private struct State {
-        var continuation: CheckedContinuation<Result, Never>?
-        var tasks: [Task<Void, Never>] = []
-        var pending: Result?
-        var isResumed = false
-    }
-
-    private static func resume(_ box: Box, with result: Result) {
-        let action = box.state.withLock { state -> (CheckedContinuation<Result, Never>, [Task<Void, Never>])? in
-            guard !state.isResumed else { return nil }
-            guard let continuation = state.continuation else {
-                if state.pending == nil { state.pending = result }
-                return nil
-            }
-            state.isResumed = true
-            state.continuation = nil
-            return (continuation, state.tasks)
-        }
-        guard let (continuation, tasks) = action else { return }
-        for task in tasks { task.cancel() }
-        continuation.resume(returning: result)
     }
 }

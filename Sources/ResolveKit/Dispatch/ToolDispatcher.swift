@@ -10,7 +10,8 @@ package struct ToolDispatcher: Sendable {
 
     /// Creates a dispatcher for the functions of `registry`.
     package init(
-        registry: ResolveKitRegistry, clock: ResolveKitClock, logger: ResolveKitLogger, dependencies: ResolveKitDependencies
+        registry: ResolveKitRegistry, clock: ResolveKitClock, logger: ResolveKitLogger,
+        dependencies: ResolveKitDependencies
     ) {
         self.registry = registry
         self.clock = clock
@@ -21,7 +22,9 @@ package struct ToolDispatcher: Sendable {
     /// Checks that the call's function is registered and allowed in the session; the arguments are checked when
     /// it is about to run (``prepare(_:allowedNames:)``).
     package func check(_ call: PendingToolCall, allowedNames: Set<String>) -> Result<Void, ResolveKitFunctionError> {
-        guard registry.entry(named: call.functionName) != nil else { return .failure(.unknownFunction(call.functionName)) }
+        guard registry.entry(named: call.functionName) != nil else {
+            return .failure(.unknownFunction(call.functionName))
+        }
         guard allowedNames.contains(call.functionName) else { return .failure(.notAllowed(call.functionName)) }
         return .success(())
     }
@@ -33,16 +36,20 @@ package struct ToolDispatcher: Sendable {
         allowedNames: Set<String>
     ) -> Result<(function: any AnyResolveKitFunction.Type, arguments: JSONObject), ResolveKitFunctionError> {
         if case .failure(let refusal) = check(call, allowedNames: allowedNames) { return .failure(refusal) }
-        guard let entry = registry.entry(named: call.functionName) else { return .failure(.unknownFunction(call.functionName)) }
+        guard let entry = registry.entry(named: call.functionName) else {
+            return .failure(.unknownFunction(call.functionName))
+        }
         guard case .object = call.arguments else {
-            return .failure(.invalidArguments(
-                "Invalid arguments: expected a JSON object, got \(call.arguments.typeName)"))
+            return .failure(
+                .invalidArguments(
+                    "Invalid arguments: expected a JSON object, got \(call.arguments.typeName)"))
         }
         let coerced = entry.schema.coerce(call.arguments)
         let violations = entry.schema.validate(coerced)
         guard violations.isEmpty else {
-            return .failure(.invalidArguments(
-                "Invalid arguments: " + violations.map(\.description).joined(separator: "; ")))
+            return .failure(
+                .invalidArguments(
+                    "Invalid arguments: " + violations.map(\.description).joined(separator: "; ")))
         }
         return .success((entry.function, coerced.objectValue ?? [:]))
     }
@@ -58,18 +65,44 @@ package struct ToolDispatcher: Sendable {
         deadline: Duration,
         progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
     ) async -> ToolCallOutcome {
+        await start(
+            function, arguments: arguments, call: call, sessionID: sessionID, deadline: deadline, progress: progress
+        ).outcome()
+    }
+
+    /// Starts a prepared function before it returns, as ``execute(_:arguments:call:sessionID:deadline:progress:)``
+    /// runs it: ``RunningCall/outcome()`` waits for its end.
+    package func start(
+        _ function: any AnyResolveKitFunction.Type,
+        arguments: JSONObject,
+        call: PendingToolCall,
+        sessionID: String,
+        deadline: Duration,
+        progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
+    ) -> RunningCall {
         let remaining = deadline - clock.elapsed
         var invocation = ResolveKitFunctionContext(
             sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
-            deadline: ContinuousClock.now.advanced(by: remaining), logger: logger.labeled("function.\(call.functionName)"),
+            deadline: ContinuousClock.now.advanced(by: remaining),
+            logger: logger.labeled("function.\(call.functionName)"),
             dependencies: dependencies)
         if let progress { invocation.progressHandler = progress }
         let context = invocation
-        let race = DeadlineRace<JSONValue>(clock: clock)
-        let result = await race.run(until: deadline) {
+        let race = DeadlineRace<JSONValue>(clock: clock).start(until: deadline) {
             try await function.invoke(arguments: arguments, context: context)
         }
-        switch result {
+        return RunningCall(race: race, timeoutSeconds: call.timeoutSeconds)
+    }
+}
+
+/// A call whose function is running: ``outcome()`` waits for its end; ``cancel()`` ends it as cancelled.
+package struct RunningCall: Sendable {
+    let race: DeadlineRace<JSONValue>.Running
+    let timeoutSeconds: Int
+
+    /// The call's outcome; a cancelled waiter cancels the call.
+    package func outcome() async -> ToolCallOutcome {
+        switch await race.result() {
         case .finished(.success(let value)):
             return .success(value)
         case .finished(.failure(let error as ResolveKitFunctionError)):
@@ -81,9 +114,12 @@ package struct ToolDispatcher: Sendable {
         case .finished(.failure(let error)):
             return .failure(.executionFailed(String(describing: error)))
         case .timedOut:
-            return .failure(.timedOut(after: call.timeoutSeconds))
+            return .failure(.timedOut(after: timeoutSeconds))
         case .cancelled:
             return .failure(.cancelled("Cancelled before it finished"))
         }
     }
+
+    /// Cancels the function and settles the call as cancelled.
+    package func cancel() { race.cancel() }
 }

@@ -54,7 +54,7 @@ extension SessionEngine {
             audit.decision(
                 call, sessionID: session.id, batchID: 0,
                 .attributed(.approve, by: .automatic(reason: "the function needs no approval")))
-            enqueue { await self.execute(call, decision: .notRequired) }
+            runWithoutApproval(call)
         case .armWindow(let deadline):
             enqueue { [clock] in
                 do { try await clock.sleep(untilElapsed: deadline) } catch { return }
@@ -193,40 +193,77 @@ extension SessionEngine {
     func execute(
         _ call: PendingToolCall, decision: ToolCallChecklistItem.Decision, editedArguments: JSONValue? = nil
     ) async {
-        guard let session, pipeline.isOpen(call.callID) else { return }
+        guard session != nil, pipeline.isOpen(call.callID) else { return }
         guard await acquireSlot(call.callID) else { return }
-        defer { releaseSlot() }
-        guard pipeline.isOpen(call.callID) else { return }
+        guard let started = start(call, decision: decision, editedArguments: editedArguments) else {
+            releaseSlot()
+            return
+        }
+        await finish(started)
+    }
+
+    /// An approval-free call starts here, on the event's own hop, when a slot is free: only waiting for its
+    /// outcome is a job. Each hop through the job queue waits behind every other session's work, so under load
+    /// this is what keeps a call's start within milliseconds of its event. Without a free slot it waits in a job.
+    func runWithoutApproval(_ call: PendingToolCall) {
+        guard pipeline.takeFreeSlot() else {
+            enqueue { await self.execute(call, decision: .notRequired) }
+            return
+        }
+        guard let started = start(call, decision: .notRequired, editedArguments: nil) else {
+            releaseSlot()
+            return
+        }
+        enqueue { await self.finish(started) }
+    }
+
+    /// A call that holds a slot and whose function started.
+    struct StartedCall: Sendable {
+        let call: PendingToolCall
+        let decision: ToolCallChecklistItem.Decision
+        let editedArguments: JSONValue?
+        let startedAt: Duration
+        let running: RunningCall
+    }
+
+    /// With a slot held: validates the call, marks it running and starts its function; `nil` when it did not
+    /// start (it was closed meanwhile, or its arguments were refused: that outcome is recorded).
+    private func start(
+        _ call: PendingToolCall, decision: ToolCallChecklistItem.Decision, editedArguments: JSONValue?
+    ) -> StartedCall? {
+        guard let session, pipeline.isOpen(call.callID) else { return nil }
         var effective = call
         if let editedArguments { effective.arguments = editedArguments }
         switch dispatcher.prepare(effective, allowedNames: allowedNames) {
         case .failure(let error):
             record(call, .failure(error), decision: decision)
+            return nil
         case .success(let prepared):
             outbox.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
             persistJournal()
+            let now = clock.elapsed
             var item = Self.item(effective, .running)
             item.decision = decision
-            item.decidedAt = clock.elapsed
-            item.startedAt = clock.elapsed
+            item.decidedAt = now
+            item.startedAt = now
             show(item, turnID: call.turnID)
-            let dispatcher = dispatcher
-            let deadline = executionDeadline(call)
-            let task = Task {
-                await dispatcher.execute(
-                    prepared.function, arguments: prepared.arguments, call: effective, sessionID: session.id,
-                    deadline: deadline)
-            }
-            runningCalls[call.callID] = task
-            var outcome = await withTaskCancellationHandler {
-                await task.value
-            } onCancel: {
-                task.cancel()
-            }
-            runningCalls[call.callID] = nil
-            if let editedArguments { outcome = outcome.noting(editedArguments: editedArguments) }
-            record(effective, outcome, decision: decision, startedAt: item.startedAt)
+            let running = dispatcher.start(
+                prepared.function, arguments: prepared.arguments, call: effective, sessionID: session.id,
+                deadline: executionDeadline(call))
+            runningCalls[call.callID] = running
+            return StartedCall(
+                call: effective, decision: decision, editedArguments: editedArguments, startedAt: now, running: running)
         }
+    }
+
+    /// Waits for a started call's end (cancelling this job cancels the call), records its outcome and frees its
+    /// slot.
+    private func finish(_ started: StartedCall) async {
+        defer { releaseSlot() }
+        var outcome = await started.running.outcome()
+        runningCalls[started.call.callID] = nil
+        if let editedArguments = started.editedArguments { outcome = outcome.noting(editedArguments: editedArguments) }
+        record(started.call, outcome, decision: started.decision, startedAt: started.startedAt)
     }
 
     /// Waits for a slot; `false` when the session's work ended first.
@@ -284,13 +321,21 @@ extension SessionEngine {
 
     /// Calls admitted but without an outcome when a session's work ends get an error result: those waiting for
     /// their window, approval or a slot, and those whose job was still queued when the job group ended (it is
-    /// dropped, never run). Without this their turn would wait for ever, and so would the turn watchdog.
+    /// dropped, never run; a call started before its job was queued is cancelled). Without this their turn would
+    /// wait for ever, and so would the turn watchdog.
     func abandonUnstartedCalls() {
         let (open, waitingForSlot) = pipeline.endSession()
         for callID in waitingForSlot { waiting.slots.removeValue(forKey: callID)?.resume(returning: false) }
         for waiter in waiting.slots.values { waiter.resume(returning: false) }
         waiting.slots = [:]
-        for call in open { record(call, .failure(.cancelled("The session ended before the call ran"))) }
+        for call in open {
+            if let running = runningCalls.removeValue(forKey: call.callID) {
+                running.cancel()
+                record(call, .failure(.cancelled("The session ended while the call ran")))
+            } else {
+                record(call, .failure(.cancelled("The session ended before the call ran")))
+            }
+        }
     }
 
     /// Shows a call's new state to hosts and to the record of its turn.

@@ -50,7 +50,7 @@ actor SessionEngine {
     var turnRecord: TurnRecord?
     var pipeline: ToolPipeline
     /// The tasks running functions, to cancel a call whose turn ended.
-    var runningCalls: [String: Task<ToolCallOutcome, Never>] = [:]
+    var runningCalls: [String: RunningCall] = [:]
     var outbox: ResultOutbox
     var waiting = EngineWaiters()
     /// Fulfilled with `true` when the first stream opens, or `false` when the connect budget ran out first.

@@ -11,10 +11,16 @@ struct CallSlots: Sendable {
 
     /// Asks for a slot for `callID`; `true` when granted now, otherwise it waits its turn.
     mutating func request(_ callID: String) -> Bool {
-        guard running < limit, waiting.isEmpty else {
+        guard takeIfFree() else {
             waiting.append(callID)
             return false
         }
+        return true
+    }
+
+    /// Takes a slot when one is free now; `false` (and nothing waits) otherwise.
+    mutating func takeIfFree() -> Bool {
+        guard running < limit, waiting.isEmpty else { return false }
         running += 1
         return true
     }

@@ -53,6 +53,9 @@ struct ToolPipeline: Sendable {
     /// Asks for a slot; `true` when granted now, otherwise the call waits its turn.
     mutating func requestSlot(_ callID: String) -> Bool { slots.request(callID) }
 
+    /// Takes a slot when one is free now; `false` (and nothing waits) otherwise.
+    mutating func takeFreeSlot() -> Bool { slots.takeIfFree() }
+
     /// A running call finished: the waiting call that now gets its slot.
     mutating func releaseSlot() -> String? { slots.release() }
 
