@@ -22,10 +22,11 @@ struct ManifestBuilder {
     /// results joined in order are what one builder would produce.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
         let index = TypeIndex(files: files)
-        var annotated: [Annotated] = []
-        for file in files {
+        let annotated = ParallelMap.map(files) { file in
+            var annotated: [Annotated] = []
             for declaration in file.declarations { collect(declaration, scope: [], into: &annotated) }
-        }
+            return annotated
+        }.flatMap { $0 }
         let shares = ParallelMap.map(ParallelMap.shares(of: annotated)) { share in
             var builder = ManifestBuilder(index: index)
             for item in share {
