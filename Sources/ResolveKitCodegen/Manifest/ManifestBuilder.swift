@@ -115,8 +115,10 @@ struct ManifestBuilder {
         var needsFoundation = false
         let use = ArgumentTypeResolver.Use(
             scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
+        let hiddenMembers = Self.hiddenMembers(of: declaration)
+        schema.properties.reserveCapacity(perform.parameters.count)
         for parameter in perform.parameters {
-            if let hidden = Self.privateMember(usedBy: parameter, in: declaration) {
+            if let hidden = Self.privateMember(usedBy: parameter, in: declaration, hidden: hiddenMembers) {
                 fail(
                     "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "
                         + "file; the generated code is in another file: make '\(hidden.name)' internal",

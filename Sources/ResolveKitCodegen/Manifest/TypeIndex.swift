@@ -94,9 +94,11 @@ struct TypeIndex: Sendable {
     /// optional.
     func conforms(_ qualifiedName: String, to protocolNames: [String]) -> Bool {
         func matches(_ name: String) -> Bool {
-            guard let dot = name.lastIndex(of: ".") else { return protocolNames.contains(name) }
-            let last = name[name.index(after: dot)...]
-            return protocolNames.contains(name) || protocolNames.contains { $0 == last }
+            if protocolNames.contains(name) { return true }
+            // Most names have no module prefix: only those with a dot byte are split.
+            guard name.utf8.contains(UInt8(ascii: ".")) else { return false }
+            let last = name.split(separator: ".").last ?? ""
+            return protocolNames.contains { $0 == last }
         }
         if let declared = entry(qualifiedName)?.declaration.inheritance, declared.contains(where: matches) {
             return true
