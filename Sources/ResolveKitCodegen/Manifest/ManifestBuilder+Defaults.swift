@@ -9,12 +9,11 @@ extension ManifestBuilder {
     /// parameter's default value uses (`Self.x`, `TypeName.x`, a bare `x`, or a call of one), if any. The generated
     /// `invoke` repeats the default expression in another file, where such a member is out of sight: the compiler
     /// would report it inside the generated file.
-    static func privateMember(usedBy parameter: ParameterDeclaration, in type: TypeDeclaration) -> HiddenMember? {
-        guard let tokens = parameter.defaultValue?.tokens else { return nil }
-        func isHidden(_ access: AccessLevel?) -> Bool { access == .private || access == .fileprivate }
-        let hidden = type.properties.filter { $0.isStatic && isHidden($0.access) }.map { HiddenMember(name: $0.name, access: $0.access!) }
-            + type.functions.filter { $0.isStatic && isHidden($0.access) }.map { HiddenMember(name: $0.name, access: $0.access!) }
-        guard !hidden.isEmpty else { return nil }
+    /// - Parameter hidden: ``hiddenMembers(of:)`` of `type`.
+    static func privateMember(
+        usedBy parameter: ParameterDeclaration, in type: TypeDeclaration, hidden: [HiddenMember]
+    ) -> HiddenMember? {
+        guard !hidden.isEmpty, let tokens = parameter.defaultValue?.tokens else { return nil }
         for (index, token) in tokens.enumerated() where token.kind == .identifier {
             guard let member = hidden.first(where: { $0.name == token.text }) else { continue }
             let qualifier = index >= 2 && tokens[index - 1].isPunctuation(".") ? tokens[index - 2] : nil
@@ -22,5 +21,16 @@ extension ManifestBuilder {
             if isBare || qualifier?.text == "Self" || qualifier?.text == type.name { return member }
         }
         return nil
+    }
+
+    /// The `private` and `fileprivate` static properties and functions of `type`: worked out once per function,
+    /// not once per parameter.
+    static func hiddenMembers(of type: TypeDeclaration) -> [HiddenMember] {
+        let statics =
+            type.properties.filter(\.isStatic).map { ($0.name, $0.access) }
+            + type.functions.filter(\.isStatic).map { ($0.name, $0.access) }
+        return statics.compactMap { name, access in
+            access == .private || access == .fileprivate ? HiddenMember(name: name, access: access!) : nil
+        }
     }
 }

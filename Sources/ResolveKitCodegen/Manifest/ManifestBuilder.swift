@@ -22,10 +22,11 @@ struct ManifestBuilder {
     /// results joined in order are what one builder would produce.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
         let index = TypeIndex(files: files)
-        var annotated: [Annotated] = []
-        for file in files {
+        let annotated = ParallelMap.map(files) { file in
+            var annotated: [Annotated] = []
             for declaration in file.declarations { collect(declaration, scope: [], into: &annotated) }
-        }
+            return annotated
+        }.flatMap { $0 }
         let shares = ParallelMap.map(ParallelMap.shares(of: annotated)) { share in
             var builder = ManifestBuilder(index: index)
             for item in share {
@@ -114,8 +115,10 @@ struct ManifestBuilder {
         var needsFoundation = false
         let use = ArgumentTypeResolver.Use(
             scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
+        let hiddenMembers = Self.hiddenMembers(of: declaration)
+        schema.properties.reserveCapacity(perform.parameters.count)
         for parameter in perform.parameters {
-            if let hidden = Self.privateMember(usedBy: parameter, in: declaration) {
+            if let hidden = Self.privateMember(usedBy: parameter, in: declaration, hidden: hiddenMembers) {
                 fail(
                     "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "
                         + "file; the generated code is in another file: make '\(hidden.name)' internal",

@@ -1,15 +1,27 @@
 /// Every type, extension conformance and type alias declared in the scanned sources, by qualified name.
 struct TypeIndex: Sendable {
-    /// A nominal type declaration.
-    struct Entry: Sendable {
-        var qualifiedName: String
-        var declaration: TypeDeclaration
+    /// A nominal type declaration. A class: every use of a type looks its entry up, and a shared entry is one
+    /// reference to count where a copied declaration is a dozen.
+    final class Entry: Sendable {
+        let qualifiedName: String
+        let declaration: TypeDeclaration
         /// The level the declaration states (or inherits from its extension's modifier).
-        var ownAccess: AccessLevel
+        let ownAccess: AccessLevel
         /// The qualified name of the lexically enclosing type, if any.
-        var parent: String?
+        let parent: String?
         /// The enclosing scope, for resolving names used inside it.
-        var scope: [String]
+        let scope: [String]
+
+        init(
+            qualifiedName: String, declaration: TypeDeclaration, ownAccess: AccessLevel, parent: String?,
+            scope: [String]
+        ) {
+            self.qualifiedName = qualifiedName
+            self.declaration = declaration
+            self.ownAccess = ownAccess
+            self.parent = parent
+            self.scope = scope
+        }
     }
 
     /// What a name resolves to.
@@ -21,62 +33,45 @@ struct TypeIndex: Sendable {
     private(set) var symbols: [String: Symbol] = [:]
     /// The last component of every symbol's name: a name whose last component is not here (`String`, `Int`)
     /// resolves to nothing without building a qualified name per scope level.
-    private var lastComponents: Set<Substring> = []
+    private var lastComponents: Set<String> = []
+    /// The last component of every dotted symbol name (a nested type or alias): a one-component name whose last
+    /// component is not here can only be a top-level symbol, found without building a qualified name per scope level.
+    private var nestedLastComponents: Set<String> = []
     private(set) var extensionConformances: [String: [String]] = [:]
     private(set) var extensionFunctions: [String: [FunctionDeclaration]] = [:]
 
     /// Indexes the declarations of `files`.
+    ///
+    /// Each file's symbols are named on every core, then inserted in file order: the first declaration of a name
+    /// still wins, and extension members keep their order.
     init(files: [SourceFileModel]) {
-        for file in files {
-            for alias in file.typeAliases { insert(.alias(alias, scope: []), as: alias.name) }
-            for declaration in file.declarations {
-                add(declaration, scope: [], parent: nil, defaultAccess: .internal)
+        let parts = ParallelMap.map(files, FileSymbols.init)
+        symbols.reserveCapacity(parts.reduce(0) { $0 + $1.symbols.count })
+        for part in parts {
+            for (name, symbol) in part.symbols { insert(symbol, as: name) }
+            for (name, conformances, functions) in part.extensions {
+                extensionConformances[name, default: []] += conformances
+                extensionFunctions[name, default: []] += functions
             }
-        }
-    }
-
-    private mutating func add(
-        _ declaration: TypeDeclaration, scope: [String], parent: String?, defaultAccess: AccessLevel
-    ) {
-        var memberScope: [String]
-        var memberDefault = AccessLevel.internal
-        if declaration.kind == .extension {
-            memberScope = declaration.name.split(separator: ".").map(String.init)
-            let extended = memberScope.joined(separator: ".")
-            extensionConformances[extended, default: []] += declaration.inheritance
-            extensionFunctions[extended, default: []] += declaration.functions
-            memberDefault = declaration.access ?? .internal
-            for alias in declaration.typeAliases {
-                insert(.alias(alias, scope: memberScope), as: (memberScope + [alias.name]).joined(separator: "."))
-            }
-            for nested in declaration.nested {
-                add(nested, scope: memberScope, parent: extended, defaultAccess: memberDefault)
-            }
-            return
-        }
-        memberScope = scope + [declaration.name]
-        let qualifiedName = memberScope.joined(separator: ".")
-        let entry = Entry(
-            qualifiedName: qualifiedName, declaration: declaration, ownAccess: declaration.access ?? defaultAccess,
-            parent: parent, scope: scope)
-        insert(.type(entry), as: qualifiedName)
-        for alias in declaration.typeAliases {
-            insert(.alias(alias, scope: memberScope), as: (memberScope + [alias.name]).joined(separator: "."))
-        }
-        for nested in declaration.nested {
-            add(nested, scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
         }
     }
 
     /// Keeps the first declaration of a name (a duplicate does not compile anyway).
     private mutating func insert(_ symbol: Symbol, as name: String) {
-        if symbols[name] == nil { symbols[name] = symbol }
-        lastComponents.insert(name.split(separator: ".").last ?? Substring(name))
+        if symbols.index(forKey: name) == nil { symbols[name] = symbol }
+        if name.contains(".") {
+            let last = String(name.split(separator: ".").last ?? "")
+            lastComponents.insert(last)
+            nestedLastComponents.insert(last)
+        } else {
+            lastComponents.insert(name)
+        }
     }
 
     /// Resolves a dotted name used inside `scope`, innermost scope first, as Swift does.
     func lookup(_ components: [String], from scope: [String]) -> Symbol? {
-        guard let last = components.last, lastComponents.contains(Substring(last)) else { return nil }
+        guard let last = components.last, lastComponents.contains(last) else { return nil }
+        if components.count == 1, !nestedLastComponents.contains(last) { return symbols[last] }
         for length in stride(from: scope.count, through: 0, by: -1) {
             if let symbol = symbols[(scope.prefix(length) + components).joined(separator: ".")] { return symbol }
         }
@@ -95,11 +90,19 @@ struct TypeIndex: Sendable {
         return min(entry.ownAccess, entry.parent.map(effectiveAccess(of:)) ?? .open)
     }
 
-    /// Whether the type declares (or an extension adds) conformance to `protocolName`, module prefix optional.
-    func conforms(_ qualifiedName: String, to protocolNames: Set<String>) -> Bool {
-        let declared = entry(qualifiedName)?.declaration.inheritance ?? []
-        return (declared + (extensionConformances[qualifiedName] ?? [])).contains { name in
-            protocolNames.contains(name) || protocolNames.contains(String(name.split(separator: ".").last ?? ""))
+    /// Whether the type declares (or an extension adds) conformance to one of `protocolNames`, module prefix
+    /// optional.
+    func conforms(_ qualifiedName: String, to protocolNames: [String]) -> Bool {
+        func matches(_ name: String) -> Bool {
+            if protocolNames.contains(name) { return true }
+            // Most names have no module prefix: only those with a dot byte are split.
+            guard name.utf8.contains(UInt8(ascii: ".")) else { return false }
+            let last = name.split(separator: ".").last ?? ""
+            return protocolNames.contains { $0 == last }
         }
+        if let declared = entry(qualifiedName)?.declaration.inheritance, declared.contains(where: matches) {
+            return true
+        }
+        return extensionConformances[qualifiedName]?.contains(where: matches) ?? false
     }
 }

@@ -127,8 +127,6 @@ struct Annotation: Sendable, Hashable {
     }
 
     private static func value(of tokens: [Token], in text: String) -> Value {
-        let bytes = Array(text.utf8)
-        let written = String(decoding: bytes[tokens[0].start..<tokens[tokens.count - 1].end], as: UTF8.self)
         if tokens.count == 1 {
             let token = tokens[0]
             switch token.kind {
@@ -144,7 +142,10 @@ struct Annotation: Sendable, Hashable {
         {
             return .integer(value)
         }
-        return .expression(written)
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: tokens[0].start)
+        let end = utf8.index(utf8.startIndex, offsetBy: tokens[tokens.count - 1].end)
+        return .expression(String(decoding: utf8[start..<end], as: UTF8.self))
     }
 }
 

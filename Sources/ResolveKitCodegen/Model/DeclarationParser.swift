@@ -56,12 +56,13 @@ struct DeclarationParser {
     init(tokens: [Token], file: String, source: [UInt8]) {
         self.tokens = tokens
         self.code = tokens.indices.filter { !tokens[$0].isComment }
+        // A one-byte punctuation token's byte is its text: comparing the byte costs less than comparing Strings.
         self.brackets = code.map { index in
             let token = tokens[index]
             guard token.kind == .punctuation, token.end - token.start == 1 else { return 0 }
-            switch token.text {
-            case "(", "[", "{": return 1
-            case ")", "]", "}": return -1
+            switch source[token.start] {
+            case .openParen, UInt8(ascii: "["), .openBrace: return 1
+            case .closeParen, UInt8(ascii: "]"), .closeBrace: return -1
             default: return 0
             }
         }

@@ -27,15 +27,19 @@ struct RegistryRenderer {
             + [options.registryAccess == .public ? .public : .internal]).max() ?? .internal
         if manifest.functions.contains(where: \.needsFoundation) { writer.line("import Foundation") }
         writer.line(widest.memberPrefix + "import ResolveKitCore")
-        let functions = ParallelMap.map(manifest.functions) { function in
+        // Each core renders a run of consecutive functions into one writer: joining a few large parts costs far
+        // less than joining one part per function. Every function follows a non-blank line (the imports or the
+        // previous function's closing brace), so each starts with a blank line.
+        let parts = ParallelMap.map(ParallelMap.shares(of: manifest.functions)) { share in
             var part = SwiftWriter()
-            render(function, to: &part)
+            for function in share {
+                part.line("")
+                render(function, to: &part)
+            }
             return part
         }
-        for part in functions {
-            writer.blankLine()
-            writer.append(part)
-        }
+        writer.reserveCapacity(parts.reduce(4096) { $0 + $1.count })
+        for part in parts { writer.append(part) }
         for conformance in manifest.conformances {
             writer.blankLine()
             render(conformance, to: &writer)
@@ -73,26 +77,29 @@ struct RegistryRenderer {
     }
 
     private func renderInvokeBody(_ function: FunctionManifest, to writer: inout SwiftWriter) {
-        let read = function.parameters.filter { $0.reading != .context }
-        if !read.isEmpty {
+        // Each parameter's local name is worked out once: it is written up to three times.
+        let locals = function.parameters.map { $0.reading == .context ? "context" : localName($0) }
+        if function.parameters.contains(where: { $0.reading != .context }) {
             writer.line("var reader = ResolveKitArgumentReader(arguments)")
-            for parameter in read {
-                let key = SwiftLiteral.string(parameter.key)
-                let local = localName(parameter)
-                switch parameter.reading {
-                case .required:
-                    writer.line("let \(local) = reader.required(\(key), as: \(parameter.swiftType).self)")
-                case .optional:
-                    writer.line("let \(local) = reader.optional(\(key), as: \(parameter.swiftType).self)")
-                case .defaulted(let expression):
-                    writer.line(
-                        "let \(local) = reader.optional(\(key), as: \(parameter.swiftType).self) ?? \(expression)")
-                case .context:
-                    break
+            for (parameter, local) in zip(function.parameters, locals) where parameter.reading != .context {
+                writer.startLine()
+                writer.write("let ")
+                writer.write(local)
+                writer.write(parameter.reading == .required ? " = reader.required(" : " = reader.optional(")
+                SwiftLiteral.writeString(parameter.key, to: &writer)
+                writer.write(", as: ")
+                writer.write(parameter.swiftType)
+                writer.write(".self)")
+                if case .defaulted(let expression) = parameter.reading {
+                    writer.write(" ?? ")
+                    writer.write(expression)
                 }
+                writer.endLine()
             }
-            let conditions = read.filter { $0.reading == .required }.map { "let \(localName($0))" } + ["reader.isValid"]
-            let guardLine = "guard \(conditions.joined(separator: ", ")) else { throw reader.failure() }"
+            let conditions =
+                zip(function.parameters, locals).filter { $0.0.reading == .required }.map { "let " + $0.1 }
+                + ["reader.isValid"]
+            let guardLine = "guard " + conditions.joined(separator: ", ") + " else { throw reader.failure() }"
             if writer.fits(guardLine) {
                 writer.line(guardLine)
             } else {
@@ -103,9 +110,8 @@ struct RegistryRenderer {
                 }
             }
         }
-        let arguments = function.parameters.map { parameter in
-            let value = parameter.reading == .context ? "context" : localName(parameter)
-            return parameter.label.map { "\($0): \(value)" } ?? value
+        let arguments = zip(function.parameters, locals).map { parameter, local in
+            parameter.label.map { $0 + ": " + local } ?? local
         }
         let prefix: String
         switch function.result {
@@ -113,11 +119,11 @@ struct RegistryRenderer {
         case .json: prefix = "return "
         case .encodable: prefix = "let result = "
         }
-        let call = "\(prefix)try await Self().perform(\(arguments.joined(separator: ", ")))"
+        let call = prefix + "try await Self().perform(" + arguments.joined(separator: ", ") + ")"
         if writer.fits(call) {
             writer.line(call)
         } else {
-            writer.block("\(prefix)try await Self().perform(", footer: ")") { writer in
+            writer.block(prefix + "try await Self().perform(", footer: ")") { writer in
                 for (index, argument) in arguments.enumerated() {
                     writer.line(argument + (index == arguments.count - 1 ? "" : ","))
                 }

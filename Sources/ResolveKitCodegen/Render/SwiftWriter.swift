@@ -26,7 +26,12 @@ struct SwiftWriter: Sendable {
 
     /// Starts a line written in parts (``write(_:)``, then ``endLine(blank:)``), without joining them first.
     mutating func startLine() {
-        for _ in 0..<level { output.append(contentsOf: Self.indent) }
+        let width = level * indentation
+        if width <= Self.spaces.count {
+            output.append(contentsOf: Self.spaces[..<width])
+        } else {
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+        }
     }
 
     /// Appends part of the current line.
@@ -45,7 +50,8 @@ struct SwiftWriter: Sendable {
         lastLineIsBlank = blank
     }
 
-    private static let indent = Array("    ".utf8)
+    /// Enough spaces for any common indentation, appended as one slice rather than level by level.
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     /// Appends an empty line unless the output is empty or already ends with one.
     mutating func blankLine() {
@@ -54,8 +60,17 @@ struct SwiftWriter: Sendable {
 
     /// Appends what another writer wrote at indentation level zero, as if written here.
     mutating func append(_ other: SwiftWriter) {
+        guard !other.output.isEmpty else { return }
         output.append(contentsOf: other.output)
         lastLineIsBlank = other.lastLineIsBlank
+    }
+
+    /// The number of bytes written so far.
+    var count: Int { output.count }
+
+    /// Makes room for `capacity` bytes, so that appending a known amount does not copy the output as it grows.
+    mutating func reserveCapacity(_ capacity: Int) {
+        output.reserveCapacity(capacity)
     }
 
     /// Writes `header`, then `body` one level deeper, then `footer`; with `indentedOnly` the header line was

@@ -1,0 +1,49 @@
+extension TypeIndex {
+    /// The symbols and extensions one file declares, named by their qualified names, in declaration order.
+    struct FileSymbols: Sendable {
+        private(set) var symbols: [(name: String, symbol: Symbol)] = []
+        /// Each extension's extended type, its conformances and its functions.
+        private(set) var extensions: [(name: String, conformances: [String], functions: [FunctionDeclaration])] = []
+
+        /// Names the declarations of `file`.
+        init(_ file: SourceFileModel) {
+            for alias in file.typeAliases { symbols.append((alias.name, .alias(alias, scope: []))) }
+            for declaration in file.declarations {
+                add(declaration, scope: [], parent: nil, defaultAccess: .internal)
+            }
+        }
+
+        private mutating func add(
+            _ declaration: TypeDeclaration, scope: [String], parent: String?, defaultAccess: AccessLevel
+        ) {
+            var memberScope: [String]
+            var memberDefault = AccessLevel.internal
+            if declaration.kind == .extension {
+                memberScope = declaration.name.split(separator: ".").map(String.init)
+                let extended = memberScope.joined(separator: ".")
+                extensions.append((extended, declaration.inheritance, declaration.functions))
+                memberDefault = declaration.access ?? .internal
+                for alias in declaration.typeAliases {
+                    symbols.append(
+                        ((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
+                }
+                for nested in declaration.nested {
+                    add(nested, scope: memberScope, parent: extended, defaultAccess: memberDefault)
+                }
+                return
+            }
+            memberScope = scope + [declaration.name]
+            let qualifiedName = memberScope.joined(separator: ".")
+            let entry = Entry(
+                qualifiedName: qualifiedName, declaration: declaration, ownAccess: declaration.access ?? defaultAccess,
+                parent: parent, scope: scope)
+            symbols.append((qualifiedName, .type(entry)))
+            for alias in declaration.typeAliases {
+                symbols.append(((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
+            }
+            for nested in declaration.nested {
+                add(nested, scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
+            }
+        }
+    }
+}
