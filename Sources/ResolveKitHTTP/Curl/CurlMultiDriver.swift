@@ -13,13 +13,6 @@ final class CurlMultiDriver {
     private var idsByHandle: [UnsafeMutableRawPointer: Int] = [:]
     /// When libcurl wants `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)`; `nil` when it set no timer.
     private var timerDeadline: ContinuousClock.Instant?
-    /// Commands taken from the loop but not applied yet (see ``commandsPerTurn``).
-    private var backlog: [CurlLoop.Command] = []
-
-    /// At most this many commands are applied between two looks at the sockets. Starting a request costs about
-    /// 0.1 ms here, so a burst of a hundred new requests would otherwise hold back, for 10 ms, an event that
-    /// already arrived on an open stream.
-    static let commandsPerTurn = 16
 
     init(multi: MultiHandle, loop: CurlLoop) {
         self.multi = multi
@@ -35,14 +28,8 @@ final class CurlMultiDriver {
         poller.watch(multi.wakeDescriptor, in: true, out: false)
         while true {
             let (commands, stopping) = loop.takeCommands()
-            if stopping {
-                for command in backlog + commands { apply(command) }
-                break
-            }
-            backlog += commands
-            let turn = min(backlog.count, Self.commandsPerTurn)
-            for command in backlog[..<turn] { apply(command) }
-            backlog.removeFirst(turn)
+            for command in commands { apply(command) }
+            if stopping { break }
             runDueTimer()
             collectFinished()
             for ready in poller.wait(timeoutMilliseconds: waitMilliseconds()) {
@@ -64,10 +51,8 @@ final class CurlMultiDriver {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// How long `epoll_wait` may sleep: not at all with commands waiting, else until libcurl's timer, or for ever
-    /// (a command wakes it through the eventfd).
+    /// How long `epoll_wait` may sleep: until libcurl's timer, or for ever (a command wakes it through the eventfd).
     private func waitMilliseconds() -> Int32 {
-        guard backlog.isEmpty else { return 0 }
         guard let deadline = timerDeadline else { return -1 }
         let left = ContinuousClock.now.duration(to: deadline)
         guard left > .zero else { return 0 }
