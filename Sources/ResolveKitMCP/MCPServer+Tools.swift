@@ -79,10 +79,11 @@ extension MCPServer {
                 .attributed(.approve, by: .automatic(reason: "the function needs no approval")))
         }
         let started = configuration.clock.elapsed
-        var outcome = await dispatcher.execute(
+        var outcome = await dispatcher.start(
             prepared.function, arguments: prepared.arguments, call: effective, sessionID: "mcp",
             deadline: configuration.clock.elapsed + .seconds(timeout),
-            progress: Self.progressReporter(params, output))
+            progress: Self.progressReporter(params, output)
+        ).outcome()
         if effective.arguments != call.arguments { outcome = outcome.noting(editedArguments: effective.arguments) }
         if Task.isCancelled, state.withLock({ $0.shuttingDown }) {
             outcome = .failure(.cancelled("The server is shutting down; the call was cancelled before it finished"))

@@ -1,5 +1,6 @@
-@testable import ResolveKit
 import Testing
+
+@testable import ResolveKit
 
 enum Probe {
     struct Add: AnyResolveKitFunction {
@@ -63,9 +64,10 @@ struct ToolDispatcherTests {
         switch dispatcher.prepare(call(name, arguments), allowedNames: allowed) {
         case .failure(let error): return .failure(error)
         case .success(let prepared):
-            return await dispatcher.execute(
+            return await dispatcher.start(
                 prepared.function, arguments: prepared.arguments, call: call(name, arguments), sessionID: "s",
-                deadline: dispatcher.clock.elapsed + .seconds(30))
+                deadline: dispatcher.clock.elapsed + .seconds(30)
+            ).outcome()
         }
     }
 
@@ -81,13 +83,17 @@ struct ToolDispatcherTests {
         ("nope", [:], "Unknown function: nope"),
         ("add", [1, 2], "Invalid arguments: expected a JSON object, got array"),
         ("add", ["a": 1], "Invalid arguments: $.b: is required"),
-        ("add", ["a": "x", "b": 101], #"Invalid arguments: $.a: expected integer, got string "x"; $.b: must be at most 100"#),
+        (
+            "add", ["a": "x", "b": 101],
+            #"Invalid arguments: $.a: expected integer, got string "x"; $.b: must be at most 100"#
+        ),
         ("fail", [:], "disk is full"),
         ("fail", ["typed": true], "no such room"),
     ]
 
     @Test(arguments: failures)
-    func turnsEveryFailureIntoAnErrorResultWithAUsefulMessage(name: String, arguments: JSONValue, message: String) async {
+    func turnsEveryFailureIntoAnErrorResultWithAUsefulMessage(name: String, arguments: JSONValue, message: String) async
+    {
         guard case .failure(let error) = await run(name, arguments) else {
             Issue.record("expected a failure")
             return
@@ -96,7 +102,8 @@ struct ToolDispatcherTests {
     }
 
     @Test func refusesFunctionsTheSessionDoesNotAllow() {
-        guard case .failure(let error) = dispatcher.prepare(call("add", ["a": 1, "b": 2]), allowedNames: ["fail"]) else {
+        guard case .failure(let error) = dispatcher.prepare(call("add", ["a": 1, "b": 2]), allowedNames: ["fail"])
+        else {
             Issue.record("expected a refusal")
             return
         }

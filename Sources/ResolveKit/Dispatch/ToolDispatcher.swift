@@ -54,24 +54,9 @@ package struct ToolDispatcher: Sendable {
         return .success((entry.function, coerced.objectValue ?? [:]))
     }
 
-    /// Runs a prepared function until it returns, throws, or `deadline` passes (then the task is cancelled and
-    /// the result is "Timed out after Ns"; a function that ignores cancellation runs on, but its late result
-    /// is dropped).
-    package func execute(
-        _ function: any AnyResolveKitFunction.Type,
-        arguments: JSONObject,
-        call: PendingToolCall,
-        sessionID: String,
-        deadline: Duration,
-        progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
-    ) async -> ToolCallOutcome {
-        await start(
-            function, arguments: arguments, call: call, sessionID: sessionID, deadline: deadline, progress: progress
-        ).outcome()
-    }
-
-    /// Starts a prepared function before it returns, as ``execute(_:arguments:call:sessionID:deadline:progress:)``
-    /// runs it: ``RunningCall/outcome()`` waits for its end.
+    /// Starts a prepared function before it returns; ``RunningCall/outcome()`` waits until it returns, throws, or
+    /// `deadline` passes (then the task is cancelled and the result is "Timed out after Ns"; a function that
+    /// ignores cancellation runs on, but its late result is dropped).
     package func start(
         _ function: any AnyResolveKitFunction.Type,
         arguments: JSONObject,
