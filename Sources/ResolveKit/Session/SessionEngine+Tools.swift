@@ -194,11 +194,9 @@ extension SessionEngine {
         _ call: PendingToolCall, decision: ToolCallChecklistItem.Decision, editedArguments: JSONValue? = nil
     ) async {
         guard session != nil, pipeline.isOpen(call.callID) else { return }
-        guard await acquireSlot(call.callID) else { return }
-        guard let started = start(call, decision: decision, editedArguments: editedArguments) else {
-            releaseSlot()
-            return
-        }
+        guard await acquireSlot(call.callID),
+            let started = start(call, decision: decision, editedArguments: editedArguments)
+        else { return }
         await finish(started)
     }
 
@@ -210,10 +208,7 @@ extension SessionEngine {
             enqueue { await self.execute(call, decision: .notRequired) }
             return
         }
-        guard let started = start(call, decision: .notRequired, editedArguments: nil) else {
-            releaseSlot()
-            return
-        }
+        guard let started = start(call, decision: .notRequired, editedArguments: nil) else { return }
         enqueue { await self.finish(started) }
     }
 
@@ -227,16 +222,21 @@ extension SessionEngine {
     }
 
     /// With a slot held: validates the call, marks it running and starts its function; `nil` when it did not
-    /// start (it was closed meanwhile, or its arguments were refused: that outcome is recorded).
+    /// start (it was closed meanwhile, or its arguments were refused: that outcome is recorded), and then the slot
+    /// is freed.
     private func start(
         _ call: PendingToolCall, decision: ToolCallChecklistItem.Decision, editedArguments: JSONValue?
     ) -> StartedCall? {
-        guard let session, pipeline.isOpen(call.callID) else { return nil }
+        guard let session, pipeline.isOpen(call.callID) else {
+            releaseSlot()
+            return nil
+        }
         var effective = call
         if let editedArguments { effective.arguments = editedArguments }
         switch dispatcher.prepare(effective, allowedNames: allowedNames) {
         case .failure(let error):
             record(call, .failure(error), decision: decision)
+            releaseSlot()
             return nil
         case .success(let prepared):
             outbox.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))

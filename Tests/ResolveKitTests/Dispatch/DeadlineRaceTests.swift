@@ -1,5 +1,4 @@
 import ResolveKitTesting
-import Synchronization
 import Testing
 
 @testable import ResolveKit
@@ -8,15 +7,15 @@ import Testing
 /// before anyone waits is kept, the deadline and cancellation each settle it once.
 @Suite(.timeLimit(.minutes(1)))
 struct DeadlineRaceTests {
-    @Test func anOutcomeThatArrivesBeforeTheWaitIsKept() async {
+    @Test func theOperationRunsBeforeAnyoneWaitsAndItsOutcomeIsKept() async {
         let clock = ManualClock()
-        let ran = Mutex(false)
+        let (ran, ranContinuation) = AsyncStream<Void>.makeStream()
         let running = DeadlineRace<Int>(clock: ResolveKitClock(clock)).start(until: .seconds(10)) {
-            ran.withLock { $0 = true }
+            ranContinuation.yield()
             return 42
         }
-        // The operation runs without anyone waiting for the race.
-        while !ran.withLock({ $0 }) { await Task.yield() }
+        // Nobody waits for the race yet, and its operation runs.
+        for await _ in ran { break }
         guard case .finished(.success(let value)) = await running.result() else {
             Issue.record("the race did not finish with the operation's value")
             return
