@@ -73,7 +73,8 @@ struct LiveStreamTests {
                 let position = EventPosition(major: events.count + 1, minor: 0)
                 events.append(
                     StoredEvent(
-                        id: name, position: position, type: "test", turnID: "t", frame: Array("data: \(name)\n\n".utf8)))
+                        id: name, position: position, type: "test", turnID: "t", frame: Array("data: \(name)\n\n".utf8))
+                )
             }
         }
 
@@ -115,5 +116,22 @@ struct LiveStreamTests {
         events.append("two")
         #expect(await stream.write(events: events.after) == false)
         #expect(writer.written == ["data: one\n\n"])
+    }
+
+    @Test func aStreamThatBrokeUnderAWriterClosesAtOnce() async {
+        final class PlainWriter: LoopbackBodyWriter {
+            func write(_ bytes: [UInt8]) async throws {}
+            func abortConnection() async {}
+            var isClientGone: Bool { false }
+        }
+        let events = Events()
+        let stream = LiveStream(
+            sessionID: "s", output: StreamOutput(writer: PlainWriter(), drop: .afterEvents(1)), cursor: .start,
+            duplicatesReplay: false)
+        events.append("one")
+        #expect(await stream.write(events: events.after) == false)
+        // The broken writer let go of the stream: close does not wait for it (the suite's time limit catches a hang).
+        await stream.close()
+        #expect(await stream.write(events: events.after) == false)
     }
 }

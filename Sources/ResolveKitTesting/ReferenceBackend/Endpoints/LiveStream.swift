@@ -13,11 +13,14 @@ final class LiveStream: Sendable {
     }
 
     private struct State {
-        /// `nil` while a task writes (that task holds it).
+        /// `nil` while a task writes (that task holds it) and once the stream broke.
         var writing: Writing?
+        /// A task is writing.
+        var isHeld = false
         /// Another task found the stream busy: the writer goes round again.
         var missed = false
         var isOver = false
+        /// ``close()`` waiting for the writer to let go.
         var closer: CheckedContinuation<Void, Never>?
     }
 
@@ -55,8 +58,8 @@ final class LiveStream: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state in
                 state.isOver = true
-                if state.writing == nil { state.closer = continuation }
-                return state.writing != nil
+                if state.isHeld { state.closer = continuation }
+                return !state.isHeld
             }
             if idle { continuation.resume() }
         }
@@ -71,6 +74,7 @@ final class LiveStream: Sendable {
                 return nil
             }
             state.writing = nil
+            state.isHeld = true
             state.missed = false
             return writing
         }
@@ -84,6 +88,7 @@ final class LiveStream: Sendable {
                 return (false, nil)
             }
             state.writing = writing
+            state.isHeld = false
             defer { state.closer = nil }
             return (true, state.closer)
         }
@@ -95,6 +100,7 @@ final class LiveStream: Sendable {
     private func end() -> Bool {
         let closer = state.withLock { state in
             state.isOver = true
+            state.isHeld = false
             defer { state.closer = nil }
             return state.closer
         }

@@ -88,8 +88,9 @@ extension ReferenceBackend {
     /// stream's own task to be scheduled.
     func flushStreams(of sessionID: String) async {
         let streams = state.withLock { $0.liveStreams[sessionID] ?? [] }
-        for stream in streams {
-            _ = await stream.write { self.events(of: sessionID, after: $0) }
+        for stream in streams where !(await stream.write { self.events(of: sessionID, after: $0) }) {
+            // The stream broke under this task: wake its own task, which waits for a change, so it ends now.
+            changes.notify(session: sessionID)
         }
     }
 
