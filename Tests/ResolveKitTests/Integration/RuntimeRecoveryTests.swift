@@ -52,13 +52,19 @@ struct RuntimeRecoveryTests {
                 let sent = clock.now
                 _ = await runtime.sendMessage("time once more")
                 // The turn watchdog fires 60 s after the turn's last activity, which is at `sent` or later: the pump
-                // moves the clock through the reconnect's backoff meanwhile. So wait for a timer in that window,
-                // not at one exact instant (the idle watchdog is an hour out, backoffs are shorter than 30 s).
+                // moves the clock through the reconnect's backoff meanwhile, and a check that comes before 60 s of
+                // quiet arms the next one. So move through the timers in that window, not to one exact instant,
+                // until the turn ends (the idle watchdog is an hour out, backoffs are shorter than 30 s).
                 let window = sent.advanced(by: .seconds(60))...sent.advanced(by: .seconds(90))
-                await clock.waitForSleepers { $0.contains(where: window.contains) }
-                let watchdog = try #require(clock.pendingDeadlines.first(where: window.contains))
-                clock.advance(to: watchdog)
-                await runtime.wait { !$0.isTurnInProgress }
+                while runtime.isTurnInProgress {
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { await runtime.wait { !$0.isTurnInProgress } }
+                        group.addTask { await clock.waitForSleepers { $0.contains(where: window.contains) } }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                    if let watchdog = clock.pendingDeadlines.first(where: window.contains) { clock.advance(to: watchdog) }
+                }
                 #expect(runtime.messages.last?.role == .assistant)
                 let calls = runtime.toolCallBatches.flatMap(\.items).map(\.id)
                 #expect(calls.count == 3)

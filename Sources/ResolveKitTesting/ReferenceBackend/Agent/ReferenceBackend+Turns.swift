@@ -100,6 +100,12 @@ extension ReferenceBackend {
             }
         }
         changes.notify(session: turn.sessionID)
+        // The first call's time starts now (§7.3), even if a client that does not read holds up the write below;
+        // each later call's starts when the previous wait ends.
+        var firstCallTime = plan.lazy.compactMap(\.function).first.map {
+            countdown(configuration.clock, from: .seconds($0.timeoutSeconds))
+        }
+        await flushStreams(of: turn.sessionID)
         // The fault "backend restarts mid-turn": this turn's own task is cancelled by the restart.
         if let lockHeldFor = configuration.faults.takeRestartAfterToolCalls() {
             restartMidTurn(lockHeldFor: lockHeldFor)
@@ -116,10 +122,9 @@ extension ReferenceBackend {
                 results.append(step(ToolOutcome.failure("Function '\(name)' is not available").modelText))
                 continue
             }
-            let waited =
-                await withTimeout(.seconds(function.timeoutSeconds), clock: configuration.clock) {
-                    await self.waitForResult(sessionID: turn.sessionID, callID: entry.callID)
-                } ?? nil
+            let remaining = firstCallTime ?? countdown(configuration.clock, from: .seconds(function.timeoutSeconds))
+            firstCallTime = nil
+            let waited = await waitForResult(sessionID: turn.sessionID, callID: entry.callID, remaining: remaining)
             // Removing the call and reading a result that raced the timer happen under one lock, so a result the
             // endpoint accepted is always the one the model gets ("accepted" counts stay exact).
             let outcome = state.withLock { state in
@@ -134,15 +139,22 @@ extension ReferenceBackend {
         return results
     }
 
-    private func waitForResult(sessionID: String, callID: String) async -> ToolOutcome? {
+    /// The call's result once posted; `nil` when its time ran out first (`remaining`), the backend stopped or the
+    /// turn was cancelled.
+    private func waitForResult(
+        sessionID: String, callID: String, remaining: @Sendable () -> Duration
+    ) async -> ToolOutcome? {
         while !Task.isCancelled {
-            let generation = changes.generation
+            let generation = changes.generation(of: sessionID)
             let (result, gone) = state.withLock { state in
                 (state.sessions[sessionID]?.pendingCalls[callID]?.result, state.stopped)
             }
             if let result { return result }
             if gone { return nil }
-            await changes.wait(after: generation, session: sessionID)
+            let left = remaining()
+            guard left > .zero,
+                await changes.wait(after: generation, session: sessionID, timeout: left, clock: configuration.clock)
+            else { return nil }
         }
         return nil
     }

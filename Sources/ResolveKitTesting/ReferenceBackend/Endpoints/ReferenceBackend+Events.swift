@@ -44,54 +44,64 @@ extension ReferenceBackend {
                 state.streamSpans[sessionID]?[span].endedAt = .now
             }
         }
-        var output = StreamOutput(writer: writer, drop: drop)
         let dropGeneration = state.withLock { $0.streamDropGeneration }
-        let remaining = Self.countdown(configuration.clock, from: configuration.streamConnectionCap)
-        guard await output.send(Array(": connected\n\n".utf8), isEvent: false) else { return }
-        var cursor = cursor
-        var replaying = true
-        while !writer.isClientGone {
-            let generation = changes.generation
-            let (events, stopped) = state.withLock { state in
-                ((state.sessions[sessionID]?.events ?? []).filter(cursor.admits), state.stopped)
+        let remaining = countdown(configuration.clock, from: configuration.streamConnectionCap)
+        let live = LiveStream(
+            sessionID: sessionID, output: StreamOutput(writer: writer, drop: drop), cursor: cursor,
+            duplicatesReplay: configuration.faults.duplicatesReplay)
+        let events: (StreamCursor) -> [StoredEvent] = { self.events(of: sessionID, after: $0) }
+        // Registered after the first write, so `: connected` comes first; the loop reads the events again after.
+        guard await live.write(comment: Array(": connected\n\n".utf8), events: events) else { return }
+        state.withLock { $0.liveStreams[sessionID, default: []].append(live) }
+        defer {
+            state.withLock { state in
+                state.liveStreams[sessionID]?.removeAll { $0 === live }
+                if state.liveStreams[sessionID]?.isEmpty == true { state.liveStreams[sessionID] = nil }
             }
-            if stopped { return }
+        }
+        var comment: [UInt8]?
+        while !writer.isClientGone {
+            let generation = changes.generation(of: sessionID)
+            if state.withLock({ $0.stopped }) { break }
             if state.withLock({ $0.streamDropGeneration }) != dropGeneration {
                 await writer.abortConnection()
-                return
+                break
             }
-            let copies = replaying && configuration.faults.duplicatesReplay ? 2 : 1
-            replaying = false
-            for event in events {
-                for _ in 0..<copies {
-                    guard await output.send(event.frame, isEvent: true) else { return }
-                }
-                cursor = .after(event.position)
-            }
-            if !events.isEmpty { continue }
+            guard await live.write(comment: comment, events: events) else { break }
+            comment = nil
             let left = remaining()
-            if left <= .zero { return }
-            let woke = await withTimeout(min(configuration.keepAliveInterval, left), clock: configuration.clock) {
-                await self.changes.wait(after: generation, session: sessionID)
-                return true
+            if left <= .zero { break }
+            let woke = await changes.wait(
+                after: generation, session: sessionID, timeout: min(configuration.keepAliveInterval, left),
+                clock: configuration.clock)
+            if Task.isCancelled { break }
+            if !woke {
+                if remaining() <= .zero { break }
+                comment = Array(": keep-alive\n\n".utf8)
             }
-            if Task.isCancelled { return }
-            if woke == nil {
-                if remaining() <= .zero { return }
-                guard await output.send(Array(": keep-alive\n\n".utf8), isEvent: false) else { return }
-            }
+        }
+        await live.close()
+    }
+
+    /// Writes a session's new events to its open streams from the calling task, where no other task is writing
+    /// to them already (that one writes them): the task that appended a call sends it without waiting for the
+    /// stream's own task to be scheduled.
+    func flushStreams(of sessionID: String) async {
+        let streams = state.withLock { $0.liveStreams[sessionID] ?? [] }
+        for stream in streams where !(await stream.write { self.events(of: sessionID, after: $0) }) {
+            // The stream broke under this task: wake its own task, which waits for a change, so it ends now.
+            changes.notify(session: sessionID)
         }
     }
 
-    /// A closure returning the time left until `duration` from now on `clock` (opens the existential clock).
-    private static func countdown<C: Clock<Duration>>(_ clock: C, from duration: Duration) -> @Sendable () -> Duration {
-        let deadline = clock.now.advanced(by: duration)
-        return { clock.now.duration(to: deadline) }
+    /// The session's events after `cursor`.
+    private func events(of sessionID: String, after cursor: StreamCursor) -> [StoredEvent] {
+        state.withLock { ($0.sessions[sessionID]?.events ?? []).filter(cursor.admits) }
     }
 }
 
 /// Writes stream bytes and applies an injected drop (after N events, or at a byte offset, mid-frame if it falls so).
-struct StreamOutput {
+struct StreamOutput: Sendable {
     let writer: any LoopbackBodyWriter
     let drop: FaultPlan.StreamDrop?
     var bytesWritten = 0

@@ -34,6 +34,8 @@ struct BackendState: Sendable {
     var streamDropGeneration = 0
     /// Every event stream of every session, in the order they opened.
     var streamSpans: [String: [ReferenceBackend.StreamSpan]] = [:]
+    /// The open event streams of each session, which a task that appends a call writes to (`flushStreams(of:)`).
+    var liveStreams: [String: [LiveStream]] = [:]
 
     init(style: ReferenceBackend.EventIDStyle) {
         eventIDs = EventIDGenerator(style: style)

@@ -1,89 +1,124 @@
 import Synchronization
 
 /// Wakes waiters when something changed; waiters re-check their own condition. A change may name its session, and
-/// then wakes only that session's waiters (and those of no session), so an event in one of a thousand sessions does
-/// not wake a thousand streams.
+/// then wakes only that session's waiters (and those of no session), so an event in one of a thousand sessions
+/// neither wakes nor scans a thousand streams.
 ///
-/// `wait(after:)` returns at once when the generation already moved past the one the caller saw, so a change that
-/// happens between reading state and starting to wait is never missed (the price is an occasional spurious wake-up
-/// for another session's change). Waiting is cancellable.
+/// Each session has its own generation (its changes plus those that named no session); ``wait(after:session:timeout:)``
+/// returns at once when that generation already moved past the one the caller read with ``generation(of:)``, so a
+/// change between reading state and starting to wait is never missed, and another session's change never wakes the
+/// caller. A waiter is resumed straight from ``notify(session:)`` (its timer, if any, is cancelled, not awaited): a
+/// stream writes an event one task hop after it was appended. Waiting is cancellable.
 final class ChangeSignal: Sendable {
     private struct Waiter {
         var session: String?
-        var continuation: CheckedContinuation<Void, Never>
+        var continuation: CheckedContinuation<Bool, Never>
+        var timer: Task<Void, Never>?
+
+        func resume(changed: Bool) {
+            timer?.cancel()
+            continuation.resume(returning: changed)
+        }
     }
 
     private struct State {
-        var generation = 0
+        /// Every change: the generation of a waiter on no session.
+        var changes = 0
+        /// Changes that named no session: they count for every session.
+        var everySession = 0
+        var sessionChanges: [String: Int] = [:]
         var nextWaiter = 0
         var waiters: [Int: Waiter] = [:]
         var waitersBySession: [String: Set<Int>] = [:]
+        var waitersOnAny: Set<Int> = []
 
-        mutating func take(_ id: Int) -> CheckedContinuation<Void, Never>? {
+        func generation(of session: String?) -> Int {
+            guard let session else { return changes }
+            return everySession + sessionChanges[session, default: 0]
+        }
+
+        mutating func take(_ id: Int) -> Waiter? {
             guard let waiter = waiters.removeValue(forKey: id) else { return nil }
             if let session = waiter.session {
                 waitersBySession[session]?.remove(id)
                 if waitersBySession[session]?.isEmpty == true { waitersBySession[session] = nil }
+            } else {
+                waitersOnAny.remove(id)
             }
-            return waiter.continuation
+            return waiter
         }
     }
 
     private let state = Mutex(State())
 
-    /// The current generation; pass it to ``wait(after:)``.
-    var generation: Int { state.withLock { $0.generation } }
+    /// The generation of any change; pass it to ``wait(after:session:)`` without a session.
+    var generation: Int { generation(of: nil) }
+
+    /// The generation `session` sees (any change when `nil`); pass it to ``wait(after:session:)``.
+    func generation(of session: String?) -> Int { state.withLock { $0.generation(of: session) } }
 
     /// Marks a change and wakes the waiters of `session` and those waiting on no session; `nil` wakes everyone.
     func notify(session: String? = nil) {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.generation += 1
+        let woken = state.withLock { state -> [Waiter] in
+            state.changes += 1
             let ids: [Int]
             if let session {
-                ids = Array(state.waitersBySession[session] ?? []) + state.waiters.filter { $0.value.session == nil }.map(\.key)
+                state.sessionChanges[session, default: 0] += 1
+                ids = Array(state.waitersBySession[session] ?? []) + state.waitersOnAny
             } else {
+                state.everySession += 1
                 ids = Array(state.waiters.keys)
             }
             return ids.compactMap { state.take($0) }
         }
-        for waiter in woken { waiter.resume() }
+        for waiter in woken { waiter.resume(changed: true) }
     }
 
-    /// Returns once the generation is past `seen` (for `session`'s changes, or any when `nil`), or the task is
-    /// cancelled.
-    func wait(after seen: Int, session: String? = nil) async {
+    /// Returns `true` once `session`'s generation (any change's when `nil`) is past `seen`; `false` when `timeout`
+    /// passed on `clock` first, or the task was cancelled.
+    @discardableResult
+    func wait(
+        after seen: Int, session: String? = nil, timeout: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) async -> Bool {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    if state.generation != seen || Task.isCancelled { return true }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let waiting = state.withLock { state in
+                    if state.generation(of: session) != seen || Task.isCancelled { return false }
                     state.waiters[id] = Waiter(session: session, continuation: continuation)
-                    if let session { state.waitersBySession[session, default: []].insert(id) }
-                    return false
+                    if let session {
+                        state.waitersBySession[session, default: []].insert(id)
+                    } else {
+                        state.waitersOnAny.insert(id)
+                    }
+                    return true
                 }
-                if resumeNow { continuation.resume() }
+                guard waiting else { return continuation.resume(returning: !Task.isCancelled) }
+                guard let timeout else { return }
+                let timer = Task { [weak self] in
+                    do { try await clock.sleep(for: timeout) } catch { return }
+                    self?.state.withLock { $0.take(id) }?.resume(changed: false)
+                }
+                // The waiter may have been woken already; then its timer is not needed.
+                let kept = state.withLock { state in
+                    guard state.waiters[id] != nil else { return false }
+                    state.waiters[id]?.timer = timer
+                    return true
+                }
+                if !kept { timer.cancel() }
             }
         } onCancel: {
-            state.withLock { $0.take(id) }?.resume()
+            state.withLock { $0.take(id) }?.resume(changed: false)
         }
     }
 }
 
-/// Runs `operation` against a timer on `clock`; `nil` when the timer fired first (or the task was cancelled).
-func withTimeout<Value: Sendable>(
-    _ timeout: Duration, clock: any Clock<Duration>, _ operation: @escaping @Sendable () async -> Value
-) async -> Value? {
-    await withTaskGroup(of: Value?.self) { group in
-        group.addTask { await operation() }
-        group.addTask {
-            try? await clock.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
+/// A closure returning the time left until `duration` from now on `clock` (opens the existential clock).
+func countdown<C: Clock<Duration>>(_ clock: C, from duration: Duration) -> @Sendable () -> Duration {
+    let deadline = clock.now.advanced(by: duration)
+    return { clock.now.duration(to: deadline) }
 }
