@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTerminal", dependencies: ["ResolveKit"]),
-        .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore"]),
+        // CCurl only for <sys/epoll.h>, which Glibc's Swift module leaves out: the loopback server waits on epoll.
+        .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
         .target(
             name: "ResolveKitSystemFunctions",

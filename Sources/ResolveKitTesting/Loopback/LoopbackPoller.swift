@@ -1,55 +1,106 @@
+internal import CCurl
 import Glibc
 import Synchronization
 
-/// One thread that waits on every socket of a loopback server with `poll(2)` and resumes the tasks waiting for
+/// One thread that waits on every socket of a loopback server with `epoll(7)` and resumes the tasks waiting for
 /// readiness, so connection tasks never block a thread of the cooperative pool.
+///
+/// A wait arms its descriptor (one-shot, for what all of that descriptor's waiters want) from the waiting task; the
+/// thread wakes only for descriptors that are ready. So a wait costs one `epoll_ctl`, and an event on one of a
+/// thousand open streams touches that stream alone.
 final class LoopbackPoller: Sendable {
     private struct Waiter {
-        var fd: Int32
         var events: Int16
         var continuation: CheckedContinuation<Int16, any Error>
     }
 
     private struct State {
-        var waiters: [Int: Waiter] = [:]
+        /// The waiters of each descriptor, by wait id.
+        var waiters: [Int32: [Int: Waiter]] = [:]
+        /// Descriptors added to the epoll set (a closed one leaves it by itself; its number may come back).
+        var added: Set<Int32> = []
         var nextID = 0
         var stopped = false
         var finished: CheckedContinuation<Void, Never>?
         var threadDone = false
+
+        /// Arms `fd` once for what its waiters want; a descriptor without waiters stays disarmed.
+        mutating func arm(_ fd: Int32, in epoll: Int32) {
+            let wanted = waiters[fd]?.values.reduce(Int16(0)) { $0 | $1.events } ?? 0
+            guard wanted != 0 else { return }
+            var event = epoll_event()
+            event.events = UInt32(UInt16(bitPattern: wanted)) | EPOLLONESHOT.rawValue
+            event.data.fd = fd
+            let operation = added.contains(fd) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD
+            if epoll_ctl(epoll, operation, fd, &event) != 0, errno == ENOENT || errno == EEXIST {
+                // The number was closed and reused (epoll forgot it), or is still there: the other operation fits.
+                _ = epoll_ctl(epoll, operation == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event)
+            }
+            added.insert(fd)
+        }
+
+        /// Removes and returns the waiters of `fd` that `revents` answers (all of them on an error or hang-up).
+        mutating func takeReady(_ fd: Int32, revents: Int16) -> [CheckedContinuation<Int16, any Error>] {
+            let failed = revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+            var ready: [CheckedContinuation<Int16, any Error>] = []
+            for (id, waiter) in waiters[fd] ?? [:] where failed || waiter.events & revents != 0 {
+                ready.append(waiter.continuation)
+                waiters[fd]?[id] = nil
+            }
+            if waiters[fd]?.isEmpty == true { waiters[fd] = nil }
+            return ready
+        }
     }
 
     private let state = Mutex(State())
+    private let epoll: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let listenFD: Int32
     private let onAccept: @Sendable (Int32, LoopbackPoller) -> Void
 
-    /// Creates the wake-up pipe and starts the polling thread; `onAccept` receives each accepted, non-blocking socket.
+    /// Creates the epoll set and the wake-up pipe and starts the thread; `onAccept` receives each accepted,
+    /// non-blocking socket.
     static func start(listenFD: Int32, onAccept: @escaping @Sendable (Int32, LoopbackPoller) -> Void)
         throws(LoopbackServerError)
         -> LoopbackPoller
     {
+        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else {
+            throw LoopbackServerError(code: .resourceFailed, message: "epoll_create1 failed", errno: errno)
+        }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
-            throw LoopbackServerError(code: .resourceFailed, message: "pipe failed", errno: errno)
+            let code = errno
+            close(epoll)
+            throw LoopbackServerError(code: .resourceFailed, message: "pipe failed", errno: code)
         }
         for fd in fds { makeNonBlocking(fd) }
-        let poller = LoopbackPoller(wakeRead: fds[0], wakeWrite: fds[1], listenFD: listenFD, onAccept: onAccept)
+        for fd in [fds[0], listenFD] {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = fd
+            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+        }
+        let poller = LoopbackPoller(
+            epoll: epoll, wakeRead: fds[0], wakeWrite: fds[1], listenFD: listenFD, onAccept: onAccept)
         let thread = LoopbackThread { poller.run() }
-        do {
+        do throws(LoopbackServerError) {
             try thread.start()
         } catch {
             close(fds[0])
             close(fds[1])
+            close(epoll)
             throw error
         }
         return poller
     }
 
     private init(
-        wakeRead: Int32, wakeWrite: Int32, listenFD: Int32,
+        epoll: Int32, wakeRead: Int32, wakeWrite: Int32, listenFD: Int32,
         onAccept: @escaping @Sendable (Int32, LoopbackPoller) -> Void
     ) {
+        self.epoll = epoll
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
         self.listenFD = listenFD
@@ -68,17 +119,18 @@ final class LoopbackPoller: Sendable {
                 let failure: (any Error)? = state.withLock { state in
                     if state.stopped { return LoopbackServerError(code: .stopped, message: "The server stopped") }
                     if Task.isCancelled { return CancellationError() }
-                    state.waiters[id] = Waiter(fd: fd, events: events, continuation: continuation)
+                    state.waiters[fd, default: [:]][id] = Waiter(events: events, continuation: continuation)
+                    state.arm(fd, in: epoll)
                     return nil
                 }
-                if let failure {
-                    continuation.resume(throwing: failure)
-                } else {
-                    wake()
-                }
+                if let failure { continuation.resume(throwing: failure) }
             }
         } onCancel: {
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            // The descriptor may stay armed for this waiter: an event then finds no one, and arms nothing again.
+            let waiter = state.withLock { state in
+                defer { if state.waiters[fd]?.isEmpty == true { state.waiters[fd] = nil } }
+                return state.waiters[fd]?.removeValue(forKey: id)
+            }
             waiter?.continuation.resume(throwing: CancellationError())
         }
     }
@@ -106,32 +158,24 @@ final class LoopbackPoller: Sendable {
     }
 
     private func run() {
-        var pollFDs: [pollfd] = []
-        var ids: [Int] = []
-        while true {
-            let stopped = state.withLock { state -> Bool in
-                if state.stopped { return true }
-                pollFDs = [
-                    pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                ]
-                ids = []
-                for (id, waiter) in state.waiters {
-                    pollFDs.append(pollfd(fd: waiter.fd, events: waiter.events, revents: 0))
-                    ids.append(id)
-                }
-                return false
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        while !state.withLock({ $0.stopped }) {
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
             }
-            if stopped { break }
-            let count = poll(&pollFDs, nfds_t(pollFDs.count), -1)
-            if count < 0 { continue }
-            if pollFDs[0].revents != 0 { drainWakePipe() }
-            if pollFDs[1].revents != 0 { acceptAll() }
+            guard count > 0 else { continue }
             var ready: [(CheckedContinuation<Int16, any Error>, Int16)] = []
-            state.withLock { state in
-                for (index, id) in ids.enumerated() where pollFDs[index + 2].revents != 0 {
-                    if let waiter = state.waiters.removeValue(forKey: id) {
-                        ready.append((waiter.continuation, pollFDs[index + 2].revents))
+            for event in events[..<Int(count)] {
+                let fd = event.data.fd
+                if fd == wakeRead {
+                    drainWakePipe()
+                } else if fd == listenFD {
+                    acceptAll()
+                } else {
+                    let revents = Int16(truncatingIfNeeded: event.events)
+                    state.withLock { state in
+                        ready += state.takeReady(fd, revents: revents).map { ($0, revents) }
+                        state.arm(fd, in: epoll)
                     }
                 }
             }
@@ -142,7 +186,7 @@ final class LoopbackPoller: Sendable {
 
     private func finish() {
         let (waiters, finished) = state.withLock { state in
-            let waiters = Array(state.waiters.values)
+            let waiters = state.waiters.values.flatMap(\.values)
             state.waiters = [:]
             state.threadDone = true
             let finished = state.finished
@@ -154,6 +198,7 @@ final class LoopbackPoller: Sendable {
         }
         close(wakeRead)
         close(wakeWrite)
+        close(epoll)
         finished?.resume()
     }
 
