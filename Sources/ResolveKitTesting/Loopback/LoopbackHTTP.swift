@@ -37,7 +37,7 @@ public struct LoopbackRequest: Sendable {
 
     /// The first value of a header, matched without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.utf8.elementsEqual(name.utf8) { asciiLowercased($0) == asciiLowercased($1) } }?.value
     }
 
     static func percentDecoded(_ text: Substring) -> String {
@@ -100,3 +100,8 @@ public protocol LoopbackBodyWriter: Sendable {
 
 /// Answers one request. Handlers run concurrently, one task per connection.
 public typealias LoopbackHandler = @Sendable (LoopbackRequest) async -> LoopbackResponse
+
+/// `byte` with ASCII `A`–`Z` lowercased (header names are ASCII tokens; comparing them so allocates nothing).
+private func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+}

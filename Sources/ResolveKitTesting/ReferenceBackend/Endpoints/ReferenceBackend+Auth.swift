@@ -26,12 +26,7 @@ extension ReferenceBackend {
 
     /// Checks the capability token for `sessionID`; the 403 `chat_unavailable` response when it fails.
     func authorizeCapability(_ request: LoopbackRequest, sessionID: String) -> LoopbackResponse? {
-        let token = Self.capabilityHeaders.lazy.compactMap { name -> String? in
-            guard let value = request.header(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-                return nil
-            }
-            return value
-        }.first
+        let token = Self.capabilityHeaders.lazy.compactMap { request.header($0)?.trimmingSpaces }.first { !$0.isEmpty }
         guard let token else { return BackendReply.chatUnavailable }
         let nowSeconds = PythonTime.unixSeconds(now)
         let appID = configuration.appID
