@@ -1,8 +1,9 @@
+import Dispatch
+
 /// Builds Swift source line by line into bytes, tracking indentation so that renderers never count spaces.
 struct SwiftWriter: Sendable {
     private var output: [UInt8] = []
     private var level = 0
-    private var lastLineIsBlank = true
     /// Spaces per indentation level.
     let indentation = 4
     /// The longest line the renderers aim for.
@@ -21,10 +22,10 @@ struct SwiftWriter: Sendable {
             startLine()
             output.append(contentsOf: text.utf8)
         }
-        endLine(blank: text.isEmpty)
+        endLine()
     }
 
-    /// Starts a line written in parts (``write(_:)``, then ``endLine(blank:)``), without joining them first.
+    /// Starts a line written in parts (``write(_:)``, then ``endLine()``), without joining them first.
     mutating func startLine() {
         let width = level * indentation
         if width <= Self.spaces.count {
@@ -45,32 +46,31 @@ struct SwiftWriter: Sendable {
     }
 
     /// Ends the current line.
-    mutating func endLine(blank: Bool = false) {
+    mutating func endLine() {
         output.append(UInt8(ascii: "\n"))
-        lastLineIsBlank = blank
     }
 
     /// Enough spaces for any common indentation, appended as one slice rather than level by level.
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
-    /// Appends an empty line unless the output is empty or already ends with one.
-    mutating func blankLine() {
-        if !lastLineIsBlank { line("") }
-    }
-
-    /// Appends what another writer wrote at indentation level zero, as if written here.
-    mutating func append(_ other: SwiftWriter) {
-        guard !other.output.isEmpty else { return }
-        output.append(contentsOf: other.output)
-        lastLineIsBlank = other.lastLineIsBlank
-    }
-
-    /// The number of bytes written so far.
-    var count: Int { output.count }
-
-    /// Makes room for `capacity` bytes, so that appending a known amount does not copy the output as it grows.
-    mutating func reserveCapacity(_ capacity: Int) {
-        output.reserveCapacity(capacity)
+    /// What `writers` wrote, one after the other, as one buffer. The generated file can be megabytes: each writer
+    /// is copied to its place on its own core, so the copying and the first touch of the new pages are shared.
+    static func join(_ writers: [SwiftWriter]) -> [UInt8] {
+        let offsets = writers.reduce(into: [0]) { offsets, writer in offsets.append(offsets.last! + writer.output.count)
+        }
+        let total = offsets.last!
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initializedCount in
+            // Each writer fills its own range of the buffer, and the buffer is read only after concurrentPerform
+            // returns.
+            nonisolated(unsafe) let base = buffer.baseAddress
+            DispatchQueue.concurrentPerform(iterations: writers.count) { index in
+                writers[index].output.withUnsafeBufferPointer { bytes in
+                    guard let source = bytes.baseAddress, let base else { return }
+                    (base + offsets[index]).initialize(from: source, count: bytes.count)
+                }
+            }
+            initializedCount = total
+        }
     }
 
     /// Writes `header`, then `body` one level deeper, then `footer`; with `indentedOnly` the header line was
@@ -84,7 +84,4 @@ struct SwiftWriter: Sendable {
         level -= 1
         line(footer)
     }
-
-    /// The text, ending with one newline.
-    var text: String { String(decoding: output, as: UTF8.self) }
 }
