@@ -59,7 +59,8 @@ struct TypeIndex: Sendable {
     /// Keeps the first declaration of a name (a duplicate does not compile anyway).
     private mutating func insert(_ symbol: Symbol, as name: String) {
         if symbols.index(forKey: name) == nil { symbols[name] = symbol }
-        if name.contains(".") {
+        // Names are identifiers joined by dots: a dot byte is a dot character, found without a Character walk.
+        if name.utf8.contains(UInt8(ascii: ".")) {
             let last = String(name.split(separator: ".").last ?? "")
             lastComponents.insert(last)
             nestedLastComponents.insert(last)
