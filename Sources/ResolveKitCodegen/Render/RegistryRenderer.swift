@@ -38,9 +38,11 @@ struct RegistryRenderer {
                 renderConformancesAndRegistry(manifest, to: &writer)
                 return writer
             }
-            for function in shares[part] {
+            let share = shares[part]
+            // By index: the function is read where it is stored, not copied out of the array first.
+            for index in share.indices {
                 writer.line("")
-                render(function, to: &writer)
+                render(share[index], to: &writer)
             }
             return writer
         }
@@ -56,32 +58,49 @@ struct RegistryRenderer {
         renderRegistry(manifest, to: &writer)
     }
 
+    // The parts of each line are written straight into the writer: a function is a few dozen lines, and joining
+    // their parts into strings first would cost an allocation for most of them.
     private func render(_ function: FunctionManifest, to writer: inout SwiftWriter) {
         let access = function.access.memberPrefix
-        writer.block("extension \(function.typeName): AnyResolveKitFunction {") { writer in
-            writer.line("\(access)static let resolveKitName: String = \(SwiftLiteral.string(function.name))")
-            writer.line(
-                "\(access)static let resolveKitDescription: String = \(SwiftLiteral.string(function.description))")
-            writer.block("\(access)static let resolveKitParametersSchema: JSONObject = [", footer: "]") { writer in
+        writer.line("extension ", function.typeName, ": AnyResolveKitFunction {")
+        writer.block("", indentedOnly: true) { writer in
+            writer.startLine()
+            writer.write(access)
+            writer.write("static let resolveKitName: String = ")
+            SwiftLiteral.writeString(function.name, to: &writer)
+            writer.endLine()
+            writer.startLine()
+            writer.write(access)
+            writer.write("static let resolveKitDescription: String = ")
+            SwiftLiteral.writeString(function.description, to: &writer)
+            writer.endLine()
+            writer.line(access, "static let resolveKitParametersSchema: JSONObject = [")
+            writer.block("", footer: "]", indentedOnly: true) { writer in
                 SwiftLiteral.writeMembers(of: function.schema, to: &writer)
             }
             if let output = function.outputSchema {
-                writer.block("\(access)static let resolveKitOutputSchema: JSONObject? = [", footer: "]") { writer in
+                writer.line(access, "static let resolveKitOutputSchema: JSONObject? = [")
+                writer.block("", footer: "]", indentedOnly: true) { writer in
                     SwiftLiteral.writeMembers(of: output, to: &writer)
                 }
             }
-            writer.line("\(access)static let resolveKitRequiresApproval: Bool = \(function.requiresApproval)")
             writer.line(
-                "\(access)static let resolveKitTimeoutSeconds: Int? = \(function.timeoutSeconds.map(String.init) ?? "nil")"
-            )
+                access, "static let resolveKitRequiresApproval: Bool = ", function.requiresApproval ? "true" : "false")
+            writer.line(
+                access, "static let resolveKitTimeoutSeconds: Int? = ",
+                function.timeoutSeconds.map(String.init) ?? "nil")
             writer.line("")
-            writer.block(
-                "\(access)static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {"
-            ) { writer in
+            writer.line(
+                access,
+                "static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {"
+            )
+            writer.block("", indentedOnly: true) { writer in
                 renderInvokeBody(function, to: &writer)
             }
         }
     }
+
+    private static let guardTail = " else { throw reader.failure() }"
 
     private func renderInvokeBody(_ function: FunctionManifest, to writer: inout SwiftWriter) {
         // Each parameter's local name is worked out once: it is written up to three times.
@@ -103,22 +122,28 @@ struct RegistryRenderer {
                 }
                 writer.endLine()
             }
-            let conditions =
-                zip(function.parameters, locals).filter { $0.0.reading == .required }.map { "let " + $0.1 }
-                + ["reader.isValid"]
-            let guardLine = "guard " + conditions.joined(separator: ", ") + " else { throw reader.failure() }"
-            if writer.fits(guardLine) {
-                writer.line(guardLine)
+            // `guard let a, let b, reader.isValid else { … }`, or one condition per line when that is too long.
+            let required = zip(function.parameters, locals).filter { $0.0.reading == .required }.map(\.1)
+            let guardLength =
+                "guard ".utf8.count + required.reduce(0) { $0 + "let , ".utf8.count + $1.utf8.count }
+                + "reader.isValid".utf8.count + Self.guardTail.utf8.count
+            if writer.fits(length: guardLength) {
+                writer.startLine()
+                writer.write("guard ")
+                for local in required {
+                    writer.write("let ")
+                    writer.write(local)
+                    writer.write(", ")
+                }
+                writer.write("reader.isValid")
+                writer.write(Self.guardTail)
+                writer.endLine()
             } else {
                 writer.block("guard", footer: "else { throw reader.failure() }") { writer in
-                    for (index, condition) in conditions.enumerated() {
-                        writer.line(condition + (index == conditions.count - 1 ? "" : ","))
-                    }
+                    for local in required { writer.line("let ", local, ",") }
+                    writer.line("reader.isValid")
                 }
             }
-        }
-        let arguments = zip(function.parameters, locals).map { parameter, local in
-            parameter.label.map { $0 + ": " + local } ?? local
         }
         let prefix: String
         switch function.result {
@@ -126,13 +151,31 @@ struct RegistryRenderer {
         case .json: prefix = "return "
         case .encodable: prefix = "let result = "
         }
-        let call = prefix + "try await Self().perform(" + arguments.joined(separator: ", ") + ")"
-        if writer.fits(call) {
-            writer.line(call)
+        // `label: local` for each argument, separated by `, `, or one argument per line when that is too long.
+        let argumentsLength = zip(function.parameters, locals).reduce(0) { length, argument in
+            length + argument.1.utf8.count + (argument.0.label.map { $0.utf8.count + ": ".utf8.count } ?? 0)
+        }
+        let callLength =
+            prefix.utf8.count + "try await Self().perform(".utf8.count + argumentsLength
+            + max(0, locals.count - 1) * ", ".utf8.count + ")".utf8.count
+        if writer.fits(length: callLength) {
+            writer.startLine()
+            writer.write(prefix)
+            writer.write("try await Self().perform(")
+            for (index, (parameter, local)) in zip(function.parameters, locals).enumerated() {
+                if index > 0 { writer.write(", ") }
+                writeArgument(label: parameter.label, local: local, to: &writer)
+            }
+            writer.write(")")
+            writer.endLine()
         } else {
-            writer.block(prefix + "try await Self().perform(", footer: ")") { writer in
-                for (index, argument) in arguments.enumerated() {
-                    writer.line(argument + (index == arguments.count - 1 ? "" : ","))
+            writer.line(prefix, "try await Self().perform(")
+            writer.block("", footer: ")", indentedOnly: true) { writer in
+                for (index, (parameter, local)) in zip(function.parameters, locals).enumerated() {
+                    writer.startLine()
+                    writeArgument(label: parameter.label, local: local, to: &writer)
+                    if index < locals.count - 1 { writer.write(",") }
+                    writer.endLine()
                 }
             }
         }
@@ -143,6 +186,14 @@ struct RegistryRenderer {
         }
     }
 
+    private func writeArgument(label: String?, local: String, to writer: inout SwiftWriter) {
+        if let label {
+            writer.write(label)
+            writer.write(": ")
+        }
+        writer.write(local)
+    }
+
     private func localName(_ parameter: FunctionManifest.Parameter) -> String {
         if Self.reservedLocals.contains(parameter.key) { return parameter.key + "Argument" }
         return Self.keywords.contains(parameter.key) ? "`\(parameter.key)`" : parameter.key
@@ -150,10 +201,11 @@ struct RegistryRenderer {
 
     private func render(_ conformance: ArgumentConformance, to writer: inout SwiftWriter) {
         let coerce = conformance.kind == .rawValue ? "resolveKitCoerceRawValue" : "resolveKitDecode"
-        writer.block("extension \(conformance.typeName): ResolveKitArgument {") { writer in
+        writer.line("extension ", conformance.typeName, ": ResolveKitArgument {")
+        writer.block("", indentedOnly: true) { writer in
             writer.line(
-                "\(conformance.access.memberPrefix)static func resolveKitCoerce(_ value: JSONValue) throws -> Self {")
-            writer.line("    try \(coerce)(value)")
+                conformance.access.memberPrefix, "static func resolveKitCoerce(_ value: JSONValue) throws -> Self {")
+            writer.line("    try ", coerce, "(value)")
             writer.line("}")
         }
     }
@@ -168,7 +220,7 @@ struct RegistryRenderer {
                 return
             }
             writer.block("\(access)static let functions: [any AnyResolveKitFunction.Type] = [", footer: "]") { writer in
-                for function in manifest.functions { writer.line("\(function.typeName).self,") }
+                for function in manifest.functions { writer.line(function.typeName, ".self,") }
             }
         }
     }

@@ -13,8 +13,8 @@ struct SwiftWriter: Sendable {
         output.reserveCapacity(4096)
     }
 
-    /// Whether `text` fits on one line at the current indentation.
-    func fits(_ text: String) -> Bool { level * indentation + text.utf8.count <= lineLength }
+    /// Whether a line of `length` bytes fits at the current indentation.
+    func fits(length: Int) -> Bool { level * indentation + length <= lineLength }
 
     /// Appends one line at the current indentation; an empty line stays empty.
     mutating func line(_ text: String) {
@@ -25,11 +25,20 @@ struct SwiftWriter: Sendable {
         endLine()
     }
 
+    /// Appends one line of two or three parts at the current indentation, without joining them first.
+    mutating func line(_ first: String, _ second: String, _ third: String = "") {
+        startLine()
+        write(first)
+        write(second)
+        write(third)
+        endLine()
+    }
+
     /// Starts a line written in parts (``write(_:)``, then ``endLine()``), without joining them first.
     mutating func startLine() {
         let width = level * indentation
-        if width <= Self.spaces.count {
-            output.append(contentsOf: Self.spaces[..<width])
+        if width <= Self.spaces.utf8CodeUnitCount {
+            Self.spaces.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<width])) }
         } else {
             output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
         }
@@ -50,8 +59,9 @@ struct SwiftWriter: Sendable {
         output.append(UInt8(ascii: "\n"))
     }
 
-    /// Enough spaces for any common indentation, appended as one slice rather than level by level.
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    /// Enough spaces for any common indentation, appended as one slice rather than level by level; a static
+    /// string, so reading it costs no reference counting (it starts every line).
+    private static let spaces: StaticString = "                                                                "
 
     /// What `writers` wrote, one after the other, as one buffer. The generated file can be megabytes: each writer
     /// is copied to its place on its own core, so the copying and the first touch of the new pages are shared.
