@@ -67,7 +67,7 @@ extension SwiftScanner {
         case UInt8(ascii: "u") where peek() == .openBrace:
             let digitsStart = index + 1
             while let next = peek(), next != .closeBrace, next != .newline { index += 1 }
-            let digits = String(decoding: bytes[digitsStart..<index], as: UTF8.self)
+            let digits = text(digitsStart..<index)
             if peek() == .closeBrace { index += 1 }
             if let scalar = UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init) {
                 value.append(contentsOf: Array(String(Character(scalar)).utf8))
