@@ -62,10 +62,14 @@ public enum CodegenPipeline {
 
     /// Runs every stage over `inputs`.
     public static func run(_ inputs: [Input], options: CodegenOptions = CodegenOptions()) -> Output {
-        let files = ParallelMap.map(inputs.sorted { $0.path < $1.path }) {
-            DeclarationParser.parse(source: $0.contents, path: $0.path)
+        // Parsed in runs of files, a few per core; the models are freed run by run on every core once the output is
+        // made.
+        let runs = ParallelMap.map(ParallelMap.shares(of: inputs.sorted { $0.path < $1.path }, perCore: 4)) { run in
+            run.map { DeclarationParser.parse(source: $0.contents, path: $0.path) }
         }
-        return generate(files, options: options)
+        let output = generate(runs.flatMap { $0 }, options: options)
+        ParallelMap.release(runs)
+        return output
     }
 
     /// Runs every stage over `inputs`, taking the model of each file whose path, size and content hash `cache` holds
