@@ -25,8 +25,12 @@ struct ManifestBuilder {
         let index = TypeIndex(files: files)
         let shares = ParallelMap.map(ParallelMap.shares(of: files)) { share in
             var builder = ManifestBuilder(index: index)
-            for file in share {
-                for declaration in file.declarations { builder.functions(in: declaration, scope: []) }
+            // By index here and below: a declaration is read where it is stored, not copied out first (a copy costs a
+            // reference count per member list).
+            for file in share.indices {
+                for declaration in share[file].declarations.indices {
+                    builder.functions(in: share[file].declarations[declaration], scope: [])
+                }
             }
             builder.functions.sort(by: isOrdered)
             return Share(
@@ -68,7 +72,7 @@ struct ManifestBuilder {
         if let annotation = declaration.annotation {
             function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
         }
-        for nested in declaration.nested { functions(in: nested, scope: memberScope) }
+        for nested in declaration.nested.indices { functions(in: declaration.nested[nested], scope: memberScope) }
     }
 
     private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {
@@ -100,8 +104,9 @@ struct ManifestBuilder {
                 "struct '\(name)' is \(access.keyword); the generated file cannot extend it, so make it internal or wider",
                 at: declaration.location)
         }
-        let performs = (declaration.functions + (index.extensionFunctions[qualifiedName] ?? []))
-            .filter { $0.name == "perform" && !$0.isStatic }
+        func isPerform(_ function: FunctionDeclaration) -> Bool { function.name == "perform" && !function.isStatic }
+        let performs =
+            declaration.functions.filter(isPerform) + (index.extensionFunctions[qualifiedName]?.filter(isPerform) ?? [])
         guard let perform = performs.first else {
             return fail("struct '\(name)' has no perform(...) method", at: declaration.location)
         }
@@ -121,7 +126,8 @@ struct ManifestBuilder {
             scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
         let hiddenMembers = Self.hiddenMembers(of: declaration)
         schema.properties.reserveCapacity(perform.parameters.count)
-        for parameter in perform.parameters {
+        for parameterIndex in perform.parameters.indices {
+            let parameter = perform.parameters[parameterIndex]
             if let hidden = Self.privateMember(usedBy: parameter, in: declaration, hidden: hiddenMembers) {
                 fail(
                     "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "

@@ -8,8 +8,9 @@ extension TypeIndex {
         /// Names the declarations of `file`.
         init(_ file: SourceFileModel) {
             for alias in file.typeAliases { symbols.append((alias.name, .alias(alias, scope: []))) }
-            for declaration in file.declarations {
-                add(declaration, scope: [], parent: nil, defaultAccess: .internal)
+            // By index here and below: a declaration is read where it is stored, not copied out first.
+            for declaration in file.declarations.indices {
+                add(file.declarations[declaration], scope: [], parent: nil, defaultAccess: .internal)
             }
         }
 
@@ -27,8 +28,8 @@ extension TypeIndex {
                     symbols.append(
                         ((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
                 }
-                for nested in declaration.nested {
-                    add(nested, scope: memberScope, parent: extended, defaultAccess: memberDefault)
+                for nested in declaration.nested.indices {
+                    add(declaration.nested[nested], scope: memberScope, parent: extended, defaultAccess: memberDefault)
                 }
                 return
             }
@@ -41,8 +42,8 @@ extension TypeIndex {
             for alias in declaration.typeAliases {
                 symbols.append(((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
             }
-            for nested in declaration.nested {
-                add(nested, scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
+            for nested in declaration.nested.indices {
+                add(declaration.nested[nested], scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
             }
         }
     }

@@ -220,7 +220,9 @@ struct RegistryRenderer {
                 return
             }
             writer.block("\(access)static let functions: [any AnyResolveKitFunction.Type] = [", footer: "]") { writer in
-                for function in manifest.functions { writer.line(function.typeName, ".self,") }
+                for function in manifest.functions.indices {
+                    writer.line(manifest.functions[function].typeName, ".self,")
+                }
             }
         }
     }
