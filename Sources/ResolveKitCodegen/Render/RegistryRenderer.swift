@@ -16,6 +16,9 @@ struct RegistryRenderer {
 
     let options: CodegenOptions
 
+    /// About what one function's extension takes, to reserve a part's room.
+    private static let bytesPerFunction = 4096
+
     /// The complete generated file, as UTF-8.
     func render(_ manifest: CodegenManifest) -> [UInt8] {
         var writer = SwiftWriter()
@@ -33,12 +36,14 @@ struct RegistryRenderer {
         // each starts with a blank line.
         let shares = ParallelMap.shares(of: manifest.functions)
         let parts = ParallelMap.map(Array(0...shares.count)) { part in
-            var writer = SwiftWriter()
             guard part < shares.count else {
+                var writer = SwiftWriter()
                 renderConformancesAndRegistry(manifest, to: &writer)
                 return writer
             }
             let share = shares[part]
+            // A function takes a few kilobytes: room for them up front spares copying the part as it grows.
+            var writer = SwiftWriter(capacity: share.count * Self.bytesPerFunction)
             // By index: the function is read where it is stored, not copied out of the array first.
             for index in share.indices {
                 writer.line("")

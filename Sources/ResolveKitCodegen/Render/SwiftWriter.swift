@@ -9,8 +9,9 @@ struct SwiftWriter: Sendable {
     /// The longest line the renderers aim for.
     let lineLength = 120
 
-    init() {
-        output.reserveCapacity(4096)
+    /// Creates an empty writer with room for `capacity` bytes.
+    init(capacity: Int = 4096) {
+        output.reserveCapacity(capacity)
     }
 
     /// Whether a line of `length` bytes fits at the current indentation.
