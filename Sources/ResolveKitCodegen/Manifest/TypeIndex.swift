@@ -46,7 +46,9 @@ struct TypeIndex: Sendable {
     /// still wins, and extension members keep their order.
     init(files: [SourceFileModel]) {
         let parts = ParallelMap.map(files, FileSymbols.init)
-        symbols.reserveCapacity(parts.reduce(0) { $0 + $1.symbols.count })
+        let symbolCount = parts.reduce(0) { $0 + $1.symbols.count }
+        symbols.reserveCapacity(symbolCount)
+        lastComponents.reserveCapacity(symbolCount)
         for part in parts {
             for (name, symbol) in part.symbols { insert(symbol, as: name) }
             for (name, conformances, functions) in part.extensions {
