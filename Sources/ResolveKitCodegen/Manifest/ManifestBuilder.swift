@@ -121,6 +121,7 @@ struct ManifestBuilder {
         let generics = Set(declaration.genericParameters + perform.genericParameters)
         var schema = JSONSchema(type: .object)
         var parameters: [FunctionManifest.Parameter] = []
+        parameters.reserveCapacity(perform.parameters.count)
         var needsFoundation = false
         let use = ArgumentTypeResolver.Use(
             scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)

@@ -77,7 +77,7 @@ struct Annotation: Sendable, Hashable {
     /// Parses an annotation comment; `nil` when the comment is not one.
     init?(comment: Token, file: String) {
         guard let offset = Self.markerOffset(in: comment) else { return nil }
-        let text = String(decoding: Array(comment.text.utf8)[offset...], as: UTF8.self)
+        let text = String(Substring(comment.text.utf8.dropFirst(offset)))
         let (tokens, _) = SwiftScanner.scan(text, line: comment.line, column: comment.column + offset)
         func location(_ token: Token) -> SourceLocation {
             SourceLocation(file: file, line: token.line, column: token.column)

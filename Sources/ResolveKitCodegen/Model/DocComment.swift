@@ -17,7 +17,7 @@ struct DocComment: Sendable, Hashable {
     }
 
     /// Collects the documentation lines of `comments` (other comments are skipped).
-    init?(comments: [Token], file: String) {
+    init?(comments: some Sequence<Token>, file: String) {
         var lines: [Line] = []
         for comment in comments {
             switch comment.kind {
