@@ -71,8 +71,9 @@ struct TypeIndex: Sendable {
         }
     }
 
-    /// Resolves a dotted name used inside `scope`, innermost scope first, as Swift does.
-    func lookup(_ components: [String], from scope: [String]) -> Symbol? {
+    /// Resolves a dotted name used inside `scope`, innermost scope first, as Swift does. The components are any
+    /// collection (a lazy view of a type's components), so a one-word name needs no array of its own.
+    func lookup(_ components: some BidirectionalCollection<String>, from scope: [String]) -> Symbol? {
         guard let last = components.last, lastComponents.contains(last) else { return nil }
         if components.count == 1, !nestedLastComponents.contains(last) { return symbols[last] }
         for length in stride(from: scope.count, through: 0, by: -1) {
