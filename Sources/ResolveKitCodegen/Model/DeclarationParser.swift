@@ -102,10 +102,14 @@ struct DeclarationParser {
     func leadingComments() -> [(index: Int, token: Token)] {
         guard position < code.count else { return [] }
         let first = position == 0 ? 0 : code[position - 1] + 1
-        return (first..<code[position]).compactMap { index in
-            let token = tokens[index]
-            return token.precededByNewline || index == 0 ? (index, token) : nil
+        guard first < code[position] else { return [] }
+        // Room for every comment in the gap up front, rather than regrowing the list comment by comment.
+        var comments: [(index: Int, token: Token)] = []
+        comments.reserveCapacity(code[position] - first)
+        for index in first..<code[position] where tokens[index].precededByNewline || index == 0 {
+            comments.append((index, tokens[index]))
         }
+        return comments
     }
 
     /// Skips a bracketed group starting at an opening `(`, `[` or `{`, or one token otherwise.

@@ -20,6 +20,8 @@ struct DocComment: Sendable, Hashable {
     /// Collects the documentation lines of `comments` (other comments are skipped).
     init?(comments: some Sequence<Token>, file: String) {
         var lines: [Line] = []
+        // Most comments are one line each: counting them first spares regrowing the list line by line.
+        lines.reserveCapacity(comments.reduce(0) { count, _ in count + 1 })
         for comment in comments {
             switch comment.kind {
             case .docLineComment:

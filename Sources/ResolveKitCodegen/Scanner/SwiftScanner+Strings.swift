@@ -14,6 +14,8 @@ extension SwiftScanner {
         let isMultiline = peek(1) == .quote && peek(2) == .quote
         index += isMultiline ? 3 : 1
         var value: [UInt8] = []
+        // Room for a typical literal up front, rather than regrowing the value byte by byte.
+        value.reserveCapacity(64)
         var isSimple = true
         while true {
             guard let byte = peek() else {
