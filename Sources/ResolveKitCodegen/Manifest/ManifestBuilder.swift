@@ -66,6 +66,8 @@ struct ManifestBuilder {
 
     /// Builds the function of every annotated declaration in `declaration` (itself included), depth first.
     private mutating func functions(in declaration: TypeDeclaration, scope: [String]) {
+        // Most declarations are neither annotated nor hold types: their scope is not worth building.
+        guard declaration.annotation != nil || !declaration.nested.isEmpty else { return }
         let memberScope =
             declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]

@@ -33,12 +33,15 @@ extension TypeIndex {
                 }
                 return
             }
-            memberScope = scope + [declaration.name]
-            let qualifiedName = memberScope.joined(separator: ".")
+            // A top-level name is its own qualified name, and a scope is built only for a type that has members to
+            // name with it.
+            let qualifiedName = scope.isEmpty ? declaration.name : (scope + [declaration.name]).joined(separator: ".")
             let entry = Entry(
                 qualifiedName: qualifiedName, declaration: declaration, ownAccess: declaration.access ?? defaultAccess,
                 parent: parent, scope: scope)
             symbols.append((qualifiedName, .type(entry)))
+            guard !declaration.typeAliases.isEmpty || !declaration.nested.isEmpty else { return }
+            memberScope = scope + [declaration.name]
             for alias in declaration.typeAliases {
                 symbols.append(((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
             }

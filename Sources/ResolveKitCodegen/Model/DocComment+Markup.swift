@@ -75,6 +75,8 @@ extension DocComment {
             }
             if loweredKey == "parameters", value.isEmpty {
                 section = .parameterList(indentation: indentation)
+                // Every later line may name a parameter: room for them up front spares regrowing the table.
+                result.parameters.reserveCapacity(lines.count - index - 1)
             } else if loweredKey.hasPrefix("parameter "), colon != nil {
                 let name = String(key.dropFirst("parameter ".count).trimmingSpacesAndTabs())
                 result.parameters[name] = Documentation.Parameter(text: String(value), indentation: indentation)
