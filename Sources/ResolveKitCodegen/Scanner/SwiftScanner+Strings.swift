@@ -13,9 +13,11 @@ extension SwiftScanner {
         index += hashes
         let isMultiline = peek(1) == .quote && peek(2) == .quote
         index += isMultiline ? 3 : 1
-        var value: [UInt8] = []
-        // Room for a typical literal up front, rather than regrowing the value byte by byte.
-        value.reserveCapacity(64)
+        // Until the first escape the value is the literal's bytes as written: it is copied out only once an escape
+        // makes it differ, so most literals are cut straight from the source.
+        let contentStart = index
+        var contentEnd = index
+        var value: [UInt8]?
         var isSimple = true
         while true {
             guard let byte = peek() else {
@@ -25,6 +27,7 @@ extension SwiftScanner {
             if byte == .quote, !isMultiline || (peek(1) == .quote && peek(2) == .quote) {
                 let quotes = isMultiline ? 3 : 1
                 if (0..<hashes).allSatisfy({ peek(quotes + $0) == .hash }) {
+                    contentEnd = index
                     index += quotes + hashes
                     break
                 }
@@ -34,26 +37,30 @@ extension SwiftScanner {
                     problems.append(ScanProblem(message: "unterminated string literal", line: line, column: column))
                     return nil
                 }
-                value.append(byte)
+                value?.append(byte)
                 newline()
                 continue
             }
             if byte == .backslash && (0..<hashes).allSatisfy({ peek(1 + $0) == .hash }) {
+                let backslash = index
                 index += 1 + hashes
                 if peek() == .openParen {
                     index += 1
                     isSimple = false
                     skipInterpolation()
                 } else {
-                    scanEscape(into: &value, isMultiline: isMultiline)
+                    // Taken out, so that appending to it does not copy it.
+                    var escaped = value.take() ?? Array(bytes[contentStart..<backslash])
+                    scanEscape(into: &escaped, isMultiline: isMultiline)
+                    value = escaped
                 }
                 continue
             }
-            value.append(byte)
+            value?.append(byte)
             index += 1
         }
         guard isSimple else { return nil }
-        let text = String(decoding: value, as: UTF8.self)
+        let text = value.map { String(decoding: $0, as: UTF8.self) } ?? self.text(contentStart..<contentEnd)
         return isMultiline ? Self.removingMultilineIndentation(text) : text
     }
 
