@@ -29,6 +29,9 @@ struct CacheWriter {
 
     mutating func write(raw other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
+    /// Makes room for `capacity` bytes in all.
+    mutating func reserveCapacity(_ capacity: Int) { bytes.reserveCapacity(capacity) }
+
     mutating func write<Element>(_ elements: [Element], _ each: (inout CacheWriter, Element) -> Void) {
         write(elements.count)
         for element in elements { each(&self, element) }

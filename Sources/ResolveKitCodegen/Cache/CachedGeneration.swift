@@ -33,7 +33,7 @@ struct CachedGeneration: Sendable, Hashable {
     /// The result as the pipeline's output.
     func output(moduleName: String) -> CodegenPipeline.Output {
         CodegenPipeline.Output(
-            renderedSource: nil, cachedSource: source, diagnostics: diagnostics, functionCount: functionCount,
+            sourceUTF8: source, diagnostics: diagnostics, functionCount: functionCount,
             manifest: nil, moduleName: moduleName, cachedManifestJSON: manifestJSON)
     }
 

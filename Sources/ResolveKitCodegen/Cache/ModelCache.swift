@@ -140,6 +140,8 @@ package struct ModelCache: Sendable {
     /// The cache file's bytes.
     var bytes: [UInt8] {
         var writer = CacheWriter()
+        // Each entry's length and checksum take at most 10 bytes each: the file is built without regrowth copies.
+        writer.reserveCapacity(Self.magic.count + 10 + entries.values.reduce(0) { $0 + 20 + $1.range.count })
         writer.write(raw: Self.magic)
         writer.write(Self.formatVersion)
         for path in entries.keys.sorted() {
@@ -157,10 +159,9 @@ package struct ModelCache: Sendable {
         guard isChanged || isGenerationChanged else { return }
         let folder = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        if isChanged { try Data(bytes).write(to: folder.appendingPathComponent(Self.fileName), options: .atomic) }
+        if isChanged { try CacheFile.write(bytes, to: folder.appendingPathComponent(Self.fileName)) }
         if isGenerationChanged, let generation {
-            try Data(generation.fileBytes).write(
-                to: folder.appendingPathComponent(CachedGeneration.fileName), options: .atomic)
+            try CacheFile.write(generation.fileBytes, to: folder.appendingPathComponent(CachedGeneration.fileName))
         }
     }
 

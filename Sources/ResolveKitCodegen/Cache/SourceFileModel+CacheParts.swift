@@ -81,7 +81,7 @@ extension TypeSyntax: FileCacheDecodable {
 extension DocComment: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         writer.write(lines) { writer, line in
-            writer.write(line.text)
+            writer.write(String(line.text))
             line.location.encodePosition(to: &writer)
         }
     }
@@ -89,7 +89,7 @@ extension DocComment: FileCacheDecodable {
     init(file: String, from reader: inout CacheReader) throws(CacheReader.Malformed) {
         self.init(
             lines: try reader.array { (reader) throws(CacheReader.Malformed) in
-                Line(text: try reader.string(), location: try SourceLocation(file: file, from: &reader))
+                Line(text: Substring(try reader.string()), location: try SourceLocation(file: file, from: &reader))
             })
     }
 }

@@ -72,7 +72,8 @@ extension ArgumentTypeResolver {
                 value = .string(raw.first?.stringValue ?? enumCase.name)
             } else {
                 if !raw.isEmpty {
-                    guard let number = Int(raw.map(\.text).joined().replacingUnderscores) else {
+                    let text = raw.count == 1 ? raw[0].text : raw.map(\.text).joined()
+                    guard let number = Int(text.replacingUnderscores) else {
                         return fail(
                             "raw value of case '\(enumCase.name)' must be an integer literal", at: enumCase.location)
                     }

@@ -71,7 +71,7 @@ struct ArgumentTypeResolver {
         if components.count == 1, !components[0].arguments.isEmpty {
             return generic(components[0], whole: whole, location: location, at: use)
         }
-        let names = components.map { $0.name }
+        let names = components.lazy.map(\.name)
         if components.allSatisfy({ $0.arguments.isEmpty }), let symbol = index.lookup(names, from: use.scope) {
             switch symbol {
             case .alias(let alias, let aliasScope):
@@ -83,10 +83,11 @@ struct ArgumentTypeResolver {
                 return userType(entry, written: whole, location: location, at: use)
             }
         }
-        if names.count == 1, let (schema, foundation) = StandardTypes.schema(for: names[0]) {
-            return ArgumentType(schema: schema, swiftType: names[0], shape: .scalar, needsFoundation: foundation)
+        if components.count == 1, let (schema, foundation) = StandardTypes.schema(for: components[0].name) {
+            return ArgumentType(
+                schema: schema, swiftType: components[0].name, shape: .scalar, needsFoundation: foundation)
         }
-        if names.count == 1, use.generics.contains(names[0]) {
+        if components.count == 1, use.generics.contains(components[0].name) {
             return fail("unsupported type '\(whole)': a generic parameter cannot be a tool argument", at: location)
         }
         return fail(
@@ -108,7 +109,7 @@ struct ArgumentTypeResolver {
     private mutating func dictionary(
         key: TypeSyntax, value: TypeSyntax, whole: TypeSyntax, location: SourceLocation, at use: Use
     ) -> ArgumentType? {
-        guard case .named(let keyComponents, _) = key, keyComponents.map(\.name).last == "String",
+        guard case .named(let keyComponents, _) = key, keyComponents.last?.name == "String",
             keyComponents.allSatisfy(\.arguments.isEmpty)
         else {
             return fail("unsupported type '\(whole)': dictionary keys must be String", at: location)

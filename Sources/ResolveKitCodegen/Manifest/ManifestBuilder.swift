@@ -8,42 +8,47 @@ struct ManifestBuilder {
     var diagnostics: [Diagnostic] = []
     var functions: [FunctionManifest] = []
 
-    /// An annotated declaration to turn into a function.
-    struct Annotated: Sendable {
-        var declaration: TypeDeclaration
-        var annotation: Annotation
-        var qualifiedName: String
+    /// What one core built: its functions sorted by name, its diagnostics and the conformances its types need.
+    private struct Share: Sendable {
+        var functions: [FunctionManifest]
+        var diagnostics: [Diagnostic]
+        var conformances: [String: ArgumentConformance]
     }
 
     /// Builds the manifest of `files`; the diagnostics are sorted by position.
     ///
-    /// The functions are built on every core, each core's share (consecutive functions, in file order) by its own
-    /// builder: a type resolves to the same schema and the same diagnostics wherever it is used, so the shares'
-    /// results joined in order are what one builder would produce.
+    /// The functions are built on every core, each core's share (consecutive files) by its own builder: a type
+    /// resolves to the same schema and the same diagnostics wherever it is used, so the shares' results joined are
+    /// what one builder would produce. Each share sorts its own functions, so joining them costs a merge of sorted
+    /// runs.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
         let index = TypeIndex(files: files)
-        let annotated = ParallelMap.map(files) { file in
-            var annotated: [Annotated] = []
-            for declaration in file.declarations { collect(declaration, scope: [], into: &annotated) }
-            return annotated
-        }.flatMap { $0 }
-        let shares = ParallelMap.map(ParallelMap.shares(of: annotated)) { share in
+        let shares = ParallelMap.map(ParallelMap.shares(of: files)) { share in
             var builder = ManifestBuilder(index: index)
-            for item in share {
-                builder.function(item.declaration, annotation: item.annotation, qualifiedName: item.qualifiedName)
+            // By index here and below: a declaration is read where it is stored, not copied out first (a copy costs a
+            // reference count per member list).
+            for file in share.indices {
+                for declaration in share[file].declarations.indices {
+                    builder.functions(in: share[file].declarations[declaration], scope: [])
+                }
             }
-            return builder
+            builder.functions.sort(by: isOrdered)
+            return Share(
+                functions: builder.functions, diagnostics: builder.diagnostics + builder.resolver.diagnostics,
+                conformances: builder.resolver.conformances)
         }
         var builder = ManifestBuilder(index: index)
         builder.diagnostics = files.flatMap(\.diagnostics)
+        builder.functions.reserveCapacity(shares.reduce(0) { $0 + $1.functions.count })
         for share in shares {
             builder.functions += share.functions
-            builder.diagnostics += share.diagnostics + share.resolver.diagnostics
-            builder.resolver.conformances.merge(share.resolver.conformances) { first, _ in first }
+            builder.diagnostics += share.diagnostics
+            builder.resolver.conformances.merge(share.conformances) { first, _ in first }
         }
+        builder.functions.sort(by: isOrdered)
         builder.checkDuplicateNames()
         let manifest = CodegenManifest(
-            functions: builder.functions.sorted { ($0.name, $0.typeName) < ($1.name, $1.typeName) },
+            functions: builder.functions,
             conformances: builder.resolver.conformances.values.sorted { $0.typeName < $1.typeName })
         let diagnostics = builder.diagnostics.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
         return (manifest, diagnostics)
@@ -54,17 +59,22 @@ struct ManifestBuilder {
         self.resolver = ArgumentTypeResolver(index: index)
     }
 
-    private static func collect(_ declaration: TypeDeclaration, scope: [String], into annotated: inout [Annotated]) {
+    /// The manifest's order: by function name, then type name.
+    private static func isOrdered(_ lhs: FunctionManifest, _ rhs: FunctionManifest) -> Bool {
+        lhs.name != rhs.name ? lhs.name < rhs.name : lhs.typeName < rhs.typeName
+    }
+
+    /// Builds the function of every annotated declaration in `declaration` (itself included), depth first.
+    private mutating func functions(in declaration: TypeDeclaration, scope: [String]) {
+        // Most declarations are neither annotated nor hold types: their scope is not worth building.
+        guard declaration.annotation != nil || !declaration.nested.isEmpty else { return }
         let memberScope =
             declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
         if let annotation = declaration.annotation {
-            annotated.append(
-                Annotated(
-                    declaration: declaration, annotation: annotation,
-                    qualifiedName: memberScope.joined(separator: ".")))
+            function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
         }
-        for nested in declaration.nested { collect(nested, scope: memberScope, into: &annotated) }
+        for nested in declaration.nested.indices { functions(in: declaration.nested[nested], scope: memberScope) }
     }
 
     private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {
@@ -96,8 +106,9 @@ struct ManifestBuilder {
                 "struct '\(name)' is \(access.keyword); the generated file cannot extend it, so make it internal or wider",
                 at: declaration.location)
         }
-        let performs = (declaration.functions + (index.extensionFunctions[qualifiedName] ?? []))
-            .filter { $0.name == "perform" && !$0.isStatic }
+        func isPerform(_ function: FunctionDeclaration) -> Bool { function.name == "perform" && !function.isStatic }
+        let performs =
+            declaration.functions.filter(isPerform) + (index.extensionFunctions[qualifiedName]?.filter(isPerform) ?? [])
         guard let perform = performs.first else {
             return fail("struct '\(name)' has no perform(...) method", at: declaration.location)
         }
@@ -112,17 +123,21 @@ struct ManifestBuilder {
         let generics = Set(declaration.genericParameters + perform.genericParameters)
         var schema = JSONSchema(type: .object)
         var parameters: [FunctionManifest.Parameter] = []
+        parameters.reserveCapacity(perform.parameters.count)
         var needsFoundation = false
         let use = ArgumentTypeResolver.Use(
             scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
         let hiddenMembers = Self.hiddenMembers(of: declaration)
         schema.properties.reserveCapacity(perform.parameters.count)
-        for parameter in perform.parameters {
+        for parameterIndex in perform.parameters.indices {
+            let parameter = perform.parameters[parameterIndex]
             if let hidden = Self.privateMember(usedBy: parameter, in: declaration, hidden: hiddenMembers) {
                 fail(
                     "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "
                         + "file; the generated code is in another file: make '\(hidden.name)' internal",
-                    at: parameter.defaultValue?.tokens.first.map { SourceLocation(file: parameter.location.file, line: $0.line, column: $0.column) }
+                    at: parameter.defaultValue?.tokens.first.map {
+                        SourceLocation(file: parameter.location.file, line: $0.line, column: $0.column)
+                    }
                         ?? parameter.location)
                 continue
             }
@@ -182,17 +197,25 @@ struct ManifestBuilder {
         return .encodable
     }
 
+    /// Reports every function whose name an earlier-declared one already has; `functions` is sorted by name, so
+    /// functions of one name are neighbours.
     private mutating func checkDuplicateNames() {
-        var first: [String: SourceLocation] = [:]
-        for function in functions.sorted(by: { $0.nameLocation < $1.nameLocation }) {
-            if let earlier = first[function.name] {
-                diagnostics.append(
-                    .error(
-                        "duplicate function name '\(function.name)'; it is also declared at \(earlier)",
-                        at: function.nameLocation))
-            } else {
-                first[function.name] = function.nameLocation
+        var start = functions.startIndex
+        while start < functions.endIndex {
+            let name = functions[start].name
+            var end = start + 1
+            while end < functions.endIndex, functions[end].name == name { end += 1 }
+            if end - start > 1 {
+                let group = functions[start..<end]
+                let first = group.indices.min { group[$0].nameLocation < group[$1].nameLocation }!
+                for index in group.indices where index != first {
+                    diagnostics.append(
+                        .error(
+                            "duplicate function name '\(name)'; it is also declared at \(group[first].nameLocation)",
+                            at: group[index].nameLocation))
+                }
             }
+            start = end
         }
     }
 }

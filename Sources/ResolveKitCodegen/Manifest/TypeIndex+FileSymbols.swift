@@ -8,8 +8,9 @@ extension TypeIndex {
         /// Names the declarations of `file`.
         init(_ file: SourceFileModel) {
             for alias in file.typeAliases { symbols.append((alias.name, .alias(alias, scope: []))) }
-            for declaration in file.declarations {
-                add(declaration, scope: [], parent: nil, defaultAccess: .internal)
+            // By index here and below: a declaration is read where it is stored, not copied out first.
+            for declaration in file.declarations.indices {
+                add(file.declarations[declaration], scope: [], parent: nil, defaultAccess: .internal)
             }
         }
 
@@ -27,22 +28,25 @@ extension TypeIndex {
                     symbols.append(
                         ((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
                 }
-                for nested in declaration.nested {
-                    add(nested, scope: memberScope, parent: extended, defaultAccess: memberDefault)
+                for nested in declaration.nested.indices {
+                    add(declaration.nested[nested], scope: memberScope, parent: extended, defaultAccess: memberDefault)
                 }
                 return
             }
-            memberScope = scope + [declaration.name]
-            let qualifiedName = memberScope.joined(separator: ".")
+            // A top-level name is its own qualified name, and a scope is built only for a type that has members to
+            // name with it.
+            let qualifiedName = scope.isEmpty ? declaration.name : (scope + [declaration.name]).joined(separator: ".")
             let entry = Entry(
                 qualifiedName: qualifiedName, declaration: declaration, ownAccess: declaration.access ?? defaultAccess,
                 parent: parent, scope: scope)
             symbols.append((qualifiedName, .type(entry)))
+            guard !declaration.typeAliases.isEmpty || !declaration.nested.isEmpty else { return }
+            memberScope = scope + [declaration.name]
             for alias in declaration.typeAliases {
                 symbols.append(((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
             }
-            for nested in declaration.nested {
-                add(nested, scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
+            for nested in declaration.nested.indices {
+                add(declaration.nested[nested], scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
             }
         }
     }

@@ -43,33 +43,72 @@ struct TypeIndex: Sendable {
     /// Indexes the declarations of `files`.
     ///
     /// Each file's symbols are named on every core, then inserted in file order: the first declaration of a name
-    /// still wins, and extension members keep their order.
+    /// still wins, and extension members keep their order. The symbol table and the other tables are filled at
+    /// the same time, each on a core of its own.
     init(files: [SourceFileModel]) {
         let parts = ParallelMap.map(files, FileSymbols.init)
-        symbols.reserveCapacity(parts.reduce(0) { $0 + $1.symbols.count })
-        for part in parts {
-            for (name, symbol) in part.symbols { insert(symbol, as: name) }
-            for (name, conformances, functions) in part.extensions {
-                extensionConformances[name, default: []] += conformances
-                extensionFunctions[name, default: []] += functions
+        let tables = ParallelMap.map([Tables.Part.symbols, .names]) { Tables($0, of: parts) }
+        symbols = tables[0].symbols
+        lastComponents = tables[1].lastComponents
+        nestedLastComponents = tables[1].nestedLastComponents
+        extensionConformances = tables[1].extensionConformances
+        extensionFunctions = tables[1].extensionFunctions
+    }
+
+    /// One part of the index's tables, filled from every file's symbols in file order.
+    private struct Tables: Sendable {
+        /// Which tables to fill.
+        enum Part: Sendable {
+            /// The symbol table.
+            case symbols
+            /// The last-component sets and the extensions' conformances and functions.
+            case names
+        }
+
+        var symbols: [String: Symbol] = [:]
+        var lastComponents: Set<String> = []
+        var nestedLastComponents: Set<String> = []
+        var extensionConformances: [String: [String]] = [:]
+        var extensionFunctions: [String: [FunctionDeclaration]] = [:]
+
+        init(_ part: Part, of files: [FileSymbols]) {
+            let symbolCount = files.reduce(0) { $0 + $1.symbols.count }
+            switch part {
+            case .symbols:
+                symbols.reserveCapacity(symbolCount)
+                for file in files {
+                    // The first declaration of a name wins (a duplicate does not compile anyway).
+                    for (name, symbol) in file.symbols where symbols.index(forKey: name) == nil {
+                        symbols[name] = symbol
+                    }
+                }
+            case .names:
+                lastComponents.reserveCapacity(symbolCount)
+                for file in files {
+                    for (name, _) in file.symbols { insertLastComponent(of: name) }
+                    for (name, conformances, functions) in file.extensions {
+                        extensionConformances[name, default: []] += conformances
+                        extensionFunctions[name, default: []] += functions
+                    }
+                }
+            }
+        }
+
+        private mutating func insertLastComponent(of name: String) {
+            // Names are identifiers joined by dots: a dot byte is a dot character, found without a Character walk.
+            if name.utf8.contains(UInt8(ascii: ".")) {
+                let last = String(name.split(separator: ".").last ?? "")
+                lastComponents.insert(last)
+                nestedLastComponents.insert(last)
+            } else {
+                lastComponents.insert(name)
             }
         }
     }
 
-    /// Keeps the first declaration of a name (a duplicate does not compile anyway).
-    private mutating func insert(_ symbol: Symbol, as name: String) {
-        if symbols.index(forKey: name) == nil { symbols[name] = symbol }
-        if name.contains(".") {
-            let last = String(name.split(separator: ".").last ?? "")
-            lastComponents.insert(last)
-            nestedLastComponents.insert(last)
-        } else {
-            lastComponents.insert(name)
-        }
-    }
-
-    /// Resolves a dotted name used inside `scope`, innermost scope first, as Swift does.
-    func lookup(_ components: [String], from scope: [String]) -> Symbol? {
+    /// Resolves a dotted name used inside `scope`, innermost scope first, as Swift does. The components are any
+    /// collection (a lazy view of a type's components), so a one-word name needs no array of its own.
+    func lookup(_ components: some BidirectionalCollection<String>, from scope: [String]) -> Symbol? {
         guard let last = components.last, lastComponents.contains(last) else { return nil }
         if components.count == 1, !nestedLastComponents.contains(last) { return symbols[last] }
         for length in stride(from: scope.count, through: 0, by: -1) {

@@ -77,7 +77,7 @@ struct Annotation: Sendable, Hashable {
     /// Parses an annotation comment; `nil` when the comment is not one.
     init?(comment: Token, file: String) {
         guard let offset = Self.markerOffset(in: comment) else { return nil }
-        let text = String(decoding: Array(comment.text.utf8)[offset...], as: UTF8.self)
+        let text = String(Substring(comment.text.utf8.dropFirst(offset)))
         let (tokens, _) = SwiftScanner.scan(text, line: comment.line, column: comment.column + offset)
         func location(_ token: Token) -> SourceLocation {
             SourceLocation(file: file, line: token.line, column: token.column)
@@ -109,7 +109,7 @@ struct Annotation: Sendable, Hashable {
                 if [")", "]", "}"].contains(token.text) && token.kind == .punctuation { depth -= 1 }
                 end += 1
             }
-            let valueTokens = Array(tokens[(index + 2)..<end])
+            let valueTokens = tokens[(index + 2)..<end]
             guard let first = valueTokens.first else {
                 diagnostics.append(.error("argument '\(label.text)' has no value", at: location(label)))
                 return
@@ -126,9 +126,11 @@ struct Annotation: Sendable, Hashable {
         }
     }
 
-    private static func value(of tokens: [Token], in text: String) -> Value {
+    /// The value of an argument's `tokens` (a slice of the annotation's tokens, so not indexed from zero).
+    private static func value(of tokens: ArraySlice<Token>, in text: String) -> Value {
+        let first = tokens.startIndex
         if tokens.count == 1 {
-            let token = tokens[0]
+            let token = tokens[first]
             switch token.kind {
             case .string: if let value = token.stringValue { return .string(value) }
             case .number: if let value = Int(token.text.replacingUnderscores) { return .integer(value) }
@@ -137,14 +139,14 @@ struct Annotation: Sendable, Hashable {
             default: break
             }
         }
-        if tokens.count == 2, tokens[0].isPunctuation("-"), tokens[1].kind == .number,
-            let value = Int("-" + tokens[1].text.replacingUnderscores)
+        if tokens.count == 2, tokens[first].isPunctuation("-"), tokens[first + 1].kind == .number,
+            let value = Int("-" + tokens[first + 1].text.replacingUnderscores)
         {
             return .integer(value)
         }
         let utf8 = text.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: tokens[0].start)
-        let end = utf8.index(utf8.startIndex, offsetBy: tokens[tokens.count - 1].end)
+        let start = utf8.index(utf8.startIndex, offsetBy: tokens[first].start)
+        let end = utf8.index(utf8.startIndex, offsetBy: tokens[tokens.endIndex - 1].end)
         return .expression(String(decoding: utf8[start..<end], as: UTF8.self))
     }
 }

@@ -57,7 +57,9 @@ extension DeclarationParser {
     /// The inherited type names up to the body or `where` clause, generic arguments dropped.
     mutating func parseInheritance() -> [String] {
         var names: [String] = []
-        var currentName: [String] = []
+        // The components of the name being read, joined with dots as they come.
+        var currentName = ""
+        var hasName = false
         var depth = 0
         while let token = current {
             if depth == 0, token.isPunctuation("{") || token.isIdentifier("where") { break }
@@ -67,13 +69,18 @@ extension DeclarationParser {
             advance()
             if token.isPunctuation("<") { depth += 1 }
             if token.isPunctuation(">") { depth -= 1 }
-            if depth == 0, token.kind == .identifier, token.text != "any" { currentName.append(token.text) }
+            if depth == 0, token.kind == .identifier, token.text != "any" {
+                if hasName { currentName += "." }
+                currentName += token.text
+                hasName = true
+            }
             if depth == 0, token.isPunctuation(",") || token.isPunctuation("&") {
-                names.append(currentName.joined(separator: "."))
-                currentName = []
+                names.append(currentName)
+                currentName = ""
+                hasName = false
             }
         }
-        if !currentName.isEmpty { names.append(currentName.joined(separator: ".")) }
+        if hasName { names.append(currentName) }
         return names
     }
 

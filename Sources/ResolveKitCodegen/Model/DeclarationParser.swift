@@ -55,7 +55,11 @@ struct DeclarationParser {
 
     init(tokens: [Token], file: String, source: [UInt8]) {
         self.tokens = tokens
-        self.code = tokens.indices.filter { !tokens[$0].isComment }
+        // Room for every token up front: filtering into an array of unknown length would regrow it a dozen times.
+        var code: [Int] = []
+        code.reserveCapacity(tokens.count)
+        for index in tokens.indices where !tokens[index].isComment { code.append(index) }
+        self.code = code
         // A one-byte punctuation token's byte is its text: comparing the byte costs less than comparing Strings.
         self.brackets = code.map { index in
             let token = tokens[index]
@@ -98,10 +102,14 @@ struct DeclarationParser {
     func leadingComments() -> [(index: Int, token: Token)] {
         guard position < code.count else { return [] }
         let first = position == 0 ? 0 : code[position - 1] + 1
-        return (first..<code[position]).compactMap { index in
-            let token = tokens[index]
-            return token.precededByNewline || index == 0 ? (index, token) : nil
+        guard first < code[position] else { return [] }
+        // Room for every comment in the gap up front, rather than regrowing the list comment by comment.
+        var comments: [(index: Int, token: Token)] = []
+        comments.reserveCapacity(code[position] - first)
+        for index in first..<code[position] where tokens[index].precededByNewline || index == 0 {
+            comments.append((index, tokens[index]))
         }
+        return comments
     }
 
     /// Skips a bracketed group starting at an opening `(`, `[` or `{`, or one token otherwise.
@@ -168,7 +176,7 @@ struct DeclarationParser {
         }
         guard let keyword = current else { return }
         let documentation = DocComment(
-            comments: comments.map(\.token).filter { !Annotation.isAnnotation($0) }, file: file)
+            comments: comments.lazy.map(\.token).filter { !Annotation.isAnnotation($0) }, file: file)
         switch keyword.kind == .identifier ? keyword.text : "" {
         case let word where Self.typeKeywords.contains(word):
             var declaration = parseType(modifiers: modifiers)

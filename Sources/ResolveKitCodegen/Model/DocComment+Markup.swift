@@ -20,25 +20,41 @@ extension DocComment {
     /// and only what the result keeps becomes a `String`.
     var documentation: Documentation {
         var result = Documentation()
-        var paragraphs: [[String]] = [[]]
+        // The prose lines so far: lines joined with spaces, paragraphs with a blank line.
+        var summary = ""
+        var paragraphIsEmpty = true
+        var startsParagraph = false
         var section = Section.prose
-        for line in lines {
+        for index in lines.indices {
+            let line = lines[index]
             let indentation = line.text.utf8.prefix { $0 == .space || $0 == .tab }.count
             let trimmed = line.text.trimmingSpacesAndTabs()
             if trimmed.isEmpty {
-                if case .prose = section, !(paragraphs.last ?? []).isEmpty { paragraphs.append([]) }
+                if case .prose = section, !paragraphIsEmpty {
+                    startsParagraph = true
+                    paragraphIsEmpty = true
+                }
                 continue
             }
-            guard trimmed.hasPrefix("- ") else {
+            guard Self.isListItem(trimmed) else {
                 switch section {
-                case .prose: paragraphs[paragraphs.count - 1].append(String(trimmed))
+                case .prose:
+                    if summary.isEmpty {
+                        summary = String(trimmed)
+                    } else {
+                        summary += startsParagraph ? "\n\n" : " "
+                        summary += trimmed
+                    }
+                    startsParagraph = false
+                    paragraphIsEmpty = false
                 case .parameter(let name, _): result.parameters[name]?.text += " " + trimmed
                 default: break
                 }
                 continue
             }
-            let item = trimmed.dropFirst(2).trimmingSpacesAndTabs()
-            let colon = item.firstIndex(of: ":")
+            // `- ` is two one-byte characters.
+            let item = Substring(trimmed.utf8.dropFirst(2)).trimmingSpacesAndTabs()
+            let colon = Self.firstColon(in: item)
             let key = colon.map { item[..<$0].trimmingSpacesAndTabs() } ?? item
             let value = colon.map { item[item.index(after: $0)...].trimmingSpacesAndTabs() } ?? ""
             let loweredKey = key.lowercased()
@@ -59,6 +75,8 @@ extension DocComment {
             }
             if loweredKey == "parameters", value.isEmpty {
                 section = .parameterList(indentation: indentation)
+                // Every later line may name a parameter: room for them up front spares regrowing the table.
+                result.parameters.reserveCapacity(lines.count - index - 1)
             } else if loweredKey.hasPrefix("parameter "), colon != nil {
                 let name = String(key.dropFirst("parameter ".count).trimmingSpacesAndTabs())
                 result.parameters[name] = Documentation.Parameter(text: String(value), indentation: indentation)
@@ -71,9 +89,25 @@ extension DocComment {
                 section = .other
             }
         }
-        let summary = paragraphs.filter { !$0.isEmpty }.map { $0.joined(separator: " ") }.joined(separator: "\n\n")
         result.summary = summary.isEmpty ? nil : summary
         return result
+    }
+
+    /// Whether a trimmed line starts with the characters `- `. Read by byte: after `- `, an ASCII byte (or the
+    /// end) starts a character of its own, so only text with a non-ASCII byte there needs the character check.
+    private static func isListItem(_ trimmed: Substring) -> Bool {
+        var bytes = trimmed.utf8.makeIterator()
+        guard bytes.next() == .minus, bytes.next() == .space else { return false }
+        guard let next = bytes.next(), next >= 0x80 else { return true }
+        return trimmed.hasPrefix("- ")
+    }
+
+    /// The first `:` character of `item`. In ASCII text every byte is a character of its own (a `\r\n` pair is
+    /// one, but holds no colon), so the first `:` byte is it; other text is searched by character.
+    private static func firstColon(in item: Substring) -> Substring.Index? {
+        let utf8 = item.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return item.firstIndex(of: ":") }
+        return utf8.firstIndex(of: UInt8(ascii: ":"))
     }
 }
 

@@ -2,8 +2,9 @@
 struct DocComment: Sendable, Hashable {
     /// One line of documentation text.
     struct Line: Sendable, Hashable {
-        /// The text after the comment marker and one space.
-        var text: String
+        /// The text after the comment marker and one space: a slice of the comment's text, so that reading a doc
+        /// comment allocates nothing per line.
+        var text: Substring
         /// Where `text` starts.
         var location: SourceLocation
     }
@@ -17,8 +18,10 @@ struct DocComment: Sendable, Hashable {
     }
 
     /// Collects the documentation lines of `comments` (other comments are skipped).
-    init?(comments: [Token], file: String) {
+    init?(comments: some Sequence<Token>, file: String) {
         var lines: [Line] = []
+        // Most comments are one line each: counting them first spares regrowing the list line by line.
+        lines.reserveCapacity(comments.reduce(0) { count, _ in count + 1 })
         for comment in comments {
             switch comment.kind {
             case .docLineComment:
@@ -29,7 +32,7 @@ struct DocComment: Sendable, Hashable {
                     column += 1
                 }
                 lines.append(
-                    Line(text: String(text), location: SourceLocation(file: file, line: comment.line, column: column)))
+                    Line(text: text, location: SourceLocation(file: file, line: comment.line, column: column)))
             case .docBlockComment:
                 let body = comment.text.dropFirst(3).dropLast(2)
                 for (offset, rawLine) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -38,7 +41,7 @@ struct DocComment: Sendable, Hashable {
                     if text.first == " " { text = text.dropFirst() }
                     let column = offset == 0 ? comment.column + 3 : 1 + rawLine.utf8.count - text.utf8.count
                     let location = SourceLocation(file: file, line: comment.line + offset, column: column)
-                    lines.append(Line(text: String(text), location: location))
+                    lines.append(Line(text: text, location: location))
                 }
             default:
                 continue

@@ -1,5 +1,7 @@
 /// A type as written in source, parsed enough to map it to a JSON Schema.
-indirect enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
+///
+/// Only the cases that hold a type are boxed: most types are plain names, and a name needs no box of its own.
+enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     /// One component of a dotted type name: `Dictionary<String, Int>` or `Outer.Inner`.
     struct Component: Sendable, Hashable {
         /// The name.
@@ -11,11 +13,11 @@ indirect enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     /// `Name`, `Outer.Inner`, `Array<Element>`.
     case named([Component], SourceLocation)
     /// `T?` or `T!`.
-    case optional(TypeSyntax, SourceLocation)
+    indirect case optional(TypeSyntax, SourceLocation)
     /// `[T]`.
-    case array(TypeSyntax, SourceLocation)
+    indirect case array(TypeSyntax, SourceLocation)
     /// `[K: V]`.
-    case dictionary(TypeSyntax, TypeSyntax, SourceLocation)
+    indirect case dictionary(TypeSyntax, TypeSyntax, SourceLocation)
     /// `(A, B)`; the empty tuple `()` is `Void`.
     case tuple([TypeSyntax], SourceLocation)
     /// A closure type `(A) async throws -> B`, an existential `any P`/`some P`, a metatype or other form that

@@ -22,17 +22,12 @@ public enum CodegenPipeline {
     public struct Output: Sendable, Hashable {
         /// The generated Swift file; `nil` when there are errors.
         public var source: String? {
-            get { cachedSource.map { String(decoding: $0, as: UTF8.self) } ?? renderedSource }
-            set {
-                renderedSource = newValue
-                cachedSource = nil
-            }
+            get { sourceUTF8.map { String(decoding: $0, as: UTF8.self) } }
+            set { sourceUTF8 = newValue.map { Array($0.utf8)[...] } }
         }
-        /// The generated file's UTF-8; from the cache, it is never turned into a `String` (it can be megabytes).
-        package var sourceUTF8: ArraySlice<UInt8>? { cachedSource ?? renderedSource.map { Array($0.utf8)[...] } }
-        var renderedSource: String?
-        /// The generated file (UTF-8) when the output came from the cache.
-        var cachedSource: ArraySlice<UInt8>? = nil
+        /// The generated file's UTF-8, rendered or from the cache: it is written as bytes, and made a `String` only
+        /// when ``source`` is asked for (it can be megabytes).
+        package var sourceUTF8: ArraySlice<UInt8>?
         /// The registry as JSON (see `rk-codegen --manifest`); `nil` when there are errors. Rendered on access.
         public var manifestJSON: String? {
             if let cachedManifestJSON { return String(decoding: cachedManifestJSON, as: UTF8.self) }
@@ -67,10 +62,14 @@ public enum CodegenPipeline {
 
     /// Runs every stage over `inputs`.
     public static func run(_ inputs: [Input], options: CodegenOptions = CodegenOptions()) -> Output {
-        let files = ParallelMap.map(inputs.sorted { $0.path < $1.path }) {
-            DeclarationParser.parse(source: $0.contents, path: $0.path)
+        // Parsed in runs of files, a few per core; the models are freed run by run on every core once the output is
+        // made.
+        let runs = ParallelMap.map(ParallelMap.shares(of: inputs.sorted { $0.path < $1.path }, perCore: 4)) { run in
+            run.map { DeclarationParser.parse(source: $0.contents, path: $0.path) }
         }
-        return generate(files, options: options)
+        let output = generate(runs.flatMap { $0 }, options: options)
+        ParallelMap.release(runs)
+        return output
     }
 
     /// Runs every stage over `inputs`, taking the model of each file whose path, size and content hash `cache` holds
@@ -93,11 +92,11 @@ public enum CodegenPipeline {
         let (manifest, diagnostics) = ManifestBuilder.build(files)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             return Output(
-                renderedSource: nil, diagnostics: diagnostics, functionCount: 0, manifest: nil,
+                sourceUTF8: nil, diagnostics: diagnostics, functionCount: 0, manifest: nil,
                 moduleName: options.moduleName)
         }
         return Output(
-            renderedSource: RegistryRenderer(options: options).render(manifest), diagnostics: diagnostics,
+            sourceUTF8: RegistryRenderer(options: options).render(manifest)[...], diagnostics: diagnostics,
             functionCount: manifest.functions.count, manifest: manifest, moduleName: options.moduleName)
     }
 }

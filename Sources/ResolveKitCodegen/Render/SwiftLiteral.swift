@@ -4,7 +4,7 @@ import ResolveKitCore
 enum SwiftLiteral {
     /// A double-quoted Swift string literal for `text`.
     static func string(_ text: String) -> String {
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+        if !needsEscapes(text) {
             return "\"" + text + "\""
         }
         var result = "\""
@@ -21,6 +21,14 @@ enum SwiftLiteral {
             }
         }
         return result + "\""
+    }
+
+    /// Whether `text` holds a control character, `"`, `\\` or DEL, which a string literal must escape. The bytes
+    /// are scanned in place: every string of the generated file is checked.
+    private static func needsEscapes(_ text: String) -> Bool {
+        func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
+        return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: needsEscape) }
+            ?? text.utf8.contains(where: needsEscape)
     }
 
     /// A number as a Swift literal: whole numbers without a fraction.
@@ -59,7 +67,7 @@ enum SwiftLiteral {
 
     /// Writes `text` as a string literal, straight into the writer.
     static func writeString(_ text: String, to writer: inout SwiftWriter) {
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+        if needsEscapes(text) {
             writer.write(string(text))
             return
         }

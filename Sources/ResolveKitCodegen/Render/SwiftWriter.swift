@@ -1,19 +1,21 @@
+import Dispatch
+
 /// Builds Swift source line by line into bytes, tracking indentation so that renderers never count spaces.
 struct SwiftWriter: Sendable {
     private var output: [UInt8] = []
     private var level = 0
-    private var lastLineIsBlank = true
     /// Spaces per indentation level.
     let indentation = 4
     /// The longest line the renderers aim for.
     let lineLength = 120
 
-    init() {
-        output.reserveCapacity(4096)
+    /// Creates an empty writer with room for `capacity` bytes.
+    init(capacity: Int = 4096) {
+        output.reserveCapacity(capacity)
     }
 
-    /// Whether `text` fits on one line at the current indentation.
-    func fits(_ text: String) -> Bool { level * indentation + text.utf8.count <= lineLength }
+    /// Whether a line of `length` bytes fits at the current indentation.
+    func fits(length: Int) -> Bool { level * indentation + length <= lineLength }
 
     /// Appends one line at the current indentation; an empty line stays empty.
     mutating func line(_ text: String) {
@@ -21,14 +23,23 @@ struct SwiftWriter: Sendable {
             startLine()
             output.append(contentsOf: text.utf8)
         }
-        endLine(blank: text.isEmpty)
+        endLine()
     }
 
-    /// Starts a line written in parts (``write(_:)``, then ``endLine(blank:)``), without joining them first.
+    /// Appends one line of two or three parts at the current indentation, without joining them first.
+    mutating func line(_ first: String, _ second: String, _ third: String = "") {
+        startLine()
+        write(first)
+        write(second)
+        write(third)
+        endLine()
+    }
+
+    /// Starts a line written in parts (``write(_:)``, then ``endLine()``), without joining them first.
     mutating func startLine() {
         let width = level * indentation
-        if width <= Self.spaces.count {
-            output.append(contentsOf: Self.spaces[..<width])
+        if width <= Self.spaces.utf8CodeUnitCount {
+            Self.spaces.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<width])) }
         } else {
             output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
         }
@@ -45,32 +56,32 @@ struct SwiftWriter: Sendable {
     }
 
     /// Ends the current line.
-    mutating func endLine(blank: Bool = false) {
+    mutating func endLine() {
         output.append(UInt8(ascii: "\n"))
-        lastLineIsBlank = blank
     }
 
-    /// Enough spaces for any common indentation, appended as one slice rather than level by level.
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    /// Enough spaces for any common indentation, appended as one slice rather than level by level; a static
+    /// string, so reading it costs no reference counting (it starts every line).
+    private static let spaces: StaticString = "                                                                "
 
-    /// Appends an empty line unless the output is empty or already ends with one.
-    mutating func blankLine() {
-        if !lastLineIsBlank { line("") }
-    }
-
-    /// Appends what another writer wrote at indentation level zero, as if written here.
-    mutating func append(_ other: SwiftWriter) {
-        guard !other.output.isEmpty else { return }
-        output.append(contentsOf: other.output)
-        lastLineIsBlank = other.lastLineIsBlank
-    }
-
-    /// The number of bytes written so far.
-    var count: Int { output.count }
-
-    /// Makes room for `capacity` bytes, so that appending a known amount does not copy the output as it grows.
-    mutating func reserveCapacity(_ capacity: Int) {
-        output.reserveCapacity(capacity)
+    /// What `writers` wrote, one after the other, as one buffer. The generated file can be megabytes: each writer
+    /// is copied to its place on its own core, so the copying and the first touch of the new pages are shared.
+    static func join(_ writers: [SwiftWriter]) -> [UInt8] {
+        let offsets = writers.reduce(into: [0]) { offsets, writer in offsets.append(offsets.last! + writer.output.count)
+        }
+        let total = offsets.last!
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initializedCount in
+            // Each writer fills its own range of the buffer, and the buffer is read only after concurrentPerform
+            // returns.
+            nonisolated(unsafe) let base = buffer.baseAddress
+            DispatchQueue.concurrentPerform(iterations: writers.count) { index in
+                writers[index].output.withUnsafeBufferPointer { bytes in
+                    guard let source = bytes.baseAddress, let base else { return }
+                    (base + offsets[index]).initialize(from: source, count: bytes.count)
+                }
+            }
+            initializedCount = total
+        }
     }
 
     /// Writes `header`, then `body` one level deeper, then `footer`; with `indentedOnly` the header line was
@@ -84,7 +95,4 @@ struct SwiftWriter: Sendable {
         level -= 1
         line(footer)
     }
-
-    /// The text, ending with one newline.
-    var text: String { String(decoding: output, as: UTF8.self) }
 }

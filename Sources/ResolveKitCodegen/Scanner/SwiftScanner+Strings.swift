@@ -13,7 +13,11 @@ extension SwiftScanner {
         index += hashes
         let isMultiline = peek(1) == .quote && peek(2) == .quote
         index += isMultiline ? 3 : 1
-        var value: [UInt8] = []
+        // Until the first escape the value is the literal's bytes as written: it is copied out only once an escape
+        // makes it differ, so most literals are cut straight from the source.
+        let contentStart = index
+        var contentEnd = index
+        var value: [UInt8]?
         var isSimple = true
         while true {
             guard let byte = peek() else {
@@ -23,6 +27,7 @@ extension SwiftScanner {
             if byte == .quote, !isMultiline || (peek(1) == .quote && peek(2) == .quote) {
                 let quotes = isMultiline ? 3 : 1
                 if (0..<hashes).allSatisfy({ peek(quotes + $0) == .hash }) {
+                    contentEnd = index
                     index += quotes + hashes
                     break
                 }
@@ -32,26 +37,30 @@ extension SwiftScanner {
                     problems.append(ScanProblem(message: "unterminated string literal", line: line, column: column))
                     return nil
                 }
-                value.append(byte)
+                value?.append(byte)
                 newline()
                 continue
             }
             if byte == .backslash && (0..<hashes).allSatisfy({ peek(1 + $0) == .hash }) {
+                let backslash = index
                 index += 1 + hashes
                 if peek() == .openParen {
                     index += 1
                     isSimple = false
                     skipInterpolation()
                 } else {
-                    scanEscape(into: &value, isMultiline: isMultiline)
+                    // Taken out, so that appending to it does not copy it.
+                    var escaped = value.take() ?? Array(bytes[contentStart..<backslash])
+                    scanEscape(into: &escaped, isMultiline: isMultiline)
+                    value = escaped
                 }
                 continue
             }
-            value.append(byte)
+            value?.append(byte)
             index += 1
         }
         guard isSimple else { return nil }
-        let text = String(decoding: value, as: UTF8.self)
+        let text = value.map { String(decoding: $0, as: UTF8.self) } ?? self.text(contentStart..<contentEnd)
         return isMultiline ? Self.removingMultilineIndentation(text) : text
     }
 
@@ -67,7 +76,7 @@ extension SwiftScanner {
         case UInt8(ascii: "u") where peek() == .openBrace:
             let digitsStart = index + 1
             while let next = peek(), next != .closeBrace, next != .newline { index += 1 }
-            let digits = String(decoding: bytes[digitsStart..<index], as: UTF8.self)
+            let digits = text(digitsStart..<index)
             if peek() == .closeBrace { index += 1 }
             if let scalar = UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init) {
                 value.append(contentsOf: Array(String(Character(scalar)).utf8))

@@ -4,7 +4,9 @@
 /// form (escapes, `\(…)` interpolation with nesting, multi-line `"""`, raw `#"…"#`), `#/…/#` regex literals,
 /// backticked names and `#`-directives. It does not parse; ``DeclarationParser`` does.
 struct SwiftScanner {
-    let bytes: [UInt8]
+    /// The source's UTF-8, borrowed for the length of ``scan(_:line:column:)``: reading a byte or cutting a token's
+    /// text out of it costs no reference count.
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var line: Int
     /// Offset such that `column = index - lineStart + 1`.
@@ -13,18 +15,29 @@ struct SwiftScanner {
     var tokens: [Token] = []
     var problems: [ScanProblem] = []
 
-    /// Creates a scanner over `source`, numbering from `line` and `column` (for text cut out of a larger file).
-    init(_ source: String, line: Int = 1, column: Int = 1) {
-        self.bytes = Array(source.utf8)
+    /// Creates a scanner over `bytes`, numbering from `line` and `column` (for text cut out of a larger file).
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int) {
+        self.bytes = bytes
         self.line = line
         self.lineStart = 1 - column
     }
 
-    /// Scans `source` into tokens and problems.
+    /// Scans `source` into tokens and problems, numbering from `line` and `column`.
     static func scan(_ source: String, line: Int = 1, column: Int = 1) -> (tokens: [Token], problems: [ScanProblem]) {
-        var scanner = SwiftScanner(source, line: line, column: column)
-        scanner.run()
-        return (scanner.tokens, scanner.problems)
+        var source = source
+        return source.withUTF8 { bytes in
+            // The scanner does not outlive this closure, so its borrowed buffer stays valid while it is used.
+            var scanner = SwiftScanner(bytes, line: line, column: column)
+            // Swift source has about one token per five bytes: reserving that spares most regrowth copies.
+            scanner.tokens.reserveCapacity(bytes.count / 5)
+            scanner.run()
+            return (scanner.tokens, scanner.problems)
+        }
+    }
+
+    /// The text of `range` of the source.
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     var column: Int { index - lineStart + 1 }
@@ -81,7 +94,7 @@ struct SwiftScanner {
         text: String? = nil,
         stringValue: String? = nil
     ) {
-        let text = text ?? String(decoding: bytes[start..<index], as: UTF8.self)
+        let text = text ?? self.text(start..<index)
         tokens.append(
             Token(
                 kind: kind, text: text, stringValue: stringValue, start: start, end: index, line: line,
@@ -163,7 +176,7 @@ struct SwiftScanner {
         let (line, column) = (self.line, self.column)
         index += 1
         while let next = peek(), next != .backtick, next != .newline { index += 1 }
-        let name = String(decoding: bytes[(start + 1)..<index], as: UTF8.self)
+        let name = text((start + 1)..<index)
         if peek() == .backtick { index += 1 }
         append(.identifier, start: start, line: line, column: column, text: name)
     }
