@@ -68,7 +68,7 @@ struct RegistryRenderer {
     private func render(_ function: FunctionManifest, to writer: inout SwiftWriter) {
         let access = function.access.memberPrefix
         writer.line("extension ", function.typeName, ": AnyResolveKitFunction {")
-        writer.block("", indentedOnly: true) { writer in
+        writer.indented { writer in
             writer.startLine()
             writer.write(access)
             writer.write("static let resolveKitName: String = ")
@@ -80,12 +80,12 @@ struct RegistryRenderer {
             SwiftLiteral.writeString(function.description, to: &writer)
             writer.endLine()
             writer.line(access, "static let resolveKitParametersSchema: JSONObject = [")
-            writer.block("", footer: "]", indentedOnly: true) { writer in
+            writer.indented(footer: "]") { writer in
                 SwiftLiteral.writeMembers(of: function.schema, to: &writer)
             }
             if let output = function.outputSchema {
                 writer.line(access, "static let resolveKitOutputSchema: JSONObject? = [")
-                writer.block("", footer: "]", indentedOnly: true) { writer in
+                writer.indented(footer: "]") { writer in
                     SwiftLiteral.writeMembers(of: output, to: &writer)
                 }
             }
@@ -99,7 +99,7 @@ struct RegistryRenderer {
                 access,
                 "static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {"
             )
-            writer.block("", indentedOnly: true) { writer in
+            writer.indented { writer in
                 renderInvokeBody(function, to: &writer)
             }
         }
@@ -175,7 +175,7 @@ struct RegistryRenderer {
             writer.endLine()
         } else {
             writer.line(prefix, "try await Self().perform(")
-            writer.block("", footer: ")", indentedOnly: true) { writer in
+            writer.indented(footer: ")") { writer in
                 for (index, (parameter, local)) in zip(function.parameters, locals).enumerated() {
                     writer.startLine()
                     writeArgument(label: parameter.label, local: local, to: &writer)
@@ -207,7 +207,7 @@ struct RegistryRenderer {
     private func render(_ conformance: ArgumentConformance, to writer: inout SwiftWriter) {
         let coerce = conformance.kind == .rawValue ? "resolveKitCoerceRawValue" : "resolveKitDecode"
         writer.line("extension ", conformance.typeName, ": ResolveKitArgument {")
-        writer.block("", indentedOnly: true) { writer in
+        writer.indented { writer in
             writer.line(
                 conformance.access.memberPrefix, "static func resolveKitCoerce(_ value: JSONValue) throws -> Self {")
             writer.line("    try ", coerce, "(value)")

@@ -58,7 +58,7 @@ extension SwiftLiteral {
         }
         writer.write(": .object([")
         writer.endLine()
-        writer.block("", footer: "]),", indentedOnly: true, members)
+        writer.indented(footer: "]),", members)
     }
 
     /// Whether `schema.jsonObject` would have any member.

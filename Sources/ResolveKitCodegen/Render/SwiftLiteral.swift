@@ -133,11 +133,11 @@ enum SwiftLiteral {
         case .object(let members):
             writer.write(".object([")
             writer.endLine()
-            writer.block("", footer: "]),", indentedOnly: true) { writeMembers(members, to: &$0) }
+            writer.indented(footer: "]),") { writeMembers(members, to: &$0) }
         case .array(let elements):
             writer.write(".array([")
             writer.endLine()
-            writer.block("", footer: "]),", indentedOnly: true) { writer in
+            writer.indented(footer: "]),") { writer in
                 for element in elements { write(element, key: nil, to: &writer) }
             }
         default:

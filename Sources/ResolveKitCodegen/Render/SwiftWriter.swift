@@ -84,12 +84,14 @@ struct SwiftWriter: Sendable {
         }
     }
 
-    /// Writes `header`, then `body` one level deeper, then `footer`; with `indentedOnly` the header line was
-    /// already written.
-    mutating func block(
-        _ header: String, footer: String = "}", indentedOnly: Bool = false, _ body: (inout SwiftWriter) -> Void
-    ) {
-        if !indentedOnly { line(header) }
+    /// Writes `header`, then `body` one level deeper, then `footer`.
+    mutating func block(_ header: String, footer: String = "}", _ body: (inout SwiftWriter) -> Void) {
+        line(header)
+        indented(footer: footer, body)
+    }
+
+    /// Writes `body` one level deeper, then `footer`: the rest of a block whose header line was written in parts.
+    mutating func indented(footer: String = "}", _ body: (inout SwiftWriter) -> Void) {
         level += 1
         body(&self)
         level -= 1
