@@ -106,9 +106,7 @@ extension SessionEngine {
         // This task waits for a reset itself (no task of its own per session); a stream that ends finishes `resets`.
         let outcome = await withTaskGroup(of: EventStream.Termination.self) { group in
             group.addTask {
-                let termination = await stream.run { @Sendable (element: EventStream.Element) in
-                    await self.handle(element)
-                }
+                let termination = await self.read(stream)
                 resetContinuation.finish()
                 return termination
             }
@@ -124,6 +122,12 @@ extension SessionEngine {
         resetContinuation.finish()
         channels.streamReset = nil
         return outcome
+    }
+
+    /// Reads `stream` on this actor: each chunk's task resumes here and handles its events, with no hop of its own
+    /// in between. Under load every hop waits behind every other session's work, and a call starts that much later.
+    @inline(never) private func read(_ stream: EventStream) async -> EventStream.Termination {
+        await stream.run { element in handle(element) }
     }
 
     /// Decides what follows a stream's end. A 403 `chat_unavailable` refreshes the token and resumes (once until
@@ -151,7 +155,8 @@ extension SessionEngine {
             return .end(.blocked(ResolveKitError(code, Self.streamBlockMessage(code, error), underlying: error)))
         case .recreateSession: return .end(.sessionMissing)
         case .replaceSession:
-            return .end(.sessionGone("The conversation ended on the server (it expired or was handed off); a new one started."))
+            return .end(
+                .sessionGone("The conversation ended on the server (it expired or was handed off); a new one started."))
         case .retry where error.code == .attemptsExhausted:
             return .end(.failed(ResolveKitError(.unreachable, "The event stream failed: \(error)", underlying: error)))
         case .retry, .waitForTurnLock, .settle, .fail:
@@ -159,10 +164,7 @@ extension SessionEngine {
         }
     }
 
-    /// Before reopening without a cursor: the replay repeats the session's whole history, and the call journal
-    /// and ``HandledEvents`` are bounded, so a long session's oldest calls may be forgotten and would run again.
-    /// Events from before the newest one already handled are skipped, except calls still within their timeout
-    /// (which the journal holds); events renumbered by a restarted backend are newer and pass. Server time only.
+    /// The words for an event stream that the backend refused for good.
     static func streamBlockMessage(_ code: ResolveKitError.Code, _ error: EventStreamError) -> String {
         switch code {
         case .apiKeyRejected: "The backend rejected the API key (the event stream got HTTP 401)"
@@ -170,8 +172,13 @@ extension SessionEngine {
         }
     }
 
+    /// Before reopening without a cursor: the replay repeats the session's whole history, and the call journal
+    /// and ``HandledEvents`` are bounded, so a long session's oldest calls may be forgotten and would run again.
+    /// Events from before the newest one already handled are skipped, except calls still within their timeout
+    /// (which the journal holds); events renumbered by a restarted backend are newer and pass. Server time only.
     func guardReplay() {
-        guard let newest = progress.newestHandledEventTime, progress.replayGuard.map({ $0.cutoff < newest }) ?? true else { return }
+        guard let newest = progress.newestHandledEventTime, progress.replayGuard.map({ $0.cutoff < newest }) ?? true
+        else { return }
         progress.replayGuard = ReplayGuard(cutoff: newest, turnInProgress: true)
     }
 

@@ -6,7 +6,8 @@ extension EventStream {
     /// The idle watchdog runs as a child task and aborts the transfer through `connection.cancel`; the
     /// connection is cancelled on every exit path and the parser is reset for the next connection.
     func read<Failure: Error>(
-        _ connection: EventStreamConnection, parser: inout SSEParser, machine: inout StateMachine,
+        isolation: isolated (any Actor)? = #isolation, _ connection: EventStreamConnection, parser: inout SSEParser,
+        machine: inout StateMachine,
         body: (Element) async throws(Failure) -> Void
     ) async throws(Failure) -> StateMachine.Ending? {
         let watchdog = IdleWatchdog(now: time.now())
@@ -16,7 +17,9 @@ extension EventStream {
                 group.addTask { await watchdog.run(idleTimeout: idleTimeout, time: time, onTimeout: connection.cancel) }
             }
             let result = await withTaskCancellationHandler {
-                await readLoop(connection.chunks, watchdog: watchdog, parser: &parser, machine: &machine, body: body)
+                await readLoop(
+                    isolation: isolation, connection.chunks, watchdog: watchdog, parser: &parser, machine: &machine,
+                    body: body)
             } onCancel: {
                 connection.cancel()
             }
@@ -29,7 +32,8 @@ extension EventStream {
     }
 
     private func readLoop<Failure: Error>(
-        _ chunks: AsyncThrowingStream<[UInt8], any Error>, watchdog: IdleWatchdog, parser: inout SSEParser,
+        isolation: isolated (any Actor)?, _ chunks: AsyncThrowingStream<[UInt8], any Error>, watchdog: IdleWatchdog,
+        parser: inout SSEParser,
         machine: inout StateMachine, body: (Element) async throws(Failure) -> Void
     ) async -> Result<StateMachine.Ending?, Failure> {
         var iterator = chunks.makeAsyncIterator()
@@ -37,7 +41,7 @@ extension EventStream {
         while true {
             let chunk: [UInt8]?
             do {
-                chunk = try await iterator.next()
+                chunk = try await iterator.next(isolation: isolation)
             } catch {
                 let broken = EventStreamError(code: .transport, message: "The event stream broke", underlying: error)
                 return .success(ending(watchdog, otherwise: .transport(broken)))

@@ -51,11 +51,15 @@ public struct EventStream: Sendable {
     ///
     /// Unless `body` throws, the last element is `.state(.closed)` or `.state(.failed(_))`.
     ///
-    /// - Parameter body: Receives each element in order; the stream waits for it to return.
+    /// - Parameters:
+    ///   - isolation: Where the stream reads and calls `body`: the caller's actor by default, so that an actor's
+    ///     handler runs without a hop of its own for each element.
+    ///   - body: Receives each element in order; the stream waits for it to return.
     /// - Returns: Why the stream ended.
     /// - Throws: Whatever `body` throws; the connection is closed first.
     @discardableResult
     public func run<Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (Element) async throws(Failure) -> Void
     ) async throws(Failure) -> Termination {
         var machine = StateMachine(configuration: configuration, cursor: cursor)
@@ -154,7 +158,8 @@ public struct EventStream: Sendable {
     }
 
     /// Waits for the rest of a connect race; a connection that arrived after the race was decided is closed.
-    private static func closeLateConnections(_ group: inout ThrowingTaskGroup<EventStreamConnection?, any Error>) async {
+    private static func closeLateConnections(_ group: inout ThrowingTaskGroup<EventStreamConnection?, any Error>) async
+    {
         while true {
             do {
                 guard let late = try await group.next() else { return }
