@@ -94,9 +94,21 @@ extension ReferenceBackend {
         }
     }
 
-    /// The session's events after `cursor`.
+    /// The session's events after `cursor`. A session's events are in position order (one generator numbers every
+    /// event, and a restart of the numbering drops them all), so a position cursor finds its first event by
+    /// bisection: a stream's every write costs what it sends, not the session's whole history.
     private func events(of sessionID: String, after cursor: StreamCursor) -> [StoredEvent] {
-        state.withLock { ($0.sessions[sessionID]?.events ?? []).filter(cursor.admits) }
+        state.withLock { state in
+            guard let events = state.sessions[sessionID]?.events else { return [] }
+            guard case .after(let position) = cursor else { return events.filter(cursor.admits) }
+            var low = events.startIndex
+            var high = events.endIndex
+            while low < high {
+                let middle = low + (high - low) / 2
+                if events[middle].position > position { high = middle } else { low = middle + 1 }
+            }
+            return Array(events[low...])
+        }
     }
 }
 
