@@ -46,16 +46,29 @@ struct RuntimeOutput: Sendable {
 
 /// Lower-case UUID text, as the reference SDK uses for ids.
 enum UUIDText {
+    /// A random (version 4) UUID, e.g. `0f8fad5b-d9cb-469f-a165-70867728950e`. Two draws of the system generator:
+    /// each draw is a system call, and a message sends one of these.
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        var hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
-        hex[6] = "4" + hex[6].dropFirst()
-        hex[8] = ["8", "9", "a", "b"][Int(bytes[8] & 3)] + hex[8].dropFirst()
-        let text = hex.joined()
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(text.dropFirst(range.lowerBound).prefix(range.count))
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &words) { bytes in
+            bytes[6] = bytes[6] & 0x0F | 0x40
+            bytes[8] = bytes[8] & 0x3F | 0x80
+            return String(unsafeUninitializedCapacity: 36) { text in
+                var count = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[count] = UInt8(ascii: "-")
+                        count += 1
+                    }
+                    text[count] = hexDigits[Int(byte >> 4)]
+                    text[count + 1] = hexDigits[Int(byte & 0x0F)]
+                    count += 2
+                }
+                return count
+            }
         }
-        return parts.joined(separator: "-")
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
