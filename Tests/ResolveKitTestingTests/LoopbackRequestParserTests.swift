@@ -77,4 +77,12 @@ struct LoopbackRequestParserTests {
         let outcome = parser.next()
         #expect(outcome == .failure(status: 413, reason: "Content Too Large"))
     }
+
+    @Test(arguments: [
+        ("  Bearer abc \t", "Bearer abc"), ("", ""), (" \t ", ""), ("é ", "é"), ("\t ü x\t", "ü x"), ("a", "a"),
+    ])
+    func headerValuesLoseOnlyTheirOuterSpacesAndTabs(raw: String, trimmed: String) {
+        #expect(raw.trimmingSpaces == trimmed)
+        #expect(raw[...].trimmingSpaces == trimmed)
+    }
 }

@@ -163,12 +163,16 @@ struct LoopbackRequestParser {
     }
 }
 
-extension StringProtocol {
+extension StringProtocol where UTF8View: BidirectionalCollection {
     /// The text without leading and trailing spaces and tabs.
+    ///
+    /// Spaces and tabs are single bytes that never occur inside another character's UTF-8, so the bytes between
+    /// the first and the last other byte are the text; a token of a few hundred bytes is not rebuilt scalar by scalar.
     var trimmingSpaces: String {
-        let scalars = unicodeScalars.drop { $0 == " " || $0 == "\t" }
-        var text = String(String.UnicodeScalarView(scalars))
-        while let last = text.unicodeScalars.last, last == " " || last == "\t" { text.unicodeScalars.removeLast() }
-        return text
+        let bytes = utf8
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
