@@ -8,6 +8,7 @@ import ResolveKitTesting
 /// one per line, each answer ending with a line `end`:
 /// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended so far (`CLOCK_MONOTONIC`);
 /// - `spans`: `<session> <opened ns> <ended ns or ->` for every event stream so far;
+/// - `cpu`: the child's user plus system CPU seconds so far;
 /// - `inject <tick>`: a `session_probe` call into every session, answered with the call ids.
 final class BackendChild {
     static let flag = "--serve-backend"
@@ -43,6 +44,14 @@ final class BackendChild {
         return lines
     }
 
+    /// The child's CPU seconds so far (every thread).
+    func cpuSeconds() throws -> Double {
+        guard let line = try command("cpu").first, let seconds = Double(line) else {
+            throw BenchFailure(message: "the backend child did not report its CPU time")
+        }
+        return seconds
+    }
+
     /// Closes the child's input, which ends it, and waits.
     func stop() {
         try? input.fileHandleForWriting.close()
@@ -73,8 +82,9 @@ extension BackendChild {
         {
             cap = .milliseconds(milliseconds)
         }
-        let backend = ReferenceBackend(configuration: .init(
-            apiKeys: [SessionsWorkload.apiKey], streamConnectionCap: cap, script: SessionsWorkload.script))
+        let backend = ReferenceBackend(
+            configuration: .init(
+                apiKeys: [SessionsWorkload.apiKey], streamConnectionCap: cap, script: SessionsWorkload.script))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
         FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
         let commands = Task.detached {
@@ -97,6 +107,8 @@ extension BackendChild {
                     callID(of: event).map { "\($0) \(MonotonicTime.nanoseconds(event.appendedAt))" }
                 }
             }
+        case "cpu":
+            return [String(ProcessStats.cpuSeconds())]
         case "spans":
             return backend.sessionIDs.flatMap { session in
                 backend.streamSpans(ofSession: session).map { span in

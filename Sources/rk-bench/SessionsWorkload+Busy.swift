@@ -13,7 +13,9 @@ extension SessionsWorkload {
         var dispatch: [Double] = []
         var turnsPerSecond: [Double] = []
         var clientCPU = 0.0
+        var backendCPU = 0.0
         for round in 0...rounds {
+            let backendBefore = try child.cpuSeconds()
             let started = ContinuousClock.now
             let cpuBefore = ProcessStats.cpuSeconds()
             let calls = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -21,9 +23,12 @@ extension SessionsWorkload {
                 return try await group.reduce(into: [String]()) { $0 += $1 }
             }
             let seconds = Self.seconds(ContinuousClock.now - started)
-            guard calls.count == count else { throw BenchFailure(message: "\(calls.count) calls ran for \(count) turns") }
+            guard calls.count == count else {
+                throw BenchFailure(message: "\(calls.count) calls ran for \(count) turns")
+            }
             guard round > 0 else { continue }
             clientCPU += ProcessStats.cpuSeconds() - cpuBefore
+            backendCPU += try child.cpuSeconds() - backendBefore
             turnsPerSecond.append(Double(count) / seconds)
             let appended = try Self.appendTimes(child)
             for call in calls {
@@ -36,13 +41,17 @@ extension SessionsWorkload {
         await host.drain(timeout: .seconds(5))
         let sorted = dispatch.sorted()
         let rate = turnsPerSecond.sorted()[turnsPerSecond.count / 2]
-        log("sessions: \(count) concurrent turns: \(Int(rate)) turns/s, dispatch p99 \(Int(Self.percentile(sorted, 0.99))) us")
+        log(
+            "sessions: \(count) concurrent turns: \(Int(rate)) turns/s, dispatch p99 \(Int(Self.percentile(sorted, 0.99))) us"
+        )
         return Measurement(
-            workload: name, contender: "concurrent-dispatch", chunk: nil, value: sorted.reduce(0, +) / Double(sorted.count),
+            workload: name, contender: "concurrent-dispatch", chunk: nil,
+            value: sorted.reduce(0, +) / Double(sorted.count),
             unit: "us",
             details: [
                 "n": Double(count), "p50": Self.percentile(sorted, 0.5), "p99": Self.percentile(sorted, 0.99),
                 "turns_per_second": rate, "client_cpu_us_per_turn": clientCPU / Double(count * rounds) * 1e6,
+                "backend_cpu_us_per_turn": backendCPU / Double(count * rounds) * 1e6,
             ])
     }
 
@@ -91,7 +100,9 @@ extension SessionsWorkload {
         let sorted = gaps.sorted()
         let lost = runs.filter { $0 == 0 }.count
         let duplicates = runs.reduce(0) { $0 + max(0, $1 - 1) }
-        log("sessions: \(gaps.count) rotations, gap p99 \(Self.percentile(sorted, 0.99)) ms, lost \(lost), duplicates \(duplicates)")
+        log(
+            "sessions: \(gaps.count) rotations, gap p99 \(Self.percentile(sorted, 0.99)) ms, lost \(lost), duplicates \(duplicates)"
+        )
         return Measurement(
             workload: name, contender: "rotation-gap", chunk: nil,
             value: sorted.isEmpty ? 0 : sorted.reduce(0, +) / Double(sorted.count), unit: "ms",

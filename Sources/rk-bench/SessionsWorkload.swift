@@ -7,7 +7,8 @@ import ResolveKitTesting
 /// - `idle-rss`, `idle-cpu`: N idle sessions with open streams (N = 100 and 1,000): resident memory per session,
 ///   and the CPU of the whole process over 10 s.
 /// - `concurrent-dispatch`: 100 sessions each asking one question that runs one approval-free call, all at once:
-///   backend appends the `tool_call_request` → the function starts, and turns per second.
+///   backend appends the `tool_call_request` → the function starts, turns per second, and the CPU time per turn of
+///   the client and of the backend child (the two share the machine's cores).
 /// - `rotation-gap`: streams capped at 1 s (the routine 300 s rotation, shortened): a stream's end → the next
 ///   stream's start, with calls injected throughout; none may be lost or run twice.
 /// Targets on 2 cores: ≤ 64 KiB and < 1 % of a core for 1,000 idle sessions; dispatch p99 < 5 ms; gap p99 < 50 ms.
@@ -78,7 +79,9 @@ struct SessionsWorkload: Workload {
         let cpuPercent = (ProcessStats.cpuSeconds() - cpuBefore) / seconds * 100
         let open = host.openSessionKeys.count
         await host.drain(timeout: .seconds(5))
-        guard open == count + 1 else { throw BenchFailure(message: "only \(open) of \(count + 1) sessions stayed open") }
+        guard open == count + 1 else {
+            throw BenchFailure(message: "only \(open) of \(count + 1) sessions stayed open")
+        }
         log("sessions: \(count) idle sessions: \(Int(perSession)) KiB each, \(cpuPercent) % of a core")
         return [
             Measurement(
