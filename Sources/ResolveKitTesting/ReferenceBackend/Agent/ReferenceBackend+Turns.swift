@@ -232,23 +232,31 @@ extension ReferenceBackend {
     /// Fills `{name}`, `{result}`, `{nameN}`, `{resultN}` and `{text}` of a text template.
     static func render(_ template: String, results: [(name: String, text: String)], userText: String) -> String {
         var text = template
+        // Each placeholder is replaced in turn (a result's own text can hold a later placeholder), but only when
+        // the text holds it: most templates name one or two of them, and every replacement goes through NSString.
+        func replace(_ placeholder: String, with value: @autoclosure () -> String) {
+            guard text.utf8.firstRange(of: placeholder.utf8) != nil else { return }
+            text = text.replacingOccurrences(of: placeholder, with: value())
+        }
         // A structured result reads as lines (ReadableResult), never as a JSON dump; a string is quoted as it is.
         func place(_ key: String, _ result: (name: String, text: String)) {
+            guard text.utf8.firstRange(of: "{\(key)}".utf8) != nil else { return }
             if let lines = ReadableResult.lines(result.text) {
-                text = text.replacingOccurrences(of: " \"{\(key)}\".", with: ":\n" + lines)
-                text = text.replacingOccurrences(of: "{\(key)}", with: lines)
+                replace(" \"{\(key)}\".", with: ":\n" + lines)
+                replace("{\(key)}", with: lines)
             } else {
-                text = text.replacingOccurrences(of: "{\(key)}", with: result.text)
+                replace("{\(key)}", with: result.text)
             }
         }
         for (index, result) in results.enumerated().reversed() {
-            text = text.replacingOccurrences(of: "{name\(index + 1)}", with: result.name)
+            replace("{name\(index + 1)}", with: result.name)
             place("result\(index + 1)", result)
         }
         if let first = results.first {
-            text = text.replacingOccurrences(of: "{name}", with: first.name)
+            replace("{name}", with: first.name)
             place("result", first)
         }
-        return text.replacingOccurrences(of: "{text}", with: userText)
+        replace("{text}", with: userText)
+        return text
     }
 }

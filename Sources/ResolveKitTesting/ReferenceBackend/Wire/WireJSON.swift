@@ -100,6 +100,15 @@ enum WireJSON: Sendable, Equatable {
 
     private static func writeString(_ text: String, into output: inout String, asciiOnly: Bool) {
         output += "\""
+        // Most strings (ids, times, plain text) need no escape: they are copied whole, not scalar by scalar.
+        let needsEscape = text.utf8.contains { byte in
+            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (asciiOnly && byte >= 0x80)
+        }
+        guard needsEscape else {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
