@@ -23,7 +23,7 @@ struct ManifestBuilder {
     /// runs.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
         let index = TypeIndex(files: files)
-        let shares = ParallelMap.map(ParallelMap.shares(of: files)) { share in
+        var shares = ParallelMap.map(ParallelMap.shares(of: files)) { share in
             var builder = ManifestBuilder(index: index)
             // By index here and below: a declaration is read where it is stored, not copied out first (a copy costs a
             // reference count per member list).
@@ -40,8 +40,14 @@ struct ManifestBuilder {
         var builder = ManifestBuilder(index: index)
         builder.diagnostics = files.flatMap(\.diagnostics)
         builder.functions.reserveCapacity(shares.reduce(0) { $0 + $1.functions.count })
+        // The functions are moved out of the shares, last to first, so none is copied (a copy costs a reference
+        // count per field, and the shares freeing theirs as many again); reversed, they are the shares' functions
+        // one after the other.
+        for share in shares.indices.reversed() {
+            while let function = shares[share].functions.popLast() { builder.functions.append(function) }
+        }
+        builder.functions.reverse()
         for share in shares {
-            builder.functions += share.functions
             builder.diagnostics += share.diagnostics
             builder.resolver.conformances.merge(share.conformances) { first, _ in first }
         }
@@ -106,14 +112,25 @@ struct ManifestBuilder {
                 "struct '\(name)' is \(access.keyword); the generated file cannot extend it, so make it internal or wider",
                 at: declaration.location)
         }
-        func isPerform(_ function: FunctionDeclaration) -> Bool { function.name == "perform" && !function.isStatic }
-        let performs =
-            declaration.functions.filter(isPerform) + (index.extensionFunctions[qualifiedName]?.filter(isPerform) ?? [])
-        guard let perform = performs.first else {
+        // The struct's own perform methods, then its extensions': read by index, so that only the first is copied.
+        var firstPerform: FunctionDeclaration?
+        var secondPerformLocation: SourceLocation?
+        func findPerforms(in functions: [FunctionDeclaration]) {
+            for index in functions.indices where functions[index].name == "perform" && !functions[index].isStatic {
+                if firstPerform == nil {
+                    firstPerform = functions[index]
+                } else if secondPerformLocation == nil {
+                    secondPerformLocation = functions[index].location
+                }
+            }
+        }
+        findPerforms(in: declaration.functions)
+        if let extensionFunctions = index.extensionFunctions[qualifiedName] { findPerforms(in: extensionFunctions) }
+        guard let perform = firstPerform else {
             return fail("struct '\(name)' has no perform(...) method", at: declaration.location)
         }
-        if performs.count > 1 {
-            return fail("struct '\(name)' has more than one perform(...) method", at: performs[1].location)
+        if let secondPerformLocation {
+            return fail("struct '\(name)' has more than one perform(...) method", at: secondPerformLocation)
         }
         if !perform.isAsync || !perform.isThrowing {
             fail("perform(...) must be 'async throws'", at: perform.location)
@@ -164,24 +181,30 @@ struct ManifestBuilder {
         }
         guard isValid, let functionName = arguments.name else { return }
         let result = Self.result(of: perform)
+        let outputSchema = result == .encodable ? outputSchema(of: perform, at: use) : nil
         functions.append(
             FunctionManifest(
                 name: functionName, description: description, schema: schema,
                 requiresApproval: arguments.requiresApproval, timeoutSeconds: arguments.timeout,
                 typeName: qualifiedName, access: access, parameters: parameters, result: result,
-                outputSchema: result == .encodable ? outputSchema(of: perform, at: use) : nil,
+                outputSchema: outputSchema,
                 nameLocation: arguments.nameLocation, needsFoundation: needsFoundation))
     }
 
-    /// The schema of a result type that is a `Codable` struct of the scanned sources, or `nil`. Worked out on a
-    /// copy of the resolver: a result type that cannot be described is no error, only no output schema.
-    private func outputSchema(of perform: FunctionDeclaration, at use: ArgumentTypeResolver.Use) -> JSONSchema? {
+    /// The schema of a result type that is a `Codable` struct of the scanned sources, or `nil`. A result type that
+    /// cannot be described is no error, only no output schema: the problems resolving it reports are dropped.
+    /// Resolving it leaves the resolver as it was but for its memo of types resolved without a problem, which
+    /// resolve the same wherever they are used; and a type read as a struct member (not `direct`) adds no
+    /// conformance.
+    private mutating func outputSchema(of perform: FunctionDeclaration, at use: ArgumentTypeResolver.Use)
+        -> JSONSchema?
+    {
         guard let type = perform.returnType else { return nil }
-        var scratch = resolver
-        scratch.diagnostics = []
+        let reported = resolver.diagnostics.count
+        defer { resolver.diagnostics.removeSubrange(reported...) }
         var resultUse = use
         resultUse.direct = false
-        guard let resolved = scratch.resolve(type, at: resultUse), scratch.diagnostics.isEmpty,
+        guard let resolved = resolver.resolve(type, at: resultUse), resolver.diagnostics.count == reported,
             resolved.schema.type == .object, !resolved.schema.nullable
         else { return nil }
         return resolved.schema
