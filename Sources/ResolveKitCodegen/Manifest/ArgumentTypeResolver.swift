@@ -54,9 +54,22 @@ struct ArgumentTypeResolver {
             return fail(
                 "unsupported type '\(text)': closures, existentials and metatypes cannot be tool arguments",
                 at: location)
+        case .name(let name, let location):
+            return self.name(name, whole: type, location: location, at: use)
         case .named(let components, let location):
             return named(components, whole: type, location: location, at: use)
         }
+    }
+
+    /// A one-component name without generic arguments: what ``named(_:whole:location:at:)`` does with one, without
+    /// a list of components.
+    private mutating func name(_ name: String, whole: TypeSyntax, location: SourceLocation, at use: Use)
+        -> ArgumentType?
+    {
+        if let symbol = index.lookup(CollectionOfOne(name), from: use.scope) {
+            return resolve(symbol, whole: whole, location: location, at: use)
+        }
+        return standardOrUnknown(name, whole: whole, location: location, at: use)
     }
 
     private mutating func named(
@@ -73,24 +86,42 @@ struct ArgumentTypeResolver {
         }
         let names = components.lazy.map(\.name)
         if components.allSatisfy({ $0.arguments.isEmpty }), let symbol = index.lookup(names, from: use.scope) {
-            switch symbol {
-            case .alias(let alias, let aliasScope):
-                var aliasUse = use
-                aliasUse.scope = aliasScope
-                aliasUse.generics = []
-                return resolve(alias.target, at: aliasUse)
-            case .type(let entry):
-                return userType(entry, written: whole, location: location, at: use)
-            }
+            return resolve(symbol, whole: whole, location: location, at: use)
         }
-        if components.count == 1, let (schema, foundation) = StandardTypes.schema(for: components[0].name) {
-            return ArgumentType(
-                schema: schema, swiftType: components[0].name, shape: .scalar, needsFoundation: foundation)
+        guard components.count == 1 else { return unknown(whole, location: location) }
+        return standardOrUnknown(components[0].name, whole: whole, location: location, at: use)
+    }
+
+    /// Resolves what a name looked up to.
+    private mutating func resolve(
+        _ symbol: TypeIndex.Symbol, whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        switch symbol {
+        case .alias(let alias, let aliasScope):
+            var aliasUse = use
+            aliasUse.scope = aliasScope
+            aliasUse.generics = []
+            return resolve(alias.target, at: aliasUse)
+        case .type(let entry):
+            return userType(entry, written: whole, location: location, at: use)
         }
-        if components.count == 1, use.generics.contains(components[0].name) {
+    }
+
+    /// A one-component name that is no symbol of the scanned sources: a standard type, or a problem.
+    private mutating func standardOrUnknown(
+        _ name: String, whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        if let (schema, foundation) = StandardTypes.schema(for: name) {
+            return ArgumentType(schema: schema, swiftType: name, shape: .scalar, needsFoundation: foundation)
+        }
+        if use.generics.contains(name) {
             return fail("unsupported type '\(whole)': a generic parameter cannot be a tool argument", at: location)
         }
-        return fail(
+        return unknown(whole, location: location)
+    }
+
+    private mutating func unknown(_ whole: TypeSyntax, location: SourceLocation) -> ArgumentType? {
+        fail(
             "unsupported type '\(whole)': it is neither a supported standard type nor declared in the scanned sources",
             at: location)
     }
@@ -109,9 +140,7 @@ struct ArgumentTypeResolver {
     private mutating func dictionary(
         key: TypeSyntax, value: TypeSyntax, whole: TypeSyntax, location: SourceLocation, at use: Use
     ) -> ArgumentType? {
-        guard case .named(let keyComponents, _) = key, keyComponents.last?.name == "String",
-            keyComponents.allSatisfy(\.arguments.isEmpty)
-        else {
+        guard key.plainLastName == "String" else {
             return fail("unsupported type '\(whole)': dictionary keys must be String", at: location)
         }
         guard let value = resolve(value, at: use) else { return nil }

@@ -15,7 +15,7 @@ extension ManifestBuilder {
             diagnostics.append(.error("inout parameter '\(parameter.name)' is not supported", at: parameter.location))
             return nil
         }
-        if case .named(let components, _) = parameter.type, components.last?.name == "ResolveKitFunctionContext" {
+        if parameter.type.lastName == "ResolveKitFunctionContext" {
             let manifest = FunctionManifest.Parameter(
                 key: parameter.name, label: parameter.label, swiftType: "ResolveKitFunctionContext", reading: .context)
             return (manifest, nil, false, false)

@@ -212,11 +212,7 @@ struct ManifestBuilder {
 
     private static func result(of perform: FunctionDeclaration) -> FunctionManifest.Result {
         guard let type = perform.returnType, !type.isVoid else { return .void }
-        if case .named(let components, _) = type, components.last?.name == "JSONValue",
-            components.allSatisfy(\.arguments.isEmpty)
-        {
-            return .json
-        }
+        if type.plainLastName == "JSONValue" { return .json }
         return .encodable
     }
 

@@ -6,8 +6,10 @@ extension DeclarationParser {
         let nameToken = current
         var name = ""
         if kind == .extension {
-            if case .named(let components, _) = parseTypeSyntax() {
-                name = components.map(\.name).joined(separator: ".")
+            switch parseTypeSyntax() {
+            case .name(let typeName, _): name = typeName
+            case .named(let components, _): name = components.map(\.name).joined(separator: ".")
+            default: break
             }
         } else if let token = current, token.kind == .identifier {
             name = token.text
