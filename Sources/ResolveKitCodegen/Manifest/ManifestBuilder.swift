@@ -78,12 +78,14 @@ struct ManifestBuilder {
             declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
         if let annotation = declaration.annotation {
-            function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
+            function(declaration, annotation: annotation, scope: memberScope)
         }
         for nested in declaration.nested.indices { functions(in: declaration.nested[nested], scope: memberScope) }
     }
 
-    private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {
+    /// Builds the function of the annotated `declaration`, whose qualified name is `scope` joined with dots.
+    private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, scope: [String]) {
+        let qualifiedName = scope.joined(separator: ".")
         guard declaration.kind == .struct else {
             let message =
                 declaration.kind == .extension
@@ -142,8 +144,11 @@ struct ManifestBuilder {
         var parameters: [FunctionManifest.Parameter] = []
         parameters.reserveCapacity(perform.parameters.count)
         var needsFoundation = false
+        // Names are resolved in the scope the qualified name splits into: `scope` itself, unless a name in it is empty
+        // (a declaration without one), which splitting drops.
         let use = ArgumentTypeResolver.Use(
-            scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
+            scope: scope.contains(where: \.isEmpty) ? qualifiedName.split(separator: ".").map(String.init) : scope,
+            generics: generics)
         let hiddenMembers = Self.hiddenMembers(of: declaration)
         schema.properties.reserveCapacity(perform.parameters.count)
         for parameterIndex in perform.parameters.indices {

@@ -7,6 +7,8 @@ extension TypeIndex {
 
         /// Names the declarations of `file`.
         init(_ file: SourceFileModel) {
+            // Room for the top-level symbols up front (nested ones are few), rather than regrowing the list.
+            symbols.reserveCapacity(file.typeAliases.count + file.declarations.count)
             for alias in file.typeAliases { symbols.append((alias.name, .alias(alias, scope: []))) }
             // By index here and below: a declaration is read where it is stored, not copied out first.
             for declaration in file.declarations.indices {

@@ -117,8 +117,10 @@ extension DeclarationParser {
 
     /// Parses a parenthesised parameter list.
     mutating func parseParameters() -> [ParameterDeclaration] {
-        advance()
         var parameters: [ParameterDeclaration] = []
+        // Room for every parameter up front, rather than regrowing the list parameter by parameter.
+        parameters.reserveCapacity(listElementCount())
+        advance()
         while let token = current, !token.isPunctuation(")") {
             if let parameter = parseParameter() { parameters.append(parameter) }
             while let next = current, !next.isPunctuation(","), !next.isPunctuation(")") { skipBalanced() }

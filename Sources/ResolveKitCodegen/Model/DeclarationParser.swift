@@ -126,6 +126,26 @@ struct DeclarationParser {
         }
     }
 
+    /// About how many elements the bracketed list opening at `position` holds: its commas one level deep, plus
+    /// one unless it is empty (a comma inside `<…>` counts too: the number only sizes a list).
+    func listElementCount() -> Int {
+        guard position < code.count, brackets[position] > 0 else { return 0 }
+        var depth = 0
+        var commas = 0
+        var index = position
+        while index < code.count {
+            depth += Int(brackets[index])
+            index += 1
+            if depth == 0 { break }
+            if depth == 1, index < code.count, tokens[code[index]].kind == .punctuation,
+                tokens[code[index]].end - tokens[code[index]].start == 1, source[tokens[code[index]].start] == .comma
+            {
+                commas += 1
+            }
+        }
+        return index - position > 2 ? commas + 1 : 0
+    }
+
     /// Skips `(…)` directly after an attribute name (no space between, as Swift requires).
     mutating func skipAttributeArguments() {
         guard position > 0, let next = current, next.isPunctuation("("),
