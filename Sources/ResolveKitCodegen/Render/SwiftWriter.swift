@@ -50,6 +50,11 @@ struct SwiftWriter: Sendable {
         output.append(contentsOf: text.utf8)
     }
 
+    /// Appends bytes of the current line.
+    mutating func write(bytes: UnsafeBufferPointer<UInt8>) {
+        output.append(contentsOf: bytes)
+    }
+
     /// Appends one byte of the current line.
     mutating func write(byte: UInt8) {
         output.append(byte)
