@@ -1,10 +1,12 @@
 extension DocComment {
     /// One documentation line cut into the parts ``documentation`` reads.
     struct LineParts {
+        /// Whether the line holds nothing but spaces and tabs.
+        var isBlank: Bool
         /// The spaces and tabs before the text.
         var indentation: Int
-        /// The line without leading and trailing spaces and tabs.
-        var trimmed: Substring
+        /// The line without leading and trailing spaces and tabs, when it is no list item (else empty).
+        var text: String
         /// The `- key: value` item the line holds, if it starts with `- `.
         var item: ListItem?
     }
@@ -12,44 +14,43 @@ extension DocComment {
     /// A `- key: value` line.
     struct ListItem {
         /// The text before the first colon, trimmed; the whole item when it has no colon.
-        var key: Substring
+        var key: String
         /// The text after the first colon, trimmed; empty when there is none.
-        var value: Substring
+        var value: String
         var hasColon: Bool
         /// The canonical name of the constraint tag the key names, case-insensitively (`Minimum`).
         var tagName: String?
         /// Whether the key is `Parameters`, in any case.
         var isParametersKey: Bool
         /// The name after `Parameter ` when the key starts with it, in any case.
-        var parameterName: Substring?
+        var parameterName: String?
         /// Whether the key holds a space character.
         var keyHasSpace: Bool
     }
 
-    /// The parts of `line`. A line of ASCII text (nearly all of them) is cut by byte offsets, where every byte is a
-    /// character of its own; other text is cut by character.
-    static func parts(of line: Line) -> LineParts {
-        let text = line.text
-        let utf8 = text.utf8
-        let offsets = utf8.withContiguousStorageIfAvailable { bytes -> ASCIIOffsets? in
-            bytes.allSatisfy { $0 < 0x80 } ? ASCIIOffsets(bytes) : nil
+    /// The parts of a line's `text`. A line of ASCII text (nearly all of them) is cut by byte offsets, where every
+    /// byte is a character of its own, and its parts are made strings straight from its bytes; other text is cut
+    /// by character.
+    static func parts(of text: Substring) -> LineParts {
+        let parts = text.utf8.withContiguousStorageIfAvailable { bytes -> LineParts? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let offsets = ASCIIOffsets(bytes)
+            func string(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            guard let item = offsets.item else {
+                return LineParts(
+                    isBlank: offsets.trimmed.isEmpty, indentation: offsets.indentation,
+                    text: string(offsets.trimmed), item: nil)
+            }
+            return LineParts(
+                isBlank: false, indentation: offsets.indentation, text: "",
+                item: ListItem(
+                    key: string(item.key), value: item.value.map(string) ?? "", hasColon: item.value != nil,
+                    tagName: item.tagName, isParametersKey: item.isParametersKey,
+                    parameterName: item.parameterName.map(string), keyHasSpace: item.keyHasSpace))
         }
-        guard let offsets = offsets ?? nil else { return characterParts(of: text) }
-        func slice(_ range: Range<Int>) -> Substring {
-            text[
-                utf8.index(
-                    utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-                        utf8.startIndex, offsetBy: range.upperBound)]
-        }
-        guard let item = offsets.item else {
-            return LineParts(indentation: offsets.indentation, trimmed: slice(offsets.trimmed), item: nil)
-        }
-        return LineParts(
-            indentation: offsets.indentation, trimmed: slice(offsets.trimmed),
-            item: ListItem(
-                key: slice(item.key), value: item.value.map(slice) ?? "", hasColon: item.value != nil,
-                tagName: item.tagName, isParametersKey: item.isParametersKey,
-                parameterName: item.parameterName.map(slice), keyHasSpace: item.keyHasSpace))
+        return (parts ?? nil) ?? characterParts(of: text)
     }
 
     /// The byte offsets of an ASCII line's parts.
@@ -114,7 +115,9 @@ extension DocComment {
     private static func characterParts(of text: Substring) -> LineParts {
         let indentation = text.utf8.prefix { $0 == .space || $0 == .tab }.count
         let trimmed = text.trimmingSpacesAndTabs()
-        guard isListItem(trimmed) else { return LineParts(indentation: indentation, trimmed: trimmed, item: nil) }
+        guard isListItem(trimmed) else {
+            return LineParts(isBlank: trimmed.isEmpty, indentation: indentation, text: String(trimmed), item: nil)
+        }
         // `- ` is two one-byte characters.
         let item = Substring(trimmed.utf8.dropFirst(2)).trimmingSpacesAndTabs()
         let colon = firstColon(in: item)
@@ -122,12 +125,12 @@ extension DocComment {
         let value = colon.map { item[item.index(after: $0)...].trimmingSpacesAndTabs() } ?? ""
         let loweredKey = key.lowercased()
         return LineParts(
-            indentation: indentation, trimmed: trimmed,
+            isBlank: false, indentation: indentation, text: "",
             item: ListItem(
-                key: key, value: value, hasColon: colon != nil, tagName: DocumentationTag.known[loweredKey],
-                isParametersKey: loweredKey == "parameters",
+                key: String(key), value: String(value), hasColon: colon != nil,
+                tagName: DocumentationTag.known[loweredKey], isParametersKey: loweredKey == "parameters",
                 parameterName: loweredKey.hasPrefix("parameter ")
-                    ? key.dropFirst("parameter ".count).trimmingSpacesAndTabs() : nil,
+                    ? String(key.dropFirst("parameter ".count).trimmingSpacesAndTabs()) : nil,
                 keyHasSpace: key.contains(" ")))
     }
 

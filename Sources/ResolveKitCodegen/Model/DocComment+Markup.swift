@@ -16,8 +16,8 @@ extension DocComment {
 
     /// Reads the summary, the `- Parameters:` list or `- Parameter x:` items and constraint tags.
     ///
-    /// Read for every function and every struct property a schema describes: the parts of a line are slices of it,
-    /// and only what the result keeps becomes a `String`.
+    /// Read for every function and every struct property a schema describes: each line is cut into the parts it
+    /// needs (``parts(of:)``), nothing more.
     var documentation: Documentation {
         var result = Documentation()
         // The prose lines so far: lines joined with spaces, paragraphs with a blank line.
@@ -26,8 +26,8 @@ extension DocComment {
         var startsParagraph = false
         var section = Section.prose
         for index in lines.indices {
-            let line = Self.parts(of: lines[index])
-            if line.trimmed.isEmpty {
+            let line = Self.parts(of: lines[index].text)
+            if line.isBlank {
                 if case .prose = section, !paragraphIsEmpty {
                     startsParagraph = true
                     paragraphIsEmpty = true
@@ -38,14 +38,14 @@ extension DocComment {
                 switch section {
                 case .prose:
                     if summary.isEmpty {
-                        summary = String(line.trimmed)
+                        summary = line.text
                     } else {
                         summary += startsParagraph ? "\n\n" : " "
-                        summary += line.trimmed
+                        summary += line.text
                     }
                     startsParagraph = false
                     paragraphIsEmpty = false
-                case .parameter(let name, _): result.parameters[name]?.text += " " + line.trimmed
+                case .parameter(let name, _): result.parameters[name]?.text += " " + line.text
                 default: break
                 }
                 continue
@@ -55,7 +55,7 @@ extension DocComment {
             let tagLocation = SourceLocation(
                 file: location.file, line: location.line, column: location.column + indentation + 2)
             if let tagName = item.tagName {
-                let tag = DocumentationTag(name: tagName, value: String(item.value), location: tagLocation)
+                let tag = DocumentationTag(name: tagName, value: item.value, location: tagLocation)
                 if case .parameter(let name, _) = section, let parameter = result.parameters[name],
                     indentation > parameter.indentation
                 {
@@ -72,12 +72,11 @@ extension DocComment {
                 // Every later line may name a parameter: room for them up front spares regrowing the table.
                 result.parameters.reserveCapacity(lines.count - index - 1)
             } else if let name = item.parameterName, item.hasColon {
-                let name = String(name)
-                result.parameters[name] = Documentation.Parameter(text: String(item.value), indentation: indentation)
+                result.parameters[name] = Documentation.Parameter(text: item.value, indentation: indentation)
                 section = .parameter(name, listIndentation: nil)
             } else if let list = section.listIndentation, indentation > list, item.hasColon, !item.keyHasSpace {
-                let name = String(item.key)
-                result.parameters[name] = Documentation.Parameter(text: String(item.value), indentation: indentation)
+                let name = item.key
+                result.parameters[name] = Documentation.Parameter(text: item.value, indentation: indentation)
                 section = .parameter(name, listIndentation: list)
             } else {
                 section = .other
