@@ -13,7 +13,7 @@ extension ArgumentTypeResolver {
         let result: ArgumentType?
         let kind: ArgumentConformance.Kind
         let reported = diagnostics.count
-        switch entry.declaration.kind {
+        switch entry.kind {
         case .enum:
             result = resolvedUserTypes[name] ?? enumeration(entry, written: written, location: location)
             kind = .rawValue
