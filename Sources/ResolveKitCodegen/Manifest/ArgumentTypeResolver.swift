@@ -19,13 +19,31 @@ struct ArgumentTypeResolver {
     var diagnostics: [Diagnostic] = []
     /// The conformances generated code must add, by type name.
     var conformances: [String: ArgumentConformance] = [:]
-    /// User types already resolved without a problem, by qualified name: most types are used by many functions,
-    /// and their schema does not depend on where they are used. Types that reported a problem are resolved again
-    /// at every use, so each use still reports it.
+    /// User types resolved without a problem but out of sight of generated code, by qualified name: a later use
+    /// reports that again without resolving them again. Types that reported a problem are resolved again at every
+    /// use, so each use still reports it.
     var resolvedUserTypes: [String: ArgumentType] = [:]
-    /// User types that resolved without a problem and are visible to generated code, with the conformance generated
-    /// code adds to them (`nil` when they declare it): a later use of one costs a dictionary lookup.
-    var acceptedUserTypes: [String: (type: ArgumentType, conformance: ArgumentConformance?)] = [:]
+    /// User types that resolved without a problem and are visible to generated code: most types are used by many
+    /// functions, their schema does not depend on where they are used, and a later use of one costs a dictionary
+    /// lookup.
+    var acceptedUserTypes: [String: AcceptedUserType] = [:]
+
+    /// A user type that resolved without a problem and is visible to generated code. A class: the memo's values
+    /// are then a reference each, cheap to look up and to move when the table grows (a type is a few hundred
+    /// bytes), and the first direct use marks the conformance recorded in place.
+    final class AcceptedUserType {
+        let type: ArgumentType
+        /// The conformance generated code adds to the type; `nil` when the type declares it.
+        let conformance: ArgumentConformance?
+        /// Whether ``conformance`` is in ``ArgumentTypeResolver/conformances`` already.
+        var isRecorded: Bool
+
+        init(type: ArgumentType, conformance: ArgumentConformance?, isRecorded: Bool) {
+            self.type = type
+            self.conformance = conformance
+            self.isRecorded = isRecorded
+        }
+    }
 
     init(index: TypeIndex) {
         self.index = index
