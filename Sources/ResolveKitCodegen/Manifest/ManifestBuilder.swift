@@ -151,9 +151,15 @@ struct ManifestBuilder {
             generics: generics)
         let hiddenMembers = Self.hiddenMembers(of: declaration)
         schema.properties.reserveCapacity(perform.parameters.count)
-        for parameterIndex in perform.parameters.indices {
-            let parameter = perform.parameters[parameterIndex]
-            if let hidden = Self.privateMember(usedBy: parameter, in: declaration, hidden: hiddenMembers) {
+        // By index: a parameter is read where it is stored, not copied out first (a reference count per field, for
+        // every parameter of every function).
+        let performParameters = perform.parameters
+        for parameterIndex in performParameters.indices {
+            if !hiddenMembers.isEmpty,
+                let hidden = Self.privateMember(
+                    usedBy: performParameters[parameterIndex], in: declaration, hidden: hiddenMembers)
+            {
+                let parameter = performParameters[parameterIndex]
                 fail(
                     "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "
                         + "file; the generated code is in another file: make '\(hidden.name)' internal",
@@ -163,7 +169,9 @@ struct ManifestBuilder {
                         ?? parameter.location)
                 continue
             }
-            guard let (manifest, property, isRequired, foundation) = self.parameter(parameter, documentation, use)
+            guard
+                let (manifest, property, isRequired, foundation) = self.parameter(
+                    at: parameterIndex, of: performParameters, documentation, use)
             else {
                 isValid = false
                 continue
@@ -171,8 +179,8 @@ struct ManifestBuilder {
             parameters.append(manifest)
             needsFoundation = needsFoundation || foundation
             guard let property else { continue }
-            schema.properties[parameter.name] = property
-            if isRequired { schema.required.append(parameter.name) }
+            schema.properties[performParameters[parameterIndex].name] = property
+            if isRequired { schema.required.append(performParameters[parameterIndex].name) }
         }
         let description = arguments.description ?? documentation.summary ?? ""
         if description.isEmpty {
