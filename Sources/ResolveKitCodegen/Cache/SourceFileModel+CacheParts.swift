@@ -30,6 +30,12 @@ extension Token {
 extension TypeSyntax: FileCacheDecodable {
     func encode(to writer: inout CacheWriter) {
         switch self {
+        case .name(let name, _):
+            // Written as the one-component name it is, so the cache form does not tell the two cases apart.
+            writer.write(0)
+            writer.write(1)
+            writer.write(name)
+            writer.write(0)
         case .named(let components, _):
             writer.write(0)
             writer.write(components) { writer, component in
@@ -65,7 +71,10 @@ extension TypeSyntax: FileCacheDecodable {
             let components = try reader.array { (reader) throws(CacheReader.Malformed) in
                 Component(name: try reader.string(), arguments: try reader.array(type))
             }
-            self = .named(components, try SourceLocation(file: file, from: &reader))
+            let location = try SourceLocation(file: file, from: &reader)
+            self =
+                components.count == 1 && components[0].arguments.isEmpty
+                ? .name(components[0].name, location) : .named(components, location)
         case 1: self = .optional(try type(&reader), try SourceLocation(file: file, from: &reader))
         case 2: self = .array(try type(&reader), try SourceLocation(file: file, from: &reader))
         case 3:

@@ -4,6 +4,8 @@ struct AnnotationArguments: Sendable, Hashable {
     static let reservedNames: Set<String> = ["kb_search", "escalate_to_human"]
     /// The labels the annotation accepts.
     static let labels = ["name", "description", "timeout", "requiresApproval"]
+    /// The index of `name` in ``labels``.
+    private static let nameLabel = 0
 
     var name: String?
     var nameLocation: SourceLocation
@@ -17,24 +19,31 @@ struct AnnotationArguments: Sendable, Hashable {
     init(_ annotation: Annotation) {
         nameLocation = annotation.location
         diagnostics = annotation.diagnostics
-        var seen: Set<String> = []
-        for argument in annotation.arguments {
-            guard Self.labels.contains(argument.label) else {
+        // The labels seen so far, one bit per index in `labels`: there are four, and a set of them would cost an
+        // allocation and a hash per argument.
+        var seen: UInt8 = 0
+        // By index: an argument is read where it is stored, not copied out first.
+        let arguments = annotation.arguments
+        for index in arguments.indices {
+            guard let label = Self.labels.firstIndex(of: arguments[index].label) else {
                 diagnostics.append(
                     .error(
-                        "unknown annotation argument '\(argument.label)'; expected name, description, timeout or "
-                            + "requiresApproval",
-                        at: argument.labelLocation))
+                        "unknown annotation argument '\(arguments[index].label)'; expected name, description, timeout "
+                            + "or requiresApproval",
+                        at: arguments[index].labelLocation))
                 continue
             }
-            guard seen.insert(argument.label).inserted else {
+            guard seen & 1 << label == 0 else {
                 diagnostics.append(
-                    .error("duplicate annotation argument '\(argument.label)'", at: argument.labelLocation))
+                    .error(
+                        "duplicate annotation argument '\(arguments[index].label)'", at: arguments[index].labelLocation)
+                )
                 continue
             }
-            read(argument)
+            seen |= 1 << label
+            read(arguments[index])
         }
-        if name == nil, annotation.diagnostics.isEmpty, !seen.contains("name") {
+        if name == nil, annotation.diagnostics.isEmpty, seen & 1 << Self.nameLabel == 0 {
             diagnostics.append(
                 .error("@ResolveKit needs a name, as in @ResolveKit(name: \"set_lights\")", at: annotation.location))
         }

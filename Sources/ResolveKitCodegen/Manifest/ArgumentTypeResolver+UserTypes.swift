@@ -7,13 +7,17 @@ extension ArgumentTypeResolver {
     ) -> ArgumentType? {
         let name = entry.qualifiedName
         if let known = acceptedUserTypes[name] {
-            if use.direct, let conformance = known.conformance { conformances[name] = conformance }
+            // The conformance is the same at every use: recorded once, at the first direct use.
+            if use.direct, !known.isRecorded, let conformance = known.conformance {
+                conformances[name] = conformance
+                known.isRecorded = true
+            }
             return known.type
         }
         let result: ArgumentType?
         let kind: ArgumentConformance.Kind
         let reported = diagnostics.count
-        switch entry.declaration.kind {
+        switch entry.kind {
         case .enum:
             result = resolvedUserTypes[name] ?? enumeration(entry, written: written, location: location)
             kind = .rawValue
@@ -30,9 +34,11 @@ extension ArgumentTypeResolver {
             return fail("unsupported type '\(written)': a protocol cannot be a tool argument", at: location)
         }
         guard let result else { return nil }
-        if diagnostics.count == reported { resolvedUserTypes[name] = result }
+        let resolvedCleanly = diagnostics.count == reported
         let access = index.effectiveAccess(of: name)
         guard access >= .internal else {
+            // Only a type that is not accepted is looked up here again.
+            if resolvedCleanly { resolvedUserTypes[name] = result }
             return fail(
                 "type '\(name)' is \(access.keyword); the generated file cannot use it, so make it internal or wider",
                 at: location)
@@ -41,7 +47,10 @@ extension ArgumentTypeResolver {
             index.conforms(name, to: ["ResolveKitArgument"])
             ? nil : ArgumentConformance(typeName: name, kind: kind, access: access)
         if use.direct, let conformance { conformances[name] = conformance }
-        if diagnostics.count == reported { acceptedUserTypes[name] = (result, conformance) }
+        if resolvedCleanly {
+            acceptedUserTypes[name] = AcceptedUserType(
+                type: result, conformance: conformance, isRecorded: use.direct || conformance == nil)
+        }
         return result
     }
 

@@ -19,13 +19,31 @@ struct ArgumentTypeResolver {
     var diagnostics: [Diagnostic] = []
     /// The conformances generated code must add, by type name.
     var conformances: [String: ArgumentConformance] = [:]
-    /// User types already resolved without a problem, by qualified name: most types are used by many functions,
-    /// and their schema does not depend on where they are used. Types that reported a problem are resolved again
-    /// at every use, so each use still reports it.
+    /// User types resolved without a problem but out of sight of generated code, by qualified name: a later use
+    /// reports that again without resolving them again. Types that reported a problem are resolved again at every
+    /// use, so each use still reports it.
     var resolvedUserTypes: [String: ArgumentType] = [:]
-    /// User types that resolved without a problem and are visible to generated code, with the conformance generated
-    /// code adds to them (`nil` when they declare it): a later use of one costs a dictionary lookup.
-    var acceptedUserTypes: [String: (type: ArgumentType, conformance: ArgumentConformance?)] = [:]
+    /// User types that resolved without a problem and are visible to generated code: most types are used by many
+    /// functions, their schema does not depend on where they are used, and a later use of one costs a dictionary
+    /// lookup.
+    var acceptedUserTypes: [String: AcceptedUserType] = [:]
+
+    /// A user type that resolved without a problem and is visible to generated code. A class: the memo's values
+    /// are then a reference each, cheap to look up and to move when the table grows (a type is a few hundred
+    /// bytes), and the first direct use marks the conformance recorded in place.
+    final class AcceptedUserType {
+        let type: ArgumentType
+        /// The conformance generated code adds to the type; `nil` when the type declares it.
+        let conformance: ArgumentConformance?
+        /// Whether ``conformance`` is in ``ArgumentTypeResolver/conformances`` already.
+        var isRecorded: Bool
+
+        init(type: ArgumentType, conformance: ArgumentConformance?, isRecorded: Bool) {
+            self.type = type
+            self.conformance = conformance
+            self.isRecorded = isRecorded
+        }
+    }
 
     init(index: TypeIndex) {
         self.index = index
@@ -54,9 +72,22 @@ struct ArgumentTypeResolver {
             return fail(
                 "unsupported type '\(text)': closures, existentials and metatypes cannot be tool arguments",
                 at: location)
+        case .name(let name, let location):
+            return self.name(name, whole: type, location: location, at: use)
         case .named(let components, let location):
             return named(components, whole: type, location: location, at: use)
         }
+    }
+
+    /// A one-component name without generic arguments: what ``named(_:whole:location:at:)`` does with one, without
+    /// a list of components.
+    private mutating func name(_ name: String, whole: TypeSyntax, location: SourceLocation, at use: Use)
+        -> ArgumentType?
+    {
+        if let symbol = index.lookup(CollectionOfOne(name), from: use.scope) {
+            return resolve(symbol, whole: whole, location: location, at: use)
+        }
+        return standardOrUnknown(name, whole: whole, location: location, at: use)
     }
 
     private mutating func named(
@@ -73,24 +104,42 @@ struct ArgumentTypeResolver {
         }
         let names = components.lazy.map(\.name)
         if components.allSatisfy({ $0.arguments.isEmpty }), let symbol = index.lookup(names, from: use.scope) {
-            switch symbol {
-            case .alias(let alias, let aliasScope):
-                var aliasUse = use
-                aliasUse.scope = aliasScope
-                aliasUse.generics = []
-                return resolve(alias.target, at: aliasUse)
-            case .type(let entry):
-                return userType(entry, written: whole, location: location, at: use)
-            }
+            return resolve(symbol, whole: whole, location: location, at: use)
         }
-        if components.count == 1, let (schema, foundation) = StandardTypes.schema(for: components[0].name) {
-            return ArgumentType(
-                schema: schema, swiftType: components[0].name, shape: .scalar, needsFoundation: foundation)
+        guard components.count == 1 else { return unknown(whole, location: location) }
+        return standardOrUnknown(components[0].name, whole: whole, location: location, at: use)
+    }
+
+    /// Resolves what a name looked up to.
+    private mutating func resolve(
+        _ symbol: TypeIndex.Symbol, whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        switch symbol {
+        case .alias(let alias, let aliasScope):
+            var aliasUse = use
+            aliasUse.scope = aliasScope
+            aliasUse.generics = []
+            return resolve(alias.target, at: aliasUse)
+        case .type(let entry):
+            return userType(entry, written: whole, location: location, at: use)
         }
-        if components.count == 1, use.generics.contains(components[0].name) {
+    }
+
+    /// A one-component name that is no symbol of the scanned sources: a standard type, or a problem.
+    private mutating func standardOrUnknown(
+        _ name: String, whole: TypeSyntax, location: SourceLocation, at use: Use
+    ) -> ArgumentType? {
+        if let (schema, foundation) = StandardTypes.schema(for: name) {
+            return ArgumentType(schema: schema, swiftType: name, shape: .scalar, needsFoundation: foundation)
+        }
+        if use.generics.contains(name) {
             return fail("unsupported type '\(whole)': a generic parameter cannot be a tool argument", at: location)
         }
-        return fail(
+        return unknown(whole, location: location)
+    }
+
+    private mutating func unknown(_ whole: TypeSyntax, location: SourceLocation) -> ArgumentType? {
+        fail(
             "unsupported type '\(whole)': it is neither a supported standard type nor declared in the scanned sources",
             at: location)
     }
@@ -109,9 +158,7 @@ struct ArgumentTypeResolver {
     private mutating func dictionary(
         key: TypeSyntax, value: TypeSyntax, whole: TypeSyntax, location: SourceLocation, at use: Use
     ) -> ArgumentType? {
-        guard case .named(let keyComponents, _) = key, keyComponents.last?.name == "String",
-            keyComponents.allSatisfy(\.arguments.isEmpty)
-        else {
+        guard key.plainLastName == "String" else {
             return fail("unsupported type '\(whole)': dictionary keys must be String", at: location)
         }
         guard let value = resolve(value, at: use) else { return nil }

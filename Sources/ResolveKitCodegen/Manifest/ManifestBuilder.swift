@@ -23,7 +23,7 @@ struct ManifestBuilder {
     /// runs.
     static func build(_ files: [SourceFileModel]) -> (CodegenManifest, [Diagnostic]) {
         let index = TypeIndex(files: files)
-        let shares = ParallelMap.map(ParallelMap.shares(of: files)) { share in
+        var shares = ParallelMap.map(ParallelMap.shares(of: files)) { share in
             var builder = ManifestBuilder(index: index)
             // By index here and below: a declaration is read where it is stored, not copied out first (a copy costs a
             // reference count per member list).
@@ -40,8 +40,14 @@ struct ManifestBuilder {
         var builder = ManifestBuilder(index: index)
         builder.diagnostics = files.flatMap(\.diagnostics)
         builder.functions.reserveCapacity(shares.reduce(0) { $0 + $1.functions.count })
+        // The functions are moved out of the shares, last to first, so none is copied (a copy costs a reference
+        // count per field, and the shares freeing theirs as many again); reversed, they are the shares' functions
+        // one after the other.
+        for share in shares.indices.reversed() {
+            while let function = shares[share].functions.popLast() { builder.functions.append(function) }
+        }
+        builder.functions.reverse()
         for share in shares {
-            builder.functions += share.functions
             builder.diagnostics += share.diagnostics
             builder.resolver.conformances.merge(share.conformances) { first, _ in first }
         }
@@ -72,12 +78,14 @@ struct ManifestBuilder {
             declaration.kind == .extension
             ? declaration.name.split(separator: ".").map(String.init) : scope + [declaration.name]
         if let annotation = declaration.annotation {
-            function(declaration, annotation: annotation, qualifiedName: memberScope.joined(separator: "."))
+            function(declaration, annotation: annotation, scope: memberScope)
         }
         for nested in declaration.nested.indices { functions(in: declaration.nested[nested], scope: memberScope) }
     }
 
-    private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, qualifiedName: String) {
+    /// Builds the function of the annotated `declaration`, whose qualified name is `scope` joined with dots.
+    private mutating func function(_ declaration: TypeDeclaration, annotation: Annotation, scope: [String]) {
+        let qualifiedName = scope.joined(separator: ".")
         guard declaration.kind == .struct else {
             let message =
                 declaration.kind == .extension
@@ -106,14 +114,25 @@ struct ManifestBuilder {
                 "struct '\(name)' is \(access.keyword); the generated file cannot extend it, so make it internal or wider",
                 at: declaration.location)
         }
-        func isPerform(_ function: FunctionDeclaration) -> Bool { function.name == "perform" && !function.isStatic }
-        let performs =
-            declaration.functions.filter(isPerform) + (index.extensionFunctions[qualifiedName]?.filter(isPerform) ?? [])
-        guard let perform = performs.first else {
+        // The struct's own perform methods, then its extensions': read by index, so that only the first is copied.
+        var firstPerform: FunctionDeclaration?
+        var secondPerformLocation: SourceLocation?
+        func findPerforms(in functions: [FunctionDeclaration]) {
+            for index in functions.indices where functions[index].name == "perform" && !functions[index].isStatic {
+                if firstPerform == nil {
+                    firstPerform = functions[index]
+                } else if secondPerformLocation == nil {
+                    secondPerformLocation = functions[index].location
+                }
+            }
+        }
+        findPerforms(in: declaration.functions)
+        if let extensionFunctions = index.extensionFunctions[qualifiedName] { findPerforms(in: extensionFunctions) }
+        guard let perform = firstPerform else {
             return fail("struct '\(name)' has no perform(...) method", at: declaration.location)
         }
-        if performs.count > 1 {
-            return fail("struct '\(name)' has more than one perform(...) method", at: performs[1].location)
+        if let secondPerformLocation {
+            return fail("struct '\(name)' has more than one perform(...) method", at: secondPerformLocation)
         }
         if !perform.isAsync || !perform.isThrowing {
             fail("perform(...) must be 'async throws'", at: perform.location)
@@ -125,13 +144,22 @@ struct ManifestBuilder {
         var parameters: [FunctionManifest.Parameter] = []
         parameters.reserveCapacity(perform.parameters.count)
         var needsFoundation = false
+        // Names are resolved in the scope the qualified name splits into: `scope` itself, unless a name in it is empty
+        // (a declaration without one), which splitting drops.
         let use = ArgumentTypeResolver.Use(
-            scope: qualifiedName.split(separator: ".").map(String.init), generics: generics)
+            scope: scope.contains(where: \.isEmpty) ? qualifiedName.split(separator: ".").map(String.init) : scope,
+            generics: generics)
         let hiddenMembers = Self.hiddenMembers(of: declaration)
         schema.properties.reserveCapacity(perform.parameters.count)
-        for parameterIndex in perform.parameters.indices {
-            let parameter = perform.parameters[parameterIndex]
-            if let hidden = Self.privateMember(usedBy: parameter, in: declaration, hidden: hiddenMembers) {
+        // By index: a parameter is read where it is stored, not copied out first (a reference count per field, for
+        // every parameter of every function).
+        let performParameters = perform.parameters
+        for parameterIndex in performParameters.indices {
+            if !hiddenMembers.isEmpty,
+                let hidden = Self.privateMember(
+                    usedBy: performParameters[parameterIndex], in: declaration, hidden: hiddenMembers)
+            {
+                let parameter = performParameters[parameterIndex]
                 fail(
                     "the default value of '\(parameter.name)' uses '\(hidden.name)', which is \(hidden.access.keyword) to its "
                         + "file; the generated code is in another file: make '\(hidden.name)' internal",
@@ -141,7 +169,9 @@ struct ManifestBuilder {
                         ?? parameter.location)
                 continue
             }
-            guard let (manifest, property, isRequired, foundation) = self.parameter(parameter, documentation, use)
+            guard
+                let (manifest, property, isRequired, foundation) = self.parameter(
+                    at: parameterIndex, of: performParameters, documentation, use)
             else {
                 isValid = false
                 continue
@@ -149,8 +179,8 @@ struct ManifestBuilder {
             parameters.append(manifest)
             needsFoundation = needsFoundation || foundation
             guard let property else { continue }
-            schema.properties[parameter.name] = property
-            if isRequired { schema.required.append(parameter.name) }
+            schema.properties[performParameters[parameterIndex].name] = property
+            if isRequired { schema.required.append(performParameters[parameterIndex].name) }
         }
         let description = arguments.description ?? documentation.summary ?? ""
         if description.isEmpty {
@@ -164,24 +194,30 @@ struct ManifestBuilder {
         }
         guard isValid, let functionName = arguments.name else { return }
         let result = Self.result(of: perform)
+        let outputSchema = result == .encodable ? outputSchema(of: perform, at: use) : nil
         functions.append(
             FunctionManifest(
                 name: functionName, description: description, schema: schema,
                 requiresApproval: arguments.requiresApproval, timeoutSeconds: arguments.timeout,
                 typeName: qualifiedName, access: access, parameters: parameters, result: result,
-                outputSchema: result == .encodable ? outputSchema(of: perform, at: use) : nil,
+                outputSchema: outputSchema,
                 nameLocation: arguments.nameLocation, needsFoundation: needsFoundation))
     }
 
-    /// The schema of a result type that is a `Codable` struct of the scanned sources, or `nil`. Worked out on a
-    /// copy of the resolver: a result type that cannot be described is no error, only no output schema.
-    private func outputSchema(of perform: FunctionDeclaration, at use: ArgumentTypeResolver.Use) -> JSONSchema? {
+    /// The schema of a result type that is a `Codable` struct of the scanned sources, or `nil`. A result type that
+    /// cannot be described is no error, only no output schema: the problems resolving it reports are dropped.
+    /// Resolving it leaves the resolver as it was but for its memo of types resolved without a problem, which
+    /// resolve the same wherever they are used; and a type read as a struct member (not `direct`) adds no
+    /// conformance.
+    private mutating func outputSchema(of perform: FunctionDeclaration, at use: ArgumentTypeResolver.Use)
+        -> JSONSchema?
+    {
         guard let type = perform.returnType else { return nil }
-        var scratch = resolver
-        scratch.diagnostics = []
+        let reported = resolver.diagnostics.count
+        defer { resolver.diagnostics.removeSubrange(reported...) }
         var resultUse = use
         resultUse.direct = false
-        guard let resolved = scratch.resolve(type, at: resultUse), scratch.diagnostics.isEmpty,
+        guard let resolved = resolver.resolve(type, at: resultUse), resolver.diagnostics.count == reported,
             resolved.schema.type == .object, !resolved.schema.nullable
         else { return nil }
         return resolved.schema
@@ -189,11 +225,7 @@ struct ManifestBuilder {
 
     private static func result(of perform: FunctionDeclaration) -> FunctionManifest.Result {
         guard let type = perform.returnType, !type.isVoid else { return .void }
-        if case .named(let components, _) = type, components.last?.name == "JSONValue",
-            components.allSatisfy(\.arguments.isEmpty)
-        {
-            return .json
-        }
+        if type.plainLastName == "JSONValue" { return .json }
         return .encodable
     }
 

@@ -7,46 +7,53 @@ extension TypeIndex {
 
         /// Names the declarations of `file`.
         init(_ file: SourceFileModel) {
+            // Room for the top-level symbols up front (nested ones are few), rather than regrowing the list.
+            symbols.reserveCapacity(file.typeAliases.count + file.declarations.count)
             for alias in file.typeAliases { symbols.append((alias.name, .alias(alias, scope: []))) }
             // By index here and below: a declaration is read where it is stored, not copied out first.
-            for declaration in file.declarations.indices {
-                add(file.declarations[declaration], scope: [], parent: nil, defaultAccess: .internal)
+            for position in file.declarations.indices {
+                add(at: position, of: file.declarations, scope: [], parent: nil, defaultAccess: .internal)
             }
         }
 
+        /// Names the declaration at `position` of `siblings` (read in place there, not copied out) and its members.
         private mutating func add(
-            _ declaration: TypeDeclaration, scope: [String], parent: String?, defaultAccess: AccessLevel
+            at position: Int, of siblings: [TypeDeclaration], scope: [String], parent: String?,
+            defaultAccess: AccessLevel
         ) {
             var memberScope: [String]
             var memberDefault = AccessLevel.internal
-            if declaration.kind == .extension {
-                memberScope = declaration.name.split(separator: ".").map(String.init)
+            let name = siblings[position].name
+            if siblings[position].kind == .extension {
+                memberScope = name.split(separator: ".").map(String.init)
                 let extended = memberScope.joined(separator: ".")
-                extensions.append((extended, declaration.inheritance, declaration.functions))
-                memberDefault = declaration.access ?? .internal
-                for alias in declaration.typeAliases {
+                extensions.append((extended, siblings[position].inheritance, siblings[position].functions))
+                memberDefault = siblings[position].access ?? .internal
+                for alias in siblings[position].typeAliases {
                     symbols.append(
                         ((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
                 }
-                for nested in declaration.nested.indices {
-                    add(declaration.nested[nested], scope: memberScope, parent: extended, defaultAccess: memberDefault)
+                let nested = siblings[position].nested
+                for index in nested.indices {
+                    add(at: index, of: nested, scope: memberScope, parent: extended, defaultAccess: memberDefault)
                 }
                 return
             }
             // A top-level name is its own qualified name, and a scope is built only for a type that has members to
             // name with it.
-            let qualifiedName = scope.isEmpty ? declaration.name : (scope + [declaration.name]).joined(separator: ".")
+            let qualifiedName = scope.isEmpty ? name : (scope + [name]).joined(separator: ".")
             let entry = Entry(
-                qualifiedName: qualifiedName, declaration: declaration, ownAccess: declaration.access ?? defaultAccess,
-                parent: parent, scope: scope)
+                qualifiedName: qualifiedName, at: position, of: siblings,
+                ownAccess: siblings[position].access ?? defaultAccess, parent: parent, scope: scope)
             symbols.append((qualifiedName, .type(entry)))
-            guard !declaration.typeAliases.isEmpty || !declaration.nested.isEmpty else { return }
-            memberScope = scope + [declaration.name]
-            for alias in declaration.typeAliases {
+            guard !siblings[position].typeAliases.isEmpty || !siblings[position].nested.isEmpty else { return }
+            memberScope = scope + [name]
+            for alias in siblings[position].typeAliases {
                 symbols.append(((memberScope + [alias.name]).joined(separator: "."), .alias(alias, scope: memberScope)))
             }
-            for nested in declaration.nested.indices {
-                add(declaration.nested[nested], scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
+            let nested = siblings[position].nested
+            for index in nested.indices {
+                add(at: index, of: nested, scope: memberScope, parent: qualifiedName, defaultAccess: memberDefault)
             }
         }
     }

@@ -2,9 +2,18 @@
 struct TypeIndex: Sendable {
     /// A nominal type declaration. A class: every use of a type looks its entry up, and a shared entry is one
     /// reference to count where a copied declaration is a dozen.
+    ///
+    /// The entry holds the list the declaration is stored in (one reference), not a copy of the declaration (a
+    /// reference per member list, counted when the index is built and again when it is freed, on one core): most
+    /// types are never an argument, and ``declaration`` copies one out only when it is.
     final class Entry: Sendable {
         let qualifiedName: String
-        let declaration: TypeDeclaration
+        let kind: TypeDeclaration.Kind
+        /// Inherited types and protocols as written (``TypeDeclaration/inheritance``).
+        let inheritance: [String]
+        /// The list the declaration is stored in, and its position there.
+        private let siblings: [TypeDeclaration]
+        private let position: Int
         /// The level the declaration states (or inherits from its extension's modifier).
         let ownAccess: AccessLevel
         /// The qualified name of the lexically enclosing type, if any.
@@ -12,12 +21,19 @@ struct TypeIndex: Sendable {
         /// The enclosing scope, for resolving names used inside it.
         let scope: [String]
 
+        /// The declaration, copied out of its list.
+        var declaration: TypeDeclaration { siblings[position] }
+
+        /// The entry of the declaration at `position` of `siblings`.
         init(
-            qualifiedName: String, declaration: TypeDeclaration, ownAccess: AccessLevel, parent: String?,
-            scope: [String]
+            qualifiedName: String, at position: Int, of siblings: [TypeDeclaration], ownAccess: AccessLevel,
+            parent: String?, scope: [String]
         ) {
             self.qualifiedName = qualifiedName
-            self.declaration = declaration
+            self.kind = siblings[position].kind
+            self.inheritance = siblings[position].inheritance
+            self.siblings = siblings
+            self.position = position
             self.ownAccess = ownAccess
             self.parent = parent
             self.scope = scope
@@ -139,7 +155,7 @@ struct TypeIndex: Sendable {
             let last = name.split(separator: ".").last ?? ""
             return protocolNames.contains { $0 == last }
         }
-        if let declared = entry(qualifiedName)?.declaration.inheritance, declared.contains(where: matches) {
+        if let declared = entry(qualifiedName)?.inheritance, declared.contains(where: matches) {
             return true
         }
         return extensionConformances[qualifiedName]?.contains(where: matches) ?? false

@@ -6,8 +6,10 @@ extension DeclarationParser {
         let nameToken = current
         var name = ""
         if kind == .extension {
-            if case .named(let components, _) = parseTypeSyntax() {
-                name = components.map(\.name).joined(separator: ".")
+            switch parseTypeSyntax() {
+            case .name(let typeName, _): name = typeName
+            case .named(let components, _): name = components.map(\.name).joined(separator: ".")
+            default: break
             }
         } else if let token = current, token.kind == .identifier {
             name = token.text
@@ -115,8 +117,10 @@ extension DeclarationParser {
 
     /// Parses a parenthesised parameter list.
     mutating func parseParameters() -> [ParameterDeclaration] {
-        advance()
         var parameters: [ParameterDeclaration] = []
+        // Room for every parameter up front, rather than regrowing the list parameter by parameter.
+        parameters.reserveCapacity(listElementCount())
+        advance()
         while let token = current, !token.isPunctuation(")") {
             if let parameter = parseParameter() { parameters.append(parameter) }
             while let next = current, !next.isPunctuation(","), !next.isPunctuation(")") { skipBalanced() }

@@ -171,6 +171,10 @@ extension DeclarationParser {
         var components: [TypeSyntax.Component] = []
         while let name = current, name.kind == .identifier {
             advance()
+            // Most types are one plain name: it needs no list of components.
+            if components.isEmpty, !(current?.isPunctuation("<") ?? false), !Self.continuesName(peek(0), peek(1)) {
+                return .name(name.text, start)
+            }
             var component = TypeSyntax.Component(name: name.text, arguments: [])
             if let open = current, open.isPunctuation("<"), !open.precededByNewline {
                 advance()
@@ -186,11 +190,16 @@ extension DeclarationParser {
                 if let close = current, close.isPunctuation(">") { advance() }
             }
             components.append(component)
-            guard let dot = current, dot.isPunctuation("."), let next = peek(1), next.kind == .identifier,
-                next.text != "Type", next.text != "Protocol"
-            else { break }
+            guard Self.continuesName(current, peek(1)) else { break }
             advance()
         }
+        if components.count == 1, components[0].arguments.isEmpty { return .name(components[0].name, start) }
         return .named(components, start)
+    }
+
+    /// Whether `dot` and `next` go on a dotted type name: `.Inner`, not `.Type` or `.Protocol`.
+    private static func continuesName(_ dot: Token?, _ next: Token?) -> Bool {
+        guard let dot, dot.isPunctuation("."), let next, next.kind == .identifier else { return false }
+        return next.text != "Type" && next.text != "Protocol"
     }
 }

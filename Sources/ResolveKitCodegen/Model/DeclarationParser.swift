@@ -34,19 +34,22 @@ struct DeclarationParser {
         }
         var topLevel = TypeDeclaration(kind: .extension, name: "", location: parser.location(tokens.first))
         parser.parseMembers(into: &topLevel, isTopLevel: true)
-        for (index, token) in tokens.enumerated()
-        where token.isComment && Annotation.isAnnotation(token) && !parser.attachedAnnotations.contains(index) {
+        // By index here and below: a token is read where it is stored, not copied out first.
+        for index in tokens.indices
+        where tokens[index].isComment && Annotation.isAnnotation(tokens[index])
+            && !parser.attachedAnnotations.contains(index)
+        {
             parser.diagnostics.append(
                 .error(
                     "@ResolveKit must be directly above a struct declaration (doc comment lines may surround it)",
-                    at: parser.location(token)))
+                    at: parser.location(tokens[index])))
         }
-        for token in tokens where token.isComment {
-            guard let spelling = Annotation.nearMiss(in: token) else { continue }
+        for index in tokens.indices where tokens[index].isComment {
+            guard let spelling = Annotation.nearMiss(in: tokens[index]) else { continue }
             parser.diagnostics.append(
                 .warning(
                     "'\(spelling)' is not an annotation, so nothing below it is registered; write '// @ResolveKit(name: …)'",
-                    at: parser.location(token)))
+                    at: parser.location(tokens[index])))
         }
         return SourceFileModel(
             path: path, declarations: topLevel.nested, typeAliases: topLevel.typeAliases,
@@ -98,19 +101,16 @@ struct DeclarationParser {
         String(decoding: source[first.start..<max(first.start, last.end)], as: UTF8.self)
     }
 
-    /// The comments on their own lines between the previous code token and the one at `position`.
-    func leadingComments() -> [(index: Int, token: Token)] {
-        guard position < code.count else { return [] }
+    /// The indices of the comments between the previous code token and the one at `position`; those on their own
+    /// lines (``isOwnLine(_:)``) lead the declaration there.
+    func commentGap() -> Range<Int> {
+        guard position < code.count else { return 0..<0 }
         let first = position == 0 ? 0 : code[position - 1] + 1
-        guard first < code[position] else { return [] }
-        // Room for every comment in the gap up front, rather than regrowing the list comment by comment.
-        var comments: [(index: Int, token: Token)] = []
-        comments.reserveCapacity(code[position] - first)
-        for index in first..<code[position] where tokens[index].precededByNewline || index == 0 {
-            comments.append((index, tokens[index]))
-        }
-        return comments
+        return first..<max(first, code[position])
     }
+
+    /// Whether the token at `index` starts its line (or the text).
+    func isOwnLine(_ index: Int) -> Bool { tokens[index].precededByNewline || index == 0 }
 
     /// Skips a bracketed group starting at an opening `(`, `[` or `{`, or one token otherwise.
     mutating func skipBalanced() {
@@ -124,6 +124,26 @@ struct DeclarationParser {
             position += 1
             if depth == 0 { return }
         }
+    }
+
+    /// About how many elements the bracketed list opening at `position` holds: its commas one level deep, plus
+    /// one unless it is empty (a comma inside `<…>` counts too: the number only sizes a list).
+    func listElementCount() -> Int {
+        guard position < code.count, brackets[position] > 0 else { return 0 }
+        var depth = 0
+        var commas = 0
+        var index = position
+        while index < code.count {
+            depth += Int(brackets[index])
+            index += 1
+            if depth == 0 { break }
+            if depth == 1, index < code.count, tokens[code[index]].kind == .punctuation,
+                tokens[code[index]].end - tokens[code[index]].start == 1, source[tokens[code[index]].start] == .comma
+            {
+                commas += 1
+            }
+        }
+        return index - position > 2 ? commas + 1 : 0
     }
 
     /// Skips `(…)` directly after an attribute name (no space between, as Swift requires).
@@ -148,7 +168,7 @@ struct DeclarationParser {
     }
 
     mutating func parseDeclaration(into container: inout TypeDeclaration) {
-        let comments = leadingComments()
+        let comments = commentGap()
         let start = position
         var modifiers = DeclarationModifiers()
         while let token = current {
@@ -175,15 +195,24 @@ struct DeclarationParser {
             if token.text == "lazy" { modifiers.isLazy = true }
         }
         guard let keyword = current else { return }
-        let documentation = DocComment(
-            comments: comments.lazy.map(\.token).filter { !Annotation.isAnnotation($0) }, file: file)
+        // Each leading comment is checked once: an annotation is no documentation, and the last one is the
+        // declaration's. Most declarations have at most one, kept without a list.
+        var annotation: Int?
+        var earlierAnnotations: [Int] = []
+        for index in comments where isOwnLine(index) && Annotation.isAnnotation(tokens[index]) {
+            if let annotation { earlierAnnotations.append(annotation) }
+            annotation = index
+        }
+        let documentation = DocComment(tokens: tokens, in: comments, file: file) { index in
+            isOwnLine(index) && index != annotation && !earlierAnnotations.contains(index)
+        }
         switch keyword.kind == .identifier ? keyword.text : "" {
         case let word where Self.typeKeywords.contains(word):
             var declaration = parseType(modifiers: modifiers)
             declaration.documentation = documentation
-            if let (index, comment) = comments.last(where: { Annotation.isAnnotation($0.token) }) {
+            if let index = annotation {
                 attachedAnnotations.insert(index)
-                declaration.annotation = Annotation(comment: comment, file: file)
+                declaration.annotation = Annotation(comment: tokens[index], file: file)
             }
             container.nested.append(declaration)
         case "func":

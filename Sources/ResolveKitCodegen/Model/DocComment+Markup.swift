@@ -16,8 +16,8 @@ extension DocComment {
 
     /// Reads the summary, the `- Parameters:` list or `- Parameter x:` items and constraint tags.
     ///
-    /// Read for every function and every struct property a schema describes: the parts of a line are slices of it,
-    /// and only what the result keeps becomes a `String`.
+    /// Read for every function and every struct property a schema describes: each line is cut into the parts it
+    /// needs (``parts(of:)``), nothing more.
     var documentation: Documentation {
         var result = Documentation()
         // The prose lines so far: lines joined with spaces, paragraphs with a blank line.
@@ -26,42 +26,36 @@ extension DocComment {
         var startsParagraph = false
         var section = Section.prose
         for index in lines.indices {
-            let line = lines[index]
-            let indentation = line.text.utf8.prefix { $0 == .space || $0 == .tab }.count
-            let trimmed = line.text.trimmingSpacesAndTabs()
-            if trimmed.isEmpty {
+            let line = Self.parts(of: lines[index].text)
+            if line.isBlank {
                 if case .prose = section, !paragraphIsEmpty {
                     startsParagraph = true
                     paragraphIsEmpty = true
                 }
                 continue
             }
-            guard Self.isListItem(trimmed) else {
+            guard let item = line.item else {
                 switch section {
                 case .prose:
                     if summary.isEmpty {
-                        summary = String(trimmed)
+                        summary = line.text
                     } else {
                         summary += startsParagraph ? "\n\n" : " "
-                        summary += trimmed
+                        summary += line.text
                     }
                     startsParagraph = false
                     paragraphIsEmpty = false
-                case .parameter(let name, _): result.parameters[name]?.text += " " + trimmed
+                case .parameter(let name, _): result.parameters[name]?.text += " " + line.text
                 default: break
                 }
                 continue
             }
-            // `- ` is two one-byte characters.
-            let item = Substring(trimmed.utf8.dropFirst(2)).trimmingSpacesAndTabs()
-            let colon = Self.firstColon(in: item)
-            let key = colon.map { item[..<$0].trimmingSpacesAndTabs() } ?? item
-            let value = colon.map { item[item.index(after: $0)...].trimmingSpacesAndTabs() } ?? ""
-            let loweredKey = key.lowercased()
+            let indentation = line.indentation
+            let location = lines[index].location
             let tagLocation = SourceLocation(
-                file: line.location.file, line: line.location.line, column: line.location.column + indentation + 2)
-            if let tagName = DocumentationTag.known[loweredKey] {
-                let tag = DocumentationTag(name: tagName, value: String(value), location: tagLocation)
+                file: location.file, line: location.line, column: location.column + indentation + 2)
+            if let tagName = item.tagName {
+                let tag = DocumentationTag(name: tagName, value: item.value, location: tagLocation)
                 if case .parameter(let name, _) = section, let parameter = result.parameters[name],
                     indentation > parameter.indentation
                 {
@@ -73,17 +67,16 @@ extension DocComment {
                     continue
                 }
             }
-            if loweredKey == "parameters", value.isEmpty {
+            if item.isParametersKey, item.value.isEmpty {
                 section = .parameterList(indentation: indentation)
                 // Every later line may name a parameter: room for them up front spares regrowing the table.
                 result.parameters.reserveCapacity(lines.count - index - 1)
-            } else if loweredKey.hasPrefix("parameter "), colon != nil {
-                let name = String(key.dropFirst("parameter ".count).trimmingSpacesAndTabs())
-                result.parameters[name] = Documentation.Parameter(text: String(value), indentation: indentation)
+            } else if let name = item.parameterName, item.hasColon {
+                result.parameters[name] = Documentation.Parameter(text: item.value, indentation: indentation)
                 section = .parameter(name, listIndentation: nil)
-            } else if let list = section.listIndentation, indentation > list, colon != nil, !key.contains(" ") {
-                let name = String(key)
-                result.parameters[name] = Documentation.Parameter(text: String(value), indentation: indentation)
+            } else if let list = section.listIndentation, indentation > list, item.hasColon, !item.keyHasSpace {
+                let name = item.key
+                result.parameters[name] = Documentation.Parameter(text: item.value, indentation: indentation)
                 section = .parameter(name, listIndentation: list)
             } else {
                 section = .other
@@ -91,23 +84,6 @@ extension DocComment {
         }
         result.summary = summary.isEmpty ? nil : summary
         return result
-    }
-
-    /// Whether a trimmed line starts with the characters `- `. Read by byte: after `- `, an ASCII byte (or the
-    /// end) starts a character of its own, so only text with a non-ASCII byte there needs the character check.
-    private static func isListItem(_ trimmed: Substring) -> Bool {
-        var bytes = trimmed.utf8.makeIterator()
-        guard bytes.next() == .minus, bytes.next() == .space else { return false }
-        guard let next = bytes.next(), next >= 0x80 else { return true }
-        return trimmed.hasPrefix("- ")
-    }
-
-    /// The first `:` character of `item`. In ASCII text every byte is a character of its own (a `\r\n` pair is
-    /// one, but holds no colon), so the first `:` byte is it; other text is searched by character.
-    private static func firstColon(in item: Substring) -> Substring.Index? {
-        let utf8 = item.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return item.firstIndex(of: ":") }
-        return utf8.firstIndex(of: UInt8(ascii: ":"))
     }
 }
 

@@ -17,23 +17,22 @@ struct DocComment: Sendable, Hashable {
         self.lines = lines
     }
 
-    /// Collects the documentation lines of `comments` (other comments are skipped).
-    init?(comments: some Sequence<Token>, file: String) {
+    /// Collects the documentation lines of the comments in `range` of `tokens` that `isIncluded` (other comments are
+    /// skipped). The tokens are read where they are stored, not copied out.
+    init?(tokens: [Token], in range: Range<Int>, file: String, where isIncluded: (Int) -> Bool) {
+        guard !range.isEmpty else { return nil }
         var lines: [Line] = []
         // Most comments are one line each: counting them first spares regrowing the list line by line.
-        lines.reserveCapacity(comments.reduce(0) { count, _ in count + 1 })
-        for comment in comments {
-            switch comment.kind {
+        lines.reserveCapacity(range.reduce(0) { count, index in isIncluded(index) ? count + 1 : count })
+        for index in range where isIncluded(index) {
+            switch tokens[index].kind {
             case .docLineComment:
-                var text = comment.text.dropFirst(3)
-                var column = comment.column + 3
-                if text.first == " " {
-                    text = text.dropFirst()
-                    column += 1
-                }
-                lines.append(
-                    Line(text: text, location: SourceLocation(file: file, line: comment.line, column: column)))
+                let (text, offset) = Self.lineText(of: tokens[index].text)
+                let location = SourceLocation(
+                    file: file, line: tokens[index].line, column: tokens[index].column + offset)
+                lines.append(Line(text: text, location: location))
             case .docBlockComment:
+                let comment = tokens[index]
                 let body = comment.text.dropFirst(3).dropLast(2)
                 for (offset, rawLine) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     var text = rawLine.drop { $0 == " " || $0 == "\t" }
@@ -49,6 +48,24 @@ struct DocComment: Sendable, Hashable {
         }
         guard !lines.isEmpty else { return nil }
         self.lines = lines
+    }
+
+    /// The text of a `///` comment after the marker and one space, and its column offset in the comment (3, or 4
+    /// after a space). Cut by byte when the two bytes after the marker are ASCII, so that each is a character of its
+    /// own; otherwise by character, as a combining mark may join the one before it.
+    private static func lineText(of comment: String) -> (Substring, Int) {
+        let utf8 = comment.utf8
+        var bytes = utf8.dropFirst(3).makeIterator()
+        let first = bytes.next()
+        if first.map({ $0 < 0x80 }) ?? true, bytes.next().map({ $0 < 0x80 }) ?? true {
+            let start = utf8.index(utf8.startIndex, offsetBy: min(3, utf8.count))
+            guard first == .space else { return (comment[start...], 3) }
+            return (comment[utf8.index(after: start)...], 4)
+        }
+        var text = comment.dropFirst(3)
+        guard text.first == " " else { return (text, 3) }
+        text = text.dropFirst()
+        return (text, 4)
     }
 }
 

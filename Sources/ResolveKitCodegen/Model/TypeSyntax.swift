@@ -1,6 +1,8 @@
 /// A type as written in source, parsed enough to map it to a JSON Schema.
 ///
-/// Only the cases that hold a type are boxed: most types are plain names, and a name needs no box of its own.
+/// Only the cases that hold a type are boxed: most types are plain names, and a name needs no box of its own. A
+/// name of one component without generic arguments (`String`, `Payload`) is ``name(_:_:)``, never a one-component
+/// ``named(_:_:)``: it needs no list of its own either.
 enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     /// One component of a dotted type name: `Dictionary<String, Int>` or `Outer.Inner`.
     struct Component: Sendable, Hashable {
@@ -10,7 +12,9 @@ enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
         var arguments: [TypeSyntax]
     }
 
-    /// `Name`, `Outer.Inner`, `Array<Element>`.
+    /// `Name`: one component, no generic arguments.
+    case name(String, SourceLocation)
+    /// `Outer.Inner`, `Array<Element>`: more than one component, or generic arguments.
     case named([Component], SourceLocation)
     /// `T?` or `T!`.
     indirect case optional(TypeSyntax, SourceLocation)
@@ -27,7 +31,7 @@ enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     /// Where the type starts.
     var location: SourceLocation {
         switch self {
-        case .named(_, let location), .optional(_, let location), .array(_, let location),
+        case .name(_, let location), .named(_, let location), .optional(_, let location), .array(_, let location),
             .dictionary(_, _, let location), .tuple(_, let location), .unsupported(_, let location):
             location
         }
@@ -36,6 +40,7 @@ enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     /// The type in canonical Swift spelling (`[String: Int]`, `Set<Color>`, `Int?`).
     var description: String {
         switch self {
+        case .name(let name, _): name
         case .named(let components, _):
             components.map { component in
                 component.arguments.isEmpty
@@ -54,9 +59,31 @@ enum TypeSyntax: Sendable, Hashable, CustomStringConvertible {
     var isVoid: Bool {
         switch self {
         case .tuple(let elements, _): elements.isEmpty
+        case .name(let name, _): name == "Void"
         case .named(let components, _):
             components.map(\.name) == ["Void"] || components.map(\.name) == ["Swift", "Void"]
         default: false
+        }
+    }
+}
+
+extension TypeSyntax {
+    /// The last component's name when the type is a name without generic arguments (`JSONValue`,
+    /// `ResolveKitCore.JSONValue`), else `nil`.
+    var plainLastName: String? {
+        switch self {
+        case .name(let name, _): name
+        case .named(let components, _) where components.allSatisfy(\.arguments.isEmpty): components.last?.name
+        default: nil
+        }
+    }
+
+    /// The last component's name when the type is a dotted name, generic arguments or not, else `nil`.
+    var lastName: String? {
+        switch self {
+        case .name(let name, _): name
+        case .named(let components, _): components.last?.name
+        default: nil
         }
     }
 }

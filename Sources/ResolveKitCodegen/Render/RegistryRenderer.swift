@@ -108,14 +108,18 @@ struct RegistryRenderer {
     private static let guardTail = " else { throw reader.failure() }"
 
     private func renderInvokeBody(_ function: FunctionManifest, to writer: inout SwiftWriter) {
-        // Each parameter's local name is worked out once: it is written up to three times.
-        let locals = function.parameters.map { $0.reading == .context ? "context" : localName($0) }
-        if function.parameters.contains(where: { $0.reading != .context }) {
+        // Each parameter's local name is worked out once: it is written up to three times. The parameters are then
+        // visited by index, so no other list is built.
+        let parameters = function.parameters
+        let locals = parameters.map { $0.reading == .context ? "context" : localName($0) }
+        func local(_ index: Int) -> String { locals[index] }
+        if parameters.contains(where: { $0.reading != .context }) {
             writer.line("var reader = ResolveKitArgumentReader(arguments)")
-            for (parameter, local) in zip(function.parameters, locals) where parameter.reading != .context {
+            for index in parameters.indices where parameters[index].reading != .context {
+                let parameter = parameters[index]
                 writer.startLine()
                 writer.write("let ")
-                writer.write(local)
+                writer.write(local(index))
                 writer.write(parameter.reading == .required ? " = reader.required(" : " = reader.optional(")
                 SwiftLiteral.writeString(parameter.key, to: &writer)
                 writer.write(", as: ")
@@ -128,16 +132,16 @@ struct RegistryRenderer {
                 writer.endLine()
             }
             // `guard let a, let b, reader.isValid else { … }`, or one condition per line when that is too long.
-            let required = zip(function.parameters, locals).filter { $0.0.reading == .required }.map(\.1)
+            let required = parameters.indices.lazy.filter { parameters[$0].reading == .required }
             let guardLength =
-                "guard ".utf8.count + required.reduce(0) { $0 + "let , ".utf8.count + $1.utf8.count }
+                "guard ".utf8.count + required.reduce(0) { $0 + "let , ".utf8.count + local($1).utf8.count }
                 + "reader.isValid".utf8.count + Self.guardTail.utf8.count
             if writer.fits(length: guardLength) {
                 writer.startLine()
                 writer.write("guard ")
-                for local in required {
+                for index in required {
                     writer.write("let ")
-                    writer.write(local)
+                    writer.write(local(index))
                     writer.write(", ")
                 }
                 writer.write("reader.isValid")
@@ -145,7 +149,7 @@ struct RegistryRenderer {
                 writer.endLine()
             } else {
                 writer.block("guard", footer: "else { throw reader.failure() }") { writer in
-                    for local in required { writer.line("let ", local, ",") }
+                    for index in required { writer.line("let ", local(index), ",") }
                     writer.line("reader.isValid")
                 }
             }
@@ -157,29 +161,29 @@ struct RegistryRenderer {
         case .encodable: prefix = "let result = "
         }
         // `label: local` for each argument, separated by `, `, or one argument per line when that is too long.
-        let argumentsLength = zip(function.parameters, locals).reduce(0) { length, argument in
-            length + argument.1.utf8.count + (argument.0.label.map { $0.utf8.count + ": ".utf8.count } ?? 0)
+        let argumentsLength = parameters.indices.reduce(0) { length, index in
+            length + local(index).utf8.count + (parameters[index].label.map { $0.utf8.count + ": ".utf8.count } ?? 0)
         }
         let callLength =
             prefix.utf8.count + "try await Self().perform(".utf8.count + argumentsLength
-            + max(0, locals.count - 1) * ", ".utf8.count + ")".utf8.count
+            + max(0, parameters.count - 1) * ", ".utf8.count + ")".utf8.count
         if writer.fits(length: callLength) {
             writer.startLine()
             writer.write(prefix)
             writer.write("try await Self().perform(")
-            for (index, (parameter, local)) in zip(function.parameters, locals).enumerated() {
+            for index in parameters.indices {
                 if index > 0 { writer.write(", ") }
-                writeArgument(label: parameter.label, local: local, to: &writer)
+                writeArgument(label: parameters[index].label, local: local(index), to: &writer)
             }
             writer.write(")")
             writer.endLine()
         } else {
             writer.line(prefix, "try await Self().perform(")
             writer.indented(footer: ")") { writer in
-                for (index, (parameter, local)) in zip(function.parameters, locals).enumerated() {
+                for index in parameters.indices {
                     writer.startLine()
-                    writeArgument(label: parameter.label, local: local, to: &writer)
-                    if index < locals.count - 1 { writer.write(",") }
+                    writeArgument(label: parameters[index].label, local: local(index), to: &writer)
+                    if index < parameters.count - 1 { writer.write(",") }
                     writer.endLine()
                 }
             }

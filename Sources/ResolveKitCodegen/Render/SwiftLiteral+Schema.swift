@@ -24,16 +24,52 @@ extension SwiftLiteral {
         if let pattern = schema.pattern { writeMember("pattern", .string(pattern), to: &writer) }
         if schema.type == .object || !schema.properties.isEmpty {
             writeObjectHeader("properties", isEmpty: schema.properties.isEmpty, to: &writer) { writer in
-                for (name, property) in schema.properties.sorted(by: { $0.key < $1.key }) {
-                    writeMember(name, schema: property, to: &writer)
-                }
+                writeProperties(schema.properties, to: &writer)
             }
         }
         if !schema.required.isEmpty || schema.type == .object {
-            writeMember("required", .array(schema.required.map(JSONValue.string)), to: &writer)
+            writeRequired(schema.required, to: &writer)
         }
         if let type = schema.type { writeMember("type", .string(type.rawValue), to: &writer) }
         if schema.uniqueItems { writeMember("uniqueItems", .bool(true), to: &writer) }
+    }
+
+    /// Writes each property as a member, in the order of the names. The dictionary's indices are sorted in a
+    /// temporary buffer, so neither a list nor a copy of a property is made.
+    private static func writeProperties(_ properties: [String: JSONSchema], to writer: inout SwiftWriter) {
+        withUnsafeTemporaryAllocation(of: [String: JSONSchema].Index.self, capacity: properties.count) { order in
+            _ = order.initialize(from: properties.indices)
+            defer { order.deinitialize() }
+            // Insertion sort: an object has a few properties, and the names are distinct.
+            for next in order.indices.dropFirst() {
+                let index = order[next]
+                var slot = next
+                while slot > 0, properties.keys[index] < properties.keys[order[slot - 1]] {
+                    order[slot] = order[slot - 1]
+                    slot -= 1
+                }
+                order[slot] = index
+            }
+            for index in order {
+                writeMember(properties.keys[index], schema: properties.values[index], to: &writer)
+            }
+        }
+    }
+
+    /// `"required": .array([.string("a"), …]),`, as ``write(_:key:to:)`` writes the array of names, without
+    /// building it.
+    private static func writeRequired(_ names: [String], to writer: inout SwiftWriter) {
+        writer.startLine()
+        writeString("required", to: &writer)
+        writer.write(": .array([")
+        for index in names.indices {
+            if index > 0 { writer.write(", ") }
+            writer.write(".string(")
+            writeString(names[index], to: &writer)
+            writer.write(byte: UInt8(ascii: ")"))
+        }
+        writer.write("]),")
+        writer.endLine()
     }
 
     private static func writeMember(_ key: String, _ value: JSONValue, to writer: inout SwiftWriter) {

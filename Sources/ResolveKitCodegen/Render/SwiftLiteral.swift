@@ -37,6 +37,28 @@ enum SwiftLiteral {
         return "\(value)"
     }
 
+    /// Writes what ``number(_:)`` returns: a whole number's digits straight into the writer (the bounds of `Int`
+    /// take more digits than a string holds without an allocation).
+    static func writeNumber(_ value: Double, to writer: inout SwiftWriter) {
+        guard value.rounded() == value, abs(value) <= JSONValue.maxExactInteger else {
+            writer.write(number(value))
+            return
+        }
+        let integer = Int64(value)
+        if integer < 0 { writer.write(byte: UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        // 2^53 has 16 digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.endIndex
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            writer.write(bytes: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     /// The value as a one-line `JSONValue` expression, or `nil` if it holds a non-empty object or an array with
     /// containers (those are written over several lines).
     static func inline(_ value: JSONValue) -> String? {
@@ -107,7 +129,7 @@ enum SwiftLiteral {
             writer.write("])")
         case .number(let number):
             writer.write(".number(")
-            writer.write(self.number(number))
+            writeNumber(number, to: &writer)
             writer.write(byte: UInt8(ascii: ")"))
         case .bool(let flag):
             writer.write(flag ? ".bool(true)" : ".bool(false)")

@@ -11,6 +11,7 @@ extension UInt8 {
     static let backtick = UInt8(ascii: "`")
     static let dollar = UInt8(ascii: "$")
     static let dot = UInt8(ascii: ".")
+    static let comma = UInt8(ascii: ",")
     static let plus = UInt8(ascii: "+")
     static let minus = UInt8(ascii: "-")
     static let less = UInt8(ascii: "<")
