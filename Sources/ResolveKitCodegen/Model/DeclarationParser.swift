@@ -196,21 +196,16 @@ struct DeclarationParser {
         }
         guard let keyword = current else { return }
         // Each leading comment is checked once: an annotation is no documentation, and the last one is the
-        // declaration's. Most declarations have at most one, kept without a list.
-        var annotation: Int?
-        var earlierAnnotations: [Int] = []
-        for index in comments where isOwnLine(index) && Annotation.isAnnotation(tokens[index]) {
-            if let annotation { earlierAnnotations.append(annotation) }
-            annotation = index
-        }
+        // declaration's.
+        let annotations = comments.filter { isOwnLine($0) && Annotation.isAnnotation(tokens[$0]) }
         let documentation = DocComment(tokens: tokens, in: comments, file: file) { index in
-            isOwnLine(index) && index != annotation && !earlierAnnotations.contains(index)
+            isOwnLine(index) && !annotations.contains(index)
         }
         switch keyword.kind == .identifier ? keyword.text : "" {
         case let word where Self.typeKeywords.contains(word):
             var declaration = parseType(modifiers: modifiers)
             declaration.documentation = documentation
-            if let index = annotation {
+            if let index = annotations.last {
                 attachedAnnotations.insert(index)
                 declaration.annotation = Annotation(comment: tokens[index], file: file)
             }
