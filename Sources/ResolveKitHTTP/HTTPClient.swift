@@ -1,5 +1,7 @@
-/// An HTTP client on libcurl's multi interface: one thread drives every transfer of the client, multiplexing HTTP/2
-/// streams and reusing connections; requests are awaited with async/await and bodies stream with back-pressure.
+/// An HTTP client on libcurl's multi interface: one thread (`rk-http`) drives every transfer of the client,
+/// multiplexing HTTP/2 streams and reusing connections; requests are awaited with async/await and bodies stream with
+/// back-pressure. The thread serves long-lived responses (``HTTPRequest/isLongLived``) first, so a burst of requests
+/// does not hold up an event stream's events.
 ///
 /// Prefer ``withClient(configuration:isolation:_:)``, which shuts the client down on every exit path. A client
 /// created with ``init(configuration:)`` must be shut down with ``shutdown()``; no transfer outlives it.
@@ -34,7 +36,7 @@ public final class HTTPClient: Sendable {
     /// Creates a client. No thread starts until the first request.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.loop = CurlLoop(configuration: configuration)
+        self.loop = CurlLoop(configuration: configuration, threadName: "rk-http")
     }
 
     deinit {

@@ -86,11 +86,15 @@ struct HTTPClientCancellationTests {
         }
     }
 
+    /// On both of the client's threads: the requests' and the long-lived streams'.
     @Test func shutdownAbortsTransfersInFlightAndRefusesNewOnes() async throws {
         try await LoopbackHTTPServer.withServer(handler: holdOpenHandler) { server in
             let client = HTTPClient()
             var responses: [HTTPResponse] = []
-            for _ in 0..<5 { responses.append(try await client.execute(HTTPRequest(url: server.baseURL))) }
+            for index in 0..<6 {
+                let request = HTTPRequest(url: server.baseURL, isLongLived: index.isMultiple(of: 2))
+                responses.append(try await client.execute(request))
+            }
             let readers = responses.map { response in
                 Task { () async throws -> Void in for try await _ in response.body {} }
             }
@@ -99,8 +103,12 @@ struct HTTPClientCancellationTests {
                 let result = await reader.result
                 #expect(httpErrorCode(result) == .shutdown)
             }
-            #expect(await pollUntil { server.closedConnectionCount == 5 })
-            await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.baseURL)) }
+            #expect(await pollUntil { server.closedConnectionCount == 6 })
+            for isLongLived in [false, true] {
+                await #expect(throws: HTTPError.self) {
+                    try await client.execute(HTTPRequest(url: server.baseURL, isLongLived: isLongLived))
+                }
+            }
             await client.shutdown()
         }
     }

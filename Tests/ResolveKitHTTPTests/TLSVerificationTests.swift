@@ -36,7 +36,11 @@ struct TLSVerificationTests {
         let client = Set(Mirror(reflecting: HTTPClient.Configuration()).children.compactMap(\.label))
         #expect(client == ["maxBufferedBodyBytes", "userAgent", "maxCachedConnections"])
         let request = Set(Mirror(reflecting: HTTPRequest(method: .get, url: "https://x/")).children.compactMap(\.label))
-        #expect(request == ["method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects", "receiveBufferBytes"])
+        #expect(
+            request == [
+                "method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects", "receiveBufferBytes",
+                "isLongLived",
+            ])
     }
 }
 

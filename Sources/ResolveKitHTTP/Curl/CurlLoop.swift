@@ -36,11 +36,14 @@ final class CurlLoop: Sendable {
     private let multi: MultiHandle
     /// Options every transfer of this loop gets.
     let configuration: HTTPClient.Configuration
+    /// The thread's name, as `top -H` and `perf` show it (at most 15 bytes).
+    let threadName: String
 
     /// Creates the multi handle; no thread runs yet.
-    init(configuration: HTTPClient.Configuration) {
+    init(configuration: HTTPClient.Configuration, threadName: String) {
         CurlGlobal.initialise()
         self.configuration = configuration
+        self.threadName = threadName
         self.multi = MultiHandle(curl_multi_init())
         if configuration.maxCachedConnections > 0 {
             _ = rk_curl_multi_setopt_long(multi.pointer, CURLMOPT_MAXCONNECTS, configuration.maxCachedConnections)
@@ -143,7 +146,7 @@ final class CurlLoop: Sendable {
 
     private func startDriverThread() {
         let multi = multi
-        let thread = CurlThread { [self] in
+        let thread = CurlThread(name: threadName) { [self] in
             CurlMultiDriver(multi: multi, loop: self).run()
         }
         if !thread.start() {

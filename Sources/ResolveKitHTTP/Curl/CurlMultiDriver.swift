@@ -5,7 +5,18 @@ import Glibc
 /// `curl_multi_socket_action` on `epoll`. libcurl says which sockets to watch (the socket callback) and when it next
 /// needs a timeout action (the timer callback), so a wake-up touches only the socket that is ready: a keep-alive on
 /// one of a thousand idle streams costs one transfer's work, not a walk over every transfer.
+///
+/// Long-lived streams come first. Starting a request, or serving its socket, costs this thread tens of
+/// microseconds (the loopback or TLS send path runs on it), so a burst of a hundred requests once held it for
+/// milliseconds while stream events waited unread. Each turn of the loop now serves every ready stream socket, then
+/// starts at most ``requestWorkPerTurn`` waiting requests and serves at most as many ready request sockets; what is
+/// left waits for the next turn, which comes at once.
 final class CurlMultiDriver {
+    /// How many requests a turn starts, and how many request sockets it serves, before the streams are looked at
+    /// again. With `rk-bench sessions` (100 sessions asking at once), 1 to 6 measured alike, and all of them well
+    /// ahead of no limit; throughput did not change.
+    static let requestWorkPerTurn = 3
+
     private let multi: MultiHandle
     private let loop: CurlLoop
     private let poller: EpollSet
@@ -13,6 +24,9 @@ final class CurlMultiDriver {
     private var idsByHandle: [UnsafeMutableRawPointer: Int] = [:]
     /// When libcurl wants `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)`; `nil` when it set no timer.
     private var timerDeadline: ContinuousClock.Instant?
+    private var waitingRequests = WaitingRequests()
+    /// The sockets of long-lived transfers (``HTTPRequest/isLongLived``), served before any other.
+    private var streamSockets: Set<Int32> = []
 
     init(multi: MultiHandle, loop: CurlLoop) {
         self.multi = multi
@@ -28,27 +42,43 @@ final class CurlMultiDriver {
         poller.watch(multi.wakeDescriptor, in: true, out: false)
         while true {
             let (commands, stopping) = loop.takeCommands()
-            for command in commands { apply(command) }
+            for command in commands { accept(command) }
             if stopping { break }
-            runDueTimer()
-            collectFinished()
-            for ready in poller.wait(timeoutMilliseconds: waitMilliseconds()) {
-                if ready.descriptor == multi.wakeDescriptor {
-                    drainWakeups()
-                    continue
-                }
-                var running: Int32 = 0
-                curl_multi_socket_action(multi.pointer, ready.descriptor, ready.curlFlags, &running)
+            for _ in 0..<Self.requestWorkPerTurn {
+                guard let transfer = waitingRequests.popFirst() else { break }
+                start(transfer)
             }
             runDueTimer()
             collectFinished()
+            serve(poller.wait(timeoutMilliseconds: waitingRequests.isEmpty ? waitMilliseconds() : 0))
+            runDueTimer()
+            collectFinished()
         }
+        for transfer in waitingRequests.removeAll() { transfer.curlCompleted(.shutdownError) }
         for id in Array(active.keys) { finish(id, with: .shutdownError) }
         let (late, waiters) = loop.markStopped()
         for case .add(let transfer) in late { transfer.curlCompleted(.shutdownError) }
         multi.cleanup()
         poller.close()
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Serves the ready stream sockets, then at most ``requestWorkPerTurn`` others. `epoll` is level-triggered: a
+    /// socket left for later is reported again by the next wait, which does not sleep while one is ready.
+    private func serve(_ ready: [EpollSet.Ready]) {
+        var running: Int32 = 0
+        for socket in ready where streamSockets.contains(socket.descriptor) {
+            curl_multi_socket_action(multi.pointer, socket.descriptor, socket.curlFlags, &running)
+        }
+        var budget = Self.requestWorkPerTurn
+        for socket in ready where !streamSockets.contains(socket.descriptor) {
+            if socket.descriptor == multi.wakeDescriptor {
+                drainWakeups()
+            } else if budget > 0 {
+                budget -= 1
+                curl_multi_socket_action(multi.pointer, socket.descriptor, socket.curlFlags, &running)
+            }
+        }
     }
 
     /// How long `epoll_wait` may sleep: until libcurl's timer, or for ever (a command wakes it through the eventfd).
@@ -72,12 +102,20 @@ final class CurlMultiDriver {
         _ = read(multi.wakeDescriptor, &count, 8)
     }
 
-    private static let socketCallback: rk_curl_socket_callback = { _, socket, what, userdata, _ in
+    private static let socketCallback: rk_curl_socket_callback = { easy, socket, what, userdata, _ in
         guard let userdata else { return 0 }
         let driver = Unmanaged<CurlMultiDriver>.fromOpaque(userdata).takeUnretainedValue()
         switch what {
-        case CURL_POLL_REMOVE: driver.poller.forget(socket)
+        case CURL_POLL_REMOVE:
+            driver.poller.forget(socket)
+            driver.streamSockets.remove(socket)
         default:
+            // A connection kept alive may carry a stream after a request, or the other way round.
+            if let easy, let id = driver.idsByHandle[easy], driver.active[id]?.transfer.request.isLongLived == true {
+                driver.streamSockets.insert(socket)
+            } else {
+                driver.streamSockets.remove(socket)
+            }
             driver.poller.watch(
                 socket, in: what == CURL_POLL_IN || what == CURL_POLL_INOUT,
                 out: what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
@@ -93,29 +131,43 @@ final class CurlMultiDriver {
         return 0
     }
 
-    private func apply(_ command: CurlLoop.Command) {
+    /// A stream starts at once; a request waits its turn behind the others. A cancelled request that never started
+    /// is never sent.
+    private func accept(_ command: CurlLoop.Command) {
         switch command {
         case .add(let transfer):
-            do throws(HTTPError) {
-                let curlTransfer = try CurlTransfer(transfer: transfer, configuration: loop.configuration)
-                let code = curl_multi_add_handle(multi.pointer, curlTransfer.easy)
-                guard code == CURLM_OK else {
-                    curlTransfer.cleanUp()
-                    transfer.curlCompleted(
-                        HTTPError(code: .transportFailed, message: "curl_multi_add_handle failed (\(code.rawValue))"))
-                    return
-                }
-                active[transfer.id] = curlTransfer
-                idsByHandle[curlTransfer.easy] = transfer.id
-            } catch {
-                transfer.curlCompleted(error)
+            if transfer.request.isLongLived {
+                start(transfer)
+            } else {
+                waitingRequests.append(transfer)
             }
         case .cancel(let id):
-            finish(id, with: .cancelledError)
+            if let transfer = waitingRequests.remove(id: id) {
+                transfer.curlCompleted(.cancelledError)
+            } else {
+                finish(id, with: .cancelledError)
+            }
         case .unpause(let id):
             guard let curlTransfer = active[id] else { return }
             // libcurl sets a zero timer for an unpaused transfer; the loop's timeout action resumes it.
             curl_easy_pause(curlTransfer.easy, RK_CURLPAUSE_CONT)
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        do throws(HTTPError) {
+            let curlTransfer = try CurlTransfer(transfer: transfer, configuration: loop.configuration)
+            let code = curl_multi_add_handle(multi.pointer, curlTransfer.easy)
+            guard code == CURLM_OK else {
+                curlTransfer.cleanUp()
+                transfer.curlCompleted(
+                    HTTPError(code: .transportFailed, message: "curl_multi_add_handle failed (\(code.rawValue))"))
+                return
+            }
+            active[transfer.id] = curlTransfer
+            idsByHandle[curlTransfer.easy] = transfer.id
+        } catch {
+            transfer.curlCompleted(error)
         }
     }
 

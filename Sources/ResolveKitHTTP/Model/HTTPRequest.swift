@@ -17,12 +17,16 @@ public struct HTTPRequest: Sendable {
     /// The size of libcurl's receive buffer for this transfer (`CURLOPT_BUFFERSIZE`, 1 KiB to 512 KiB); `nil`
     /// keeps libcurl's 16 KiB. A long-lived stream of small events held open by the thousand can use less.
     public var receiveBufferBytes: Int?
+    /// Whether the response stays open for long, as an event stream does. The client's thread serves such a
+    /// transfer's socket before any other, and looks at it again after every few requests it starts or serves, so
+    /// its bytes are read when they arrive, even during a burst of other requests.
+    public var isLongLived: Bool
 
     /// Creates a request.
     public init(
         method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
         connectTimeout: Duration = .seconds(10), timeout: Duration? = nil, followRedirects: Bool = false,
-        receiveBufferBytes: Int? = nil
+        receiveBufferBytes: Int? = nil, isLongLived: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -32,5 +36,6 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.followRedirects = followRedirects
         self.receiveBufferBytes = receiveBufferBytes.map { min(512 * 1024, max(1024, $0)) }
+        self.isLongLived = isLongLived
     }
 }
