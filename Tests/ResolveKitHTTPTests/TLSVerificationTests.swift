@@ -38,8 +38,8 @@ struct TLSVerificationTests {
         let request = Set(Mirror(reflecting: HTTPRequest(method: .get, url: "https://x/")).children.compactMap(\.label))
         #expect(
             request == [
-                "method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects", "receiveBufferBytes",
-                "isLongLived",
+                "method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects",
+                "receiveBufferBytes", "isLongLived",
             ])
     }
 }

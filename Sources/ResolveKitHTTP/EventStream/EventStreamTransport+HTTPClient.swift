@@ -1,8 +1,8 @@
 extension EventStreamTransport {
     /// Opens event streams with `client`: a GET with `Accept: text/event-stream`, served before the client's other
-    /// requests (``HTTPRequest/isLongLived``), with no total deadline (the stream is long-lived; the idle watchdog guards
-    /// it), and with a 2 KiB receive buffer: libcurl keeps it for the stream's life, a service holds many streams,
-    /// and events are small (a larger one simply takes several reads). Error bodies are read up to
+    /// requests (``HTTPRequest/isLongLived``), with no total deadline (the stream is long-lived; the idle watchdog
+    /// guards it), and with a 2 KiB receive buffer: libcurl keeps it for the stream's life, a service holds many
+    /// streams, and events are small (a larger one simply takes several reads). Error bodies are read up to
     /// `maxErrorBodyBytes`.
     public static func http(_ client: HTTPClient, connectTimeout: Duration = .seconds(10), maxErrorBodyBytes: Int = 64 * 1024)
         -> EventStreamTransport
