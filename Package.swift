@@ -31,9 +31,12 @@ let package = Package(
         // CCurl only for <sys/epoll.h>, which Glibc's Swift module leaves out: the loopback server waits on epoll.
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore", "CCurl"]),
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
+        // Child processes through posix_spawn: Foundation's Process crashes a process with many descriptors open.
+        .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
+        .target(name: "ResolveKitChildProcess", dependencies: ["CSpawn"]),
         .target(
             name: "ResolveKitSystemFunctions",
-            dependencies: ["ResolveKitCore"],
+            dependencies: ["ResolveKitCore", "ResolveKitChildProcess"],
             path: "Functions",
             plugins: ["ResolveKitPlugin"]
         ),
@@ -49,7 +52,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "rk-bench",
-            dependencies: ["ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen", "ResolveKit", "ResolveKitTesting"]
+            dependencies: [
+                "ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen", "ResolveKit", "ResolveKitTesting",
+                "ResolveKitChildProcess",
+            ]
         ),
 
         // Samples.
@@ -80,13 +86,15 @@ let package = Package(
             plugins: ["ResolveKitPlugin"]
         ),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
-        .testTarget(name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting"]),
+        .testTarget(name: "ResolveKitChildProcessTests", dependencies: ["ResolveKitChildProcess"]),
+        .testTarget(
+            name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(
             name: "ResolveKitCodegenTests",
-            dependencies: ["ResolveKitCodegen", "rk-codegen"],
+            dependencies: ["ResolveKitCodegen", "rk-codegen", "ResolveKitChildProcess"],
             exclude: ["Goldens"]
         ),
         // A second library whose `.resolvekit.json` makes its generated registry public, used from another target.
@@ -106,12 +114,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
-        .testTarget(name: "rk-chatTests", dependencies: ["rk-chat"]),
-        .testTarget(name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp"]),
-        .testTarget(name: "rk-devserverTests", dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore"]),
+        .testTarget(name: "rk-chatTests", dependencies: ["rk-chat", "ResolveKitChildProcess"]),
+        .testTarget(
+            name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess"]),
+        .testTarget(
+            name: "rk-devserverTests",
+            dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore", "ResolveKitChildProcess"]),
         .testTarget(
             name: "rk-serviceTests",
-            dependencies: ["rk-service", "rk-approve", "rk-crash-probe", "ResolveKitTesting", "ResolveKit"]),
+            dependencies: [
+                "rk-service", "rk-approve", "rk-crash-probe", "ResolveKitTesting", "ResolveKit", "ResolveKitChildProcess",
+            ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),
     ]

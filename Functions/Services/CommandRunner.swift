@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Glibc
+import ResolveKitChildProcess
 import Synchronization
 
 /// What a finished command produced.
@@ -18,8 +18,9 @@ struct CommandRunner: Sendable {
     /// Runs `executable` with `arguments`, terminating it after `timeout`.
     var run: @Sendable (_ executable: String, _ arguments: [String], _ timeout: Duration) async throws -> CommandOutput
 
-    /// Foundation `Process`, waited for on threads of its own (never a blocked Swift concurrency or Dispatch
-    /// worker thread), terminated when `timeout` passes or the calling task is cancelled.
+    /// A child process (``ChildProcess``, never Foundation's `Process`, which can crash a process holding many
+    /// descriptors), waited for on threads of its own (never a blocked Swift concurrency or Dispatch worker
+    /// thread), terminated when `timeout` passes or the calling task is cancelled.
     static let live = CommandRunner { executable, arguments, timeout in
         let command = RunningCommand(executable: executable, arguments: arguments)
         return try await withThrowingTaskGroup(of: CommandOutput?.self) { group in
@@ -30,7 +31,7 @@ struct CommandRunner: Sendable {
             }
             group.addTask {
                 // Ends early when the process finishes (the group is cancelled) or the caller is cancelled;
-                // `stop(after:)` is a no-op once the process has been reaped.
+                // `stop(after:)` is a no-op once the process has ended.
                 try? await Task.sleep(for: timeout)
                 command.stop(after: timeout)
                 return nil
@@ -57,80 +58,56 @@ struct CommandStopped: Error, CustomStringConvertible {
     }
 }
 
-/// One run of a `Process`.
-///
-/// Invariant that makes the unchecked `Sendable` sound: `process` and the pipes are configured in `init` and
-/// started and awaited only inside `runToCompletion`, on one thread; other threads only call `stop(after:)`, which
-/// reads the state under `state`'s lock and sends a signal, which `Process` allows from any thread.
-private final class RunningCommand: @unchecked Sendable {
-    private let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
-    private let errorText = Mutex("")
-    private let state = Mutex<(started: Bool, stoppedAfter: Duration?, finished: Bool)>((false, nil, false))
+/// One run of a command: started and awaited by `runToCompletion` on one thread; `stop(after:)` may come from any
+/// thread, before the start (the command then never starts) or while it runs.
+private final class RunningCommand: Sendable {
+    private let executable: String
+    private let arguments: [String]
+    private let state = Mutex<(child: ChildProcess?, stoppedAfter: Duration?)>((nil, nil))
 
     init(executable: String, arguments: [String]) {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ["LC_ALL": "C", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SYSTEMD_PAGER": "cat"]
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        self.executable = executable
+        self.arguments = arguments
     }
 
     func runToCompletion() throws -> CommandOutput {
-        let stoppedEarly = state.withLock { state in
-            state.started = true
-            return state.stoppedAfter
+        let output = Pipe()
+        let errors = Pipe()
+        let child = try state.withLock { state throws -> ChildProcess in
+            if let timeout = state.stoppedAfter { throw CommandStopped(executable: executable, timeout: timeout) }
+            let child = try ChildProcess.spawn(
+                executable, arguments: arguments,
+                environment: ["LC_ALL": "C", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SYSTEMD_PAGER": "cat"],
+                standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(errors))
+            state.child = child
+            return child
         }
-        if let timeout = stoppedEarly {
-            throw CommandStopped(executable: process.executableURL?.path ?? "command", timeout: timeout)
-        }
-        try spawnWithNoSignalBlocked()
         // Read standard error on another thread so neither pipe can fill up and block the command.
+        let errorText = Mutex("")
         let group = DispatchGroup()
         group.enter()
         Thread.detachNewThread {
-            let data = self.errors.fileHandleForReading.readDataToEndOfFile()
-            self.errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
             group.leave()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        process.waitUntilExit()
-        let stopped = state.withLock { state in
-            state.finished = true
-            return state.stoppedAfter
-        }
-        if let timeout = stopped {
-            throw CommandStopped(executable: process.executableURL?.path ?? "command", timeout: timeout)
+        let termination = child.waitUntilExit()
+        if let timeout = state.withLock({ $0.stoppedAfter }) {
+            throw CommandStopped(executable: executable, timeout: timeout)
         }
         return CommandOutput(
-            status: process.terminationStatus, standardOutput: String(decoding: data, as: UTF8.self),
+            status: termination.status, standardOutput: String(decoding: data, as: UTF8.self),
             standardError: errorText.withLock { $0 })
     }
 
-    /// Starts the process from this thread with an empty signal mask. Dispatch and Foundation threads block most
-    /// signals and a spawned child inherits the mask, so without this `terminate()`'s SIGTERM would never arrive.
-    private func spawnWithNoSignalBlocked() throws {
-        var empty = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&empty)
-        pthread_sigmask(SIG_SETMASK, &empty, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
-    }
-
-    /// Terminates the command if it is still running; a no-op once it has been reaped.
+    /// Terminates the command if it is still running; a no-op once it has ended.
     func stop(after timeout: Duration) {
         state.withLock { state in
-            guard !state.finished else { return }
-            if !state.started {
-                state.stoppedAfter = timeout
-            } else if process.isRunning {
-                state.stoppedAfter = timeout
-                process.terminate()
-            }
+            guard state.child?.isRunning ?? true else { return }
+            state.stoppedAfter = timeout
+            state.child?.terminate()
         }
     }
 }

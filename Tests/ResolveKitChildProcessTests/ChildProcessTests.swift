@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import ResolveKitChildProcess
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct ChildProcessTests {
+    @Test func runsAProgramWithItsArgumentsEnvironmentAndDirectory() throws {
+        let output = Pipe()
+        let child = try ChildProcess.spawn(
+            "/bin/sh", arguments: ["-c", "echo \"$1 $GREETING\"; pwd; exit 3", "sh", "a b"],
+            environment: ["GREETING": "hello"], currentDirectory: "/tmp", standardOutput: .pipe(output))
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(child.waitUntilExit() == .init(reason: .exit, status: 3))
+        #expect(text == "a b hello\n/tmp\n")
+        #expect(!child.isRunning)
+    }
+
+    @Test func feedsStandardInputThroughAPipe() throws {
+        let input = Pipe()
+        let output = Pipe()
+        let child = try ChildProcess.spawn("/bin/cat", standardInput: .pipe(input), standardOutput: .pipe(output))
+        input.fileHandleForWriting.write(Data("line\n".utf8))
+        try input.fileHandleForWriting.close()
+        #expect(output.fileHandleForReading.readDataToEndOfFile() == Data("line\n".utf8))
+        #expect(child.waitUntilExit() == .init(reason: .exit, status: 0))
+    }
+
+    /// The parent's threads block signals; a child that inherited the mask would never see `SIGTERM`.
+    @Test func aChildStartsWithNoSignalBlockedAndDiesOfTheSignalItIsSent() throws {
+        let child = try ChildProcess.spawn("/bin/sleep", arguments: ["30"])
+        #expect(child.waitUntilExit(timeout: .milliseconds(50)) == nil)
+        #expect(child.isRunning)
+        child.terminate()
+        #expect(child.waitUntilExit(timeout: .seconds(10)) == .init(reason: .uncaughtSignal, status: SIGTERM))
+        child.terminate()  // Ended: nothing is sent to a pid that may be another process's now.
+    }
+
+    @Test func aChildStartsInAProcessGroupOfItsOwn() throws {
+        let output = Pipe()
+        let child = try ChildProcess.spawn(
+            "/bin/sh", arguments: ["-c", "ps -o pgid= -p $$"], standardOutput: .pipe(output))
+        let group = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(Int32(group.trimmingCharacters(in: .whitespacesAndNewlines)) == child.pid)
+    }
+
+    @Test func aMissingExecutableIsATypedErrorNamingIt() {
+        #expect {
+            _ = try ChildProcess.spawn("/nonexistent/rk-tool")
+        } throws: { error in
+            let error = error as? ChildProcessError
+            return error?.code == .spawnFailed && error?.errno == ENOENT
+                && error?.description == "could not start /nonexistent/rk-tool: No such file or directory"
+        }
+    }
+
+    /// Foundation's `Process.run()` could crash the whole process here (it over-reads `/proc/self/fd` entries once
+    /// more than about 1,350 descriptors are open), and its children inherited what it failed to close.
+    @Test func aParentHoldingThousandsOfDescriptorsStartsChildrenThatInheritNone() throws {
+        let held = try HeldDescriptors(count: 2_000)
+        defer { held.close() }
+        for _ in 0..<20 {
+            let output = Pipe()
+            let child = try ChildProcess.spawn(
+                "/bin/ls", arguments: ["/proc/self/fd"], standardInput: .nullDevice, standardOutput: .pipe(output))
+            let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(child.waitUntilExit() == .init(reason: .exit, status: 0))
+            // 0-2, and the descriptor `ls` opened to read the directory.
+            let inherited = listed.split(separator: "\n").count - 4
+            #expect(inherited == 0, "the child inherited \(inherited) descriptors")
+        }
+    }
+
+}
+
+/// `count` descriptors open on `/dev/null`, with the soft open-file limit raised to hold them.
+struct HeldDescriptors {
+    let descriptors: [Int32]
+
+    init(count: Int) throws {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        // Room for what the rest of the suite holds open meanwhile.
+        let wanted = rlim_t(count + 4_096)
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(wanted, limit.rlim_max)
+            setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        descriptors = (0..<count).map { _ in open("/dev/null", O_RDONLY) }
+        try #require(!descriptors.contains(-1), "could not open \(count) descriptors: raise the open-file limit")
+    }
+
+    func close() {
+        for descriptor in descriptors { _ = Glibc.close(descriptor) }
+    }
+}
