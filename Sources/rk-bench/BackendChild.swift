@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import ResolveKitCore
 import ResolveKitTesting
 
@@ -13,22 +14,18 @@ import ResolveKitTesting
 final class BackendChild {
     static let flag = "--serve-backend"
     private(set) var baseURL = ""
-    private let process: Process
+    private let process: ChildProcess
     private let input: Pipe
     private let output: Pipe
     private var pending: [UInt8] = []
 
     /// Starts the child and waits for the port it listens on.
     init(streamCap: Duration? = nil) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         let cap = streamCap.map { ["--stream-cap-ms", String($0.components.seconds * 1000)] } ?? []
-        process.arguments = [Self.flag] + cap
         input = Pipe()
         output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        process = try ChildProcess.spawn(
+            "/proc/self/exe", arguments: [Self.flag] + cap, standardInput: .pipe(input), standardOutput: .pipe(output))
         guard let line = readLine(), let port = Int(line) else {
             process.terminate()
             throw BenchFailure(message: "the backend child did not report a port")

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import ResolveKitCodegen
 
 /// `codegen`: the rk-codegen pipeline over a generated corpus of 1,000 files (2,000 functions plus noise), beside
@@ -75,17 +76,19 @@ struct CodegenWorkload: Workload {
         ] {
             var times: [Double] = []
             for _ in 0..<20 {
-                let process = Process()
-                process.executableURL = binary
-                process.arguments = arguments
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
+                var ended: Result<ChildProcess.Termination, ChildProcessError>?
                 let elapsed = Self.milliseconds {
-                    try? process.run()
-                    process.waitUntilExit()
+                    ended = Result { () throws(ChildProcessError) in
+                        try ChildProcess.spawn(
+                            binary.path, arguments: arguments, standardOutput: .nullDevice, standardError: .nullDevice
+                        ).waitUntilExit()
+                    }
                 }
-                guard process.terminationStatus == 0 else {
-                    throw BenchFailure(message: "\(contender) exited with \(process.terminationStatus)")
+                switch ended {
+                case .success(let termination) where termination == .init(reason: .exit, status: 0): break
+                case .success(let termination): throw BenchFailure(message: "\(contender) ended with \(termination)")
+                case .failure(let error): throw BenchFailure(message: "\(contender): \(error)")
+                case nil: throw BenchFailure(message: "\(contender) did not run")
                 }
                 times.append(elapsed)
             }

@@ -72,6 +72,27 @@ struct ChildProcessTests {
         }
     }
 
+    /// Every child of this package is a ``ChildProcess``: a `Process` that slipped back in would bring the crash back.
+    @Test func noCodeOfThisPackageStartsAChildWithFoundationsProcess() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let name = "Process"  // Spelled apart, so this file does not find itself.
+        var offenders: [String] = []
+        for folder in ["Sources", "Functions", "Samples", "Tests"] {
+            let files = FileManager.default.enumerator(atPath: root.appending(path: folder).path)
+            while let file = files?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOf: root.appending(path: folder + "/" + file), encoding: .utf8)
+                let code = text.split(separator: "\n").filter {
+                    !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                }
+                if code.contains(where: { $0.contains(" \(name)()") || $0.contains("\(name).run(") }) {
+                    offenders.append(folder + "/" + file)
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "Foundation's Process is used in \(offenders)")
+    }
 }
 
 /// `count` descriptors open on `/dev/null`, with the soft open-file limit raised to hold them.

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import Testing
 
 /// Runs the built `rk-codegen` binary: exit codes, outputs, `--check`, `--manifest`, `--help`.
@@ -44,20 +45,15 @@ struct CommandLineTests {
     }
 
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess.spawn(
+            binary.path, arguments: arguments, currentDirectory: directory?.path, standardOutput: .pipe(out),
+            standardError: .pipe(err))
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return Run(
-            code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            code: process.waitUntilExit().status, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResolveKitChildProcess
 import ResolveKitHTTP
 import Synchronization
 import Testing
@@ -47,32 +48,27 @@ struct TLSVerificationTests {
 /// `openssl s_server` with a fresh self-signed certificate for 127.0.0.1, on a port the kernel picks.
 private final class SelfSignedServer {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-tls-\(UUID().uuidString)").path
-    let process = Process()
+    let process: ChildProcess
     let port = SelfSignedServer.freePort()
     /// Kept open: `s_server` ends when its standard input does.
     let input = Pipe()
 
     init() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let generate = Process()
-        generate.executableURL = URL(fileURLWithPath: TLSVerificationTests.openssl)
-        generate.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
-            directory + "/key.pem", "-out", directory + "/cert.pem", "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ]
-        generate.standardError = FileHandle.nullDevice
-        try generate.run()
+        let generate = try ChildProcess.spawn(
+            TLSVerificationTests.openssl,
+            arguments: [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                directory + "/key.pem", "-out", directory + "/cert.pem", "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ], standardError: .nullDevice)
         generate.waitUntilExit()
-        process.executableURL = generate.executableURL
-        process.arguments = [
-            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key", directory + "/key.pem",
-            "-www",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = input
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess.spawn(
+            TLSVerificationTests.openssl,
+            arguments: [
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key",
+                directory + "/key.pem", "-www",
+            ], standardInput: .pipe(input), standardOutput: .nullDevice, standardError: .nullDevice)
     }
 
     /// A port that was free a moment ago (the kernel picks it; the socket is closed again).
@@ -93,7 +89,7 @@ private final class SelfSignedServer {
     }
 
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ResolveKit
+import ResolveKitChildProcess
 import Testing
 
 /// The built `rk-mcp`, started as an MCP client starts it: handshake, list, calls, a decline, cancellation,
@@ -21,21 +22,17 @@ struct MCPBinaryTests {
 
     /// A running `rk-mcp` with a client on its stdin and stdout.
     struct Running {
-        let process: Process
+        let process: ChildProcess
         let client: MCPTestClient
         let stderr: Pipe
 
         static func start(_ arguments: [String]) throws -> Running {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
             let input = Pipe()
             let output = Pipe()
             let errors = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            let process = try ChildProcess.spawn(
+                binary.path, arguments: arguments, standardInput: .pipe(input), standardOutput: .pipe(output),
+                standardError: .pipe(errors))
             // The client reads its own copy of the read end; the pipe's handle is closed now, so no descriptor is
             // closed twice.
             let reading = dup(output.fileHandleForReading.fileDescriptor)
@@ -49,8 +46,7 @@ struct MCPBinaryTests {
             let deadline = ContinuousClock.now.advanced(by: .seconds(20))
             while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
             if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
+            return process.waitUntilExit().status
         }
     }
 
@@ -118,7 +114,7 @@ struct MCPBinaryTests {
         server.client.request(
             1, "tools/call", ["name": "countdown", "arguments": ["seconds": 60], "_meta": ["progressToken": 1]])
         _ = await server.client.waitFor { $0["method"] == "notifications/progress" }
-        kill(server.process.processIdentifier, SIGTERM)
+        server.process.terminate()
         #expect(await server.exitStatus() == 0)
         let answer = try await server.client.response(1)
         #expect(answer["result"]?["isError"] == true)
@@ -136,13 +132,9 @@ struct MCPBinaryTests {
     }
 
     @Test func aClientThatDisappearsMidCallEndsTheServerCleanly() async throws {
-        let process = Process()
-        process.executableURL = Self.binary
         let (input, output) = (Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(
+            Self.binary.path, standardInput: .pipe(input), standardOutput: .pipe(output), standardError: .nullDevice)
         let lines = [
             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
             #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
@@ -156,9 +148,7 @@ struct MCPBinaryTests {
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!process.isRunning)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(process.waitUntilExit() == .init(reason: .exit, status: 0))
     }
 
     @Test(arguments: [

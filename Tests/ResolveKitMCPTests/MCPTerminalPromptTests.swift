@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ResolveKit
+import ResolveKitChildProcess
 import Synchronization
 import Testing
 
@@ -25,15 +26,11 @@ struct MCPTerminalPromptTests {
             "'\(MCPBinaryTests.binary.path)' --approve prompt --allowed-root '\(folder)' < '\(input)' > '\(output)'"
         let screen = Pipe()
         let keys = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", command, "/dev/null"]
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm"
-        process.environment = environment
-        process.standardInput = keys
-        process.standardOutput = screen
-        try process.run()
+        let process = try ChildProcess.spawn(
+            "/usr/bin/script", arguments: ["-qfec", command, "/dev/null"], environment: environment,
+            standardInput: .pipe(keys), standardOutput: .pipe(screen))
         let shown = Mutex("")
         Thread {
             while true {

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import Testing
 
 /// Runs the built `rk-chat` binary as a user or a script would.
@@ -22,18 +23,13 @@ struct ChatBinaryTests {
     }
 
     static func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") }
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(
+            binary.path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") },
+            standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(output))
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        return Run(status: process.waitUntilExit().status, output: String(decoding: data, as: UTF8.self))
     }
 
     @Test func oneShotDemoPrintsTheToolResultAndTheAnswer() throws {

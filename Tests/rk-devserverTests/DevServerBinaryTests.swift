@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import Testing
 
 /// Runs the built `rk-devserver` binary: version and the usage-error convention every executable shares.
@@ -16,16 +17,11 @@ struct DevServerBinaryTests {
     }()
 
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try ChildProcess.spawn(
+            binary.path, arguments: arguments, standardOutput: .pipe(output), standardError: .pipe(output))
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process.waitUntilExit().status, String(decoding: data, as: UTF8.self))
     }
 
     @Test func aMistakeIsOneLineThatPointsToHelpAndExits64() throws {

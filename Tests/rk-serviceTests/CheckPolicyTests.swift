@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import Synchronization
 import Testing
 
@@ -13,15 +14,13 @@ struct CheckPolicyTests {
         status: Int32, stdout: String, stderr: String
     ) {
         try await offThePool { () -> Result<(status: Int32, stdout: String, stderr: String), any Error> in
-            let process = Process()
-            process.executableURL = ServiceProcess.built(tool)
-            process.arguments = arguments
-            process.environment = ServiceProcess.cleanEnvironment
             let (output, errors) = (Pipe(), Pipe())
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            do { try process.run() } catch { return .failure(error) }
+            let process: ChildProcess
+            do {
+                process = try ChildProcess.spawn(
+                    ServiceProcess.built(tool).path, arguments: arguments, environment: ServiceProcess.cleanEnvironment,
+                    standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(errors))
+            } catch { return .failure(error) }
             // stderr is read on a thread of its own, so neither pipe can fill while the other is read.
             let stderr = Mutex("")
             let stderrRead = DispatchSemaphore(value: 0)
@@ -32,8 +31,7 @@ struct CheckPolicyTests {
             }.start()
             let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             stderrRead.wait()
-            process.waitUntilExit()
-            return .success((process.terminationStatus, stdout, stderr.withLock { $0 }))
+            return .success((process.waitUntilExit().status, stdout, stderr.withLock { $0 }))
         }.get()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResolveKitChildProcess
 import Synchronization
 import Testing
 
@@ -27,7 +28,7 @@ final class ServiceProcess: Sendable {
         }
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let input: Pipe
     private let output = Mutex<(stdout: String, stderr: String)>(("", ""))
     /// How many of the two output pipes have reached their end.
@@ -35,22 +36,17 @@ final class ServiceProcess: Sendable {
 
     /// Starts `binary` (rk-service by default) with `arguments` and exactly `environment`.
     init(_ arguments: [String], environment: [String: String], binary: URL = ServiceProcess.binary) throws {
-        process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
         input = Pipe()
         let out = Pipe()
         let err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        process = try ChildProcess.spawn(
+            binary.path, arguments: arguments, environment: environment, standardInput: .pipe(input),
+            standardOutput: .pipe(out), standardError: .pipe(err))
         collect(out.fileHandleForReading, isStandardOutput: true)
         collect(err.fileHandleForReading, isStandardOutput: false)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     var stdout: String { output.withLock { $0.stdout } }
     var stderr: String { output.withLock { $0.stderr } }
     var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
@@ -66,7 +62,7 @@ final class ServiceProcess: Sendable {
     }
 
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        process.send(number)
     }
 
     /// Waits (bounded) until the collected text satisfies `condition`; returns whether it did.
@@ -105,7 +101,7 @@ final class ServiceProcess: Sendable {
         while pipesEnded.withLock({ $0 }) < 2, ContinuousClock.now < drained {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return process.terminationStatus
+        return process.waitUntilExit().status
     }
 
     private func collect(_ handle: FileHandle, isStandardOutput: Bool) {
