@@ -43,6 +43,32 @@ struct HTTPClientBasicsTests {
         }
     }
 
+    /// Requests one after the other run on the same reused libcurl handle: none may inherit an option of the one
+    /// before (its method, body, headers or deadline).
+    @Test func aRequestCarriesNothingOfTheRequestBeforeIt() async throws {
+        try await LoopbackHTTPServer.withServer(handler: Self.echo) { server in
+            try await HTTPClient.withClient { client in
+                let requests = [
+                    HTTPRequest(
+                        method: .put, url: server.baseURL + "/a",
+                        headers: ["Content-Type": "application/json", "X-Custom": "yes"], body: Array("{}".utf8),
+                        timeout: .seconds(30)),
+                    HTTPRequest(url: server.baseURL + "/b"),
+                    HTTPRequest(method: .delete, url: server.baseURL + "/c"),
+                    HTTPRequest(url: server.baseURL + "/d"),
+                ]
+                var seen: [String] = []
+                for request in requests {
+                    let response = try await client.send(request)
+                    let custom = response.headers["X-Echo-Custom"] ?? "-"
+                    let type = response.headers["X-Content-Type"] ?? "-"
+                    seen.append("\(response.headers["X-Method"] ?? "") \(custom) \(type) \(response.body.count)")
+                }
+                #expect(seen == ["PUT yes application/json 2", "GET - - 0", "DELETE - - 0", "GET - - 0"])
+            }
+        }
+    }
+
     @Test func aBodyWithoutContentTypeIsNotLabelledAsAForm() async throws {
         try await LoopbackHTTPServer.withServer(handler: Self.echo) { server in
             try await HTTPClient.withClient { client in

@@ -27,6 +27,9 @@ final class CurlMultiDriver {
     private var waitingRequests = WaitingRequests()
     /// The sockets of long-lived transfers (``HTTPRequest/isLongLived``), served before any other.
     private var streamSockets: Set<Int32> = []
+    /// Handles for requests (at most 64 kept idle, 1.6 MiB); a stream's handle lives as long as the stream and is
+    /// freed with it.
+    private var handles = EasyHandlePool(capacity: 64)
 
     init(multi: MultiHandle, loop: CurlLoop) {
         self.multi = multi
@@ -58,6 +61,7 @@ final class CurlMultiDriver {
         for id in Array(active.keys) { finish(id, with: .shutdownError) }
         let (late, waiters) = loop.markStopped()
         for case .add(let transfer) in late { transfer.curlCompleted(.shutdownError) }
+        handles.removeAll()
         multi.cleanup()
         poller.close()
         for waiter in waiters { waiter.resume() }
@@ -155,20 +159,31 @@ final class CurlMultiDriver {
     }
 
     private func start(_ transfer: Transfer) {
+        let isLongLived = transfer.request.isLongLived
+        guard let easy = isLongLived ? curl_easy_init() : handles.take() else {
+            transfer.curlCompleted(HTTPError(code: .transportFailed, message: "curl_easy_init failed: out of memory"))
+            return
+        }
         do throws(HTTPError) {
-            let curlTransfer = try CurlTransfer(transfer: transfer, configuration: loop.configuration)
-            let code = curl_multi_add_handle(multi.pointer, curlTransfer.easy)
+            let curlTransfer = try CurlTransfer(transfer: transfer, easy: easy, configuration: loop.configuration)
+            let code = curl_multi_add_handle(multi.pointer, easy)
             guard code == CURLM_OK else {
                 curlTransfer.cleanUp()
+                release(easy, isLongLived: isLongLived)
                 transfer.curlCompleted(
                     HTTPError(code: .transportFailed, message: "curl_multi_add_handle failed (\(code.rawValue))"))
                 return
             }
             active[transfer.id] = curlTransfer
-            idsByHandle[curlTransfer.easy] = transfer.id
+            idsByHandle[easy] = transfer.id
         } catch {
+            release(easy, isLongLived: isLongLived)
             transfer.curlCompleted(error)
         }
+    }
+
+    private func release(_ easy: UnsafeMutableRawPointer, isLongLived: Bool) {
+        if isLongLived { curl_easy_cleanup(easy) } else { handles.giveBack(easy) }
     }
 
     private func collectFinished() {
@@ -190,6 +205,7 @@ final class CurlMultiDriver {
         curl_multi_remove_handle(multi.pointer, curlTransfer.easy)
         if error == nil { curlTransfer.deliverHeadIfNeeded() }
         curlTransfer.cleanUp()
+        release(curlTransfer.easy, isLongLived: curlTransfer.transfer.request.isLongLived)
         curlTransfer.transfer.curlCompleted(error)
     }
 }

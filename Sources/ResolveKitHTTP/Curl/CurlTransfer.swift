@@ -13,12 +13,10 @@ final class CurlTransfer {
     private var headParser: ResponseHeadParser
     private var headDelivered = false
 
-    /// Creates and configures the easy handle for `transfer`.
+    /// Configures `easy` (new, or reset to libcurl's defaults) for `transfer`. The caller keeps the handle: on a
+    /// throw, and after ``cleanUp()``, it may use or free it.
     /// - Throws: ``HTTPError`` when libcurl rejects an option (e.g. a malformed URL scheme).
-    init(transfer: Transfer, configuration: HTTPClient.Configuration) throws(HTTPError) {
-        guard let easy = curl_easy_init() else {
-            throw HTTPError(code: .transportFailed, message: "curl_easy_init failed: out of memory")
-        }
+    init(transfer: Transfer, easy: UnsafeMutableRawPointer, configuration: HTTPClient.Configuration) throws(HTTPError) {
         self.transfer = transfer
         self.easy = easy
         self.errorBuffer = .allocate(capacity: Int(RK_CURL_ERROR_SIZE))
@@ -32,9 +30,11 @@ final class CurlTransfer {
         }
     }
 
-    /// Frees the easy handle and everything it points to. Call after removing it from the multi handle.
+    /// Resets the easy handle to libcurl's defaults, so it no longer points to this transfer's header list and
+    /// error buffer, then frees those; the handle itself stays the caller's. Call after removing it from the multi
+    /// handle.
     func cleanUp() {
-        curl_easy_cleanup(easy)
+        curl_easy_reset(easy)
         curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer.deallocate()
