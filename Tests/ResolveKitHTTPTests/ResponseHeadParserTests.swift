@@ -39,6 +39,18 @@ struct ResponseHeadParserTests {
         #expect(feed(lines, followsRedirects: false).completedAt == 2)
     }
 
+    @Test func aFieldSplitsAtItsFirstColonAndKeepsItsValuesBytes() {
+        let (parser, completedAt) = feed([
+            "HTTP/1.1 200 OK\r\n", "Location: http://x:8080/a\r\n", "X-Name:\tJosé\n", "no colon here\r\n",
+            " folded continuation\r\n", "X-Empty:\r\n", "\r\n",
+        ])
+        #expect(completedAt == 6)
+        #expect(parser.headers["location"] == "http://x:8080/a")
+        #expect(parser.headers["x-name"] == "José")
+        #expect(parser.headers["x-empty"] == "")
+        #expect(parser.headers.count == 3)
+    }
+
     @Test func trailersAfterTheHeadAreIgnored() {
         let (parser, completedAt) = feed(["HTTP/1.1 200 OK\r\n", "\r\n", "X-Trailer: 1\r\n", "\r\n"])
         #expect(completedAt == 1)

@@ -13,30 +13,32 @@ struct ResponseHeadParser {
         self.followsRedirects = followsRedirects
     }
 
-    /// Takes one header line (with its line ending); returns `true` when this line completed the final head.
+    /// Takes one header line (with its line ending); returns `true` when this line completed the final head. Read
+    /// as bytes: the curl thread runs this for every header of every response, and a field needs no `String` but
+    /// its name and value.
     mutating func take(line bytes: some BidirectionalCollection<UInt8>) -> Bool {
         guard !isComplete else { return false }
-        var trimmed = bytes[...]
-        while let last = trimmed.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
-            trimmed = trimmed.dropLast()
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+            line = line.dropLast()
         }
-        let line = String(decoding: trimmed, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            startHead(line)
+        if line.starts(with: "HTTP/".utf8) {
+            startHead(String(decoding: line, as: UTF8.self))
             return false
         }
-        if line.isEmpty {
+        guard let first = line.first else {
             guard let status, status >= 200 else { return false }
             if followsRedirects, (300..<400).contains(status), headers.contains(name: "Location") { return false }
             isComplete = true
             return true
         }
-        if let first = line.first, first == " " || first == "\t" {
+        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             return false  // obsolete line folding; libcurl never produces it for HTTP/2 and servers must not send it
         }
-        guard let colon = line.firstIndex(of: ":") else { return false }
-        let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-        headers.add(name: String(line[..<colon]), value: String(value))
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let value = line[line.index(after: colon)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        headers.add(
+            name: String(decoding: line[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self))
         return false
     }
 
