@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import ResolveKitChildProcess
 import Synchronization
@@ -59,7 +58,7 @@ struct CommandStopped: Error, CustomStringConvertible {
 }
 
 /// One run of a command: started and awaited by `runToCompletion` on one thread; `stop(after:)` may come from any
-/// thread, before the start (the command then never starts) or while it runs.
+/// thread, before the start (the command then never starts, or is terminated as it starts) or while it runs.
 private final class RunningCommand: Sendable {
     private let executable: String
     private let arguments: [String]
@@ -71,35 +70,25 @@ private final class RunningCommand: Sendable {
     }
 
     func runToCompletion() throws -> CommandOutput {
-        let output = Pipe()
-        let errors = Pipe()
-        let child = try state.withLock { state throws -> ChildProcess in
-            if let timeout = state.stoppedAfter { throw CommandStopped(executable: executable, timeout: timeout) }
-            let child = try ChildProcess.spawn(
-                executable, arguments: arguments,
-                environment: ["LC_ALL": "C", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SYSTEMD_PAGER": "cat"],
-                standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(errors))
-            state.child = child
-            return child
+        if let timeout = state.withLock({ $0.stoppedAfter }) {
+            throw CommandStopped(executable: executable, timeout: timeout)
         }
-        // Read standard error on another thread so neither pipe can fill up and block the command.
-        let errorText = Mutex("")
-        let group = DispatchGroup()
-        group.enter()
-        Thread.detachNewThread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
-            group.leave()
+        let output = try ChildProcess.run(
+            executable, arguments: arguments,
+            environment: ["LC_ALL": "C", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "SYSTEMD_PAGER": "cat"]
+        ) { child in
+            state.withLock { state in
+                state.child = child
+                // Stopped between the check above and the start.
+                if state.stoppedAfter != nil { child.terminate() }
+            }
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let termination = child.waitUntilExit()
         if let timeout = state.withLock({ $0.stoppedAfter }) {
             throw CommandStopped(executable: executable, timeout: timeout)
         }
         return CommandOutput(
-            status: termination.status, standardOutput: String(decoding: data, as: UTF8.self),
-            standardError: errorText.withLock { $0 })
+            status: output.termination.status, standardOutput: output.standardOutput,
+            standardError: output.standardError)
     }
 
     /// Terminates the command if it is still running; a no-op once it has ended.

@@ -45,16 +45,8 @@ struct CommandLineTests {
     }
 
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
-        let out = Pipe()
-        let err = Pipe()
-        let process = try ChildProcess.spawn(
-            binary.path, arguments: arguments, currentDirectory: directory?.path, standardOutput: .pipe(out),
-            standardError: .pipe(err))
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        return Run(
-            code: process.waitUntilExit().status, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let output = try ChildProcess.run(binary.path, arguments: arguments, currentDirectory: directory?.path)
+        return Run(code: output.termination.status, stdout: output.standardOutput, stderr: output.standardError)
     }
 
     @Test func helpShowsAnExampleAndTheExitCodes() throws {

@@ -1,6 +1,5 @@
 import Foundation
 import ResolveKitChildProcess
-import Synchronization
 import Testing
 
 /// `--check-policy` in the built `rk-service` and `rk-chat`, and the README's policy, which is the sample's.
@@ -14,24 +13,11 @@ struct CheckPolicyTests {
         status: Int32, stdout: String, stderr: String
     ) {
         try await offThePool { () -> Result<(status: Int32, stdout: String, stderr: String), any Error> in
-            let (output, errors) = (Pipe(), Pipe())
-            let process: ChildProcess
             do {
-                process = try ChildProcess.spawn(
-                    ServiceProcess.built(tool).path, arguments: arguments, environment: ServiceProcess.cleanEnvironment,
-                    standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(errors))
+                let output = try ChildProcess.run(
+                    ServiceProcess.built(tool).path, arguments: arguments, environment: ServiceProcess.cleanEnvironment)
+                return .success((output.termination.status, output.standardOutput, output.standardError))
             } catch { return .failure(error) }
-            // stderr is read on a thread of its own, so neither pipe can fill while the other is read.
-            let stderr = Mutex("")
-            let stderrRead = DispatchSemaphore(value: 0)
-            Thread {
-                let data = errors.fileHandleForReading.readDataToEndOfFile()
-                stderr.withLock { $0 = String(decoding: data, as: UTF8.self) }
-                stderrRead.signal()
-            }.start()
-            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            stderrRead.wait()
-            return .success((process.waitUntilExit().status, stdout, stderr.withLock { $0 }))
         }.get()
     }
 
