@@ -3,8 +3,8 @@ import ResolveKitChildProcess
 import ResolveKitCore
 import ResolveKitTesting
 
-/// The reference backend in a process of its own, so the figures count only the client's memory and CPU and the
-/// client has the machine's cores to itself, as against a real backend. It is this executable started again with
+/// The reference backend in a process of its own, so the figures count only the client's memory and CPU. It shares
+/// the machine's cores with the client, as a real backend would not: under load the two compete for them. It is this executable started again with
 /// `--serve-backend [--stream-cap-ms N]`; it serves until its standard input closes, and answers commands there,
 /// one per line, each answer ending with a line `end`:
 /// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended so far (`CLOCK_MONOTONIC`);
@@ -84,13 +84,17 @@ extension BackendChild {
                 apiKeys: [SessionsWorkload.apiKey], streamConnectionCap: cap, script: SessionsWorkload.script))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
         FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
-        let commands = Task.detached {
-            while let line = Swift.readLine() {
-                let answer = Self.answer(line, backend: backend)
-                FileHandle.standardOutput.write(Data((answer + ["end"]).joined(separator: "\n").utf8 + [10]))
+        // A thread of its own: `readLine` blocks, and in a task it would hold one of the cooperative pool's
+        // threads (one of two on a 2-core machine) for the child's whole life.
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                while let line = Swift.readLine() {
+                    let answer = Self.answer(line, backend: backend)
+                    FileHandle.standardOutput.write(Data((answer + ["end"]).joined(separator: "\n").utf8 + [10]))
+                }
+                finished.resume()
             }
         }
-        await commands.value
         await backend.stop()
         await server.stop()
     }

@@ -28,7 +28,7 @@ struct SessionsWorkload: Workload {
             log("sessions: open-file limit \(limit)")
             var rows: [Measurement] = []
             for count in [100, 1000] { rows += try await idle(count: count, log: log) }
-            rows.append(try await concurrentDispatch(count: 100, rounds: 3, log: log))
+            rows.append(try await concurrentDispatch(count: 100, rounds: 10, log: log))
             rows.append(try await rotation(count: 100, log: log))
             return rows
         } catch let error as BenchFailure {
