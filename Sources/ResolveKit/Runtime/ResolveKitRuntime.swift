@@ -138,6 +138,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   key, an unsupported SDK, a locked state folder, or ``ResolveKitError/Code/unreachable`` when nothing
     ///   connected within ``ResolveKitConfiguration/connectTimeout``. The error is also in ``lastError``.
     public func start() async throws(ResolveKitError) {
+        // A host calls this before every ask: a running runtime answers without subscribing to its events.
+        if lifecycle.withLock({ $0 != nil }), connectionState == .active { return }
         let events = broadcaster.subscribe()
         let task = lifecycle.withLock { task -> Task<Void, Never> in
             if let running = task, !Self.hasEnded(connectionState) { return running }
