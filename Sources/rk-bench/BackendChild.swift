@@ -2,6 +2,7 @@ import Foundation
 import ResolveKitChildProcess
 import ResolveKitCore
 import ResolveKitTesting
+import Synchronization
 
 /// The reference backend in a process of its own, so the figures count only the client's memory and CPU. It shares
 /// the machine's cores with the client, as a real backend would not: under load the two compete for them. It is this executable started again with
@@ -11,13 +12,14 @@ import ResolveKitTesting
 /// - `spans`: `<session> <opened ns> <ended ns or ->` for every event stream so far;
 /// - `cpu`: the child's user plus system CPU seconds so far;
 /// - `inject <tick>`: a `session_probe` call into every session, answered with the call ids.
-final class BackendChild {
+final class BackendChild: Sendable {
     static let flag = "--serve-backend"
-    private(set) var baseURL = ""
+    let baseURL: String
     private let process: ChildProcess
     private let input: Pipe
     private let output: Pipe
-    private var pending: [UInt8] = []
+    /// Bytes read past the last line returned; commands run one at a time, the lock only makes that checkable.
+    private let pending = Mutex<[UInt8]>([])
 
     /// Starts the child and waits for the port it listens on.
     init(streamCap: Duration? = nil) throws {
@@ -26,24 +28,31 @@ final class BackendChild {
         output = Pipe()
         process = try ChildProcess.spawn(
             "/proc/self/exe", arguments: [Self.flag] + cap, standardInput: .pipe(input), standardOutput: .pipe(output))
-        guard let line = readLine(), let port = Int(line) else {
+        guard let line = Self.readLine(from: output, pending: pending), let port = Int(line) else {
             process.terminate()
             throw BenchFailure(message: "the backend child did not report a port")
         }
         baseURL = "http://127.0.0.1:\(port)"
     }
 
-    /// Sends a command and returns its answer lines.
-    func command(_ line: String) throws -> [String] {
+    /// Sends a command and returns its answer lines. The exchange blocks on the pipes, so it runs on a thread of
+    /// its own: on a cooperative thread it would take one of the client's two while the sessions are measured.
+    func command(_ line: String) async throws -> [String] {
+        try await withCheckedThrowingContinuation { (answered: CheckedContinuation<[String], any Error>) in
+            Thread.detachNewThread { answered.resume(with: Result { try self.exchange(line) }) }
+        }
+    }
+
+    private func exchange(_ line: String) throws -> [String] {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
         var lines: [String] = []
-        while let answer = readLine(), answer != "end" { lines.append(answer) }
+        while let answer = Self.readLine(from: output, pending: pending), answer != "end" { lines.append(answer) }
         return lines
     }
 
     /// The child's CPU seconds so far (every thread).
-    func cpuSeconds() throws -> Double {
-        guard let line = try command("cpu").first, let seconds = Double(line) else {
+    func cpuSeconds() async throws -> Double {
+        guard let line = try await command("cpu").first, let seconds = Double(line) else {
             throw BenchFailure(message: "the backend child did not report its CPU time")
         }
         return seconds
@@ -55,16 +64,17 @@ final class BackendChild {
         process.waitUntilExit()
     }
 
-    private func readLine() -> String? {
+    private static func readLine(from output: Pipe, pending: borrowing Mutex<[UInt8]>) -> String? {
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
+            let line = pending.withLock { pending -> String? in
+                guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+                defer { pending.removeSubrange(...newline) }
+                return String(decoding: pending[..<newline], as: UTF8.self)
             }
+            if let line { return line }
             let data = output.fileHandleForReading.availableData
             guard !data.isEmpty else { return nil }
-            pending += data
+            pending.withLock { $0 += data }
         }
     }
 }

@@ -15,7 +15,7 @@ extension SessionsWorkload {
         var clientCPU = 0.0
         var backendCPU = 0.0
         for round in 0...rounds {
-            let backendBefore = try child.cpuSeconds()
+            let backendBefore = try await child.cpuSeconds()
             let started = ContinuousClock.now
             let cpuBefore = ProcessStats.cpuSeconds()
             let calls = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -28,9 +28,9 @@ extension SessionsWorkload {
             }
             guard round > 0 else { continue }
             clientCPU += ProcessStats.cpuSeconds() - cpuBefore
-            backendCPU += try child.cpuSeconds() - backendBefore
+            backendCPU += try await child.cpuSeconds() - backendBefore
             turnsPerSecond.append(Double(count) / seconds)
-            let appended = try Self.appendTimes(child)
+            let appended = try await Self.appendTimes(child)
             for call in calls {
                 guard let start = SessionProbe.record(call).firstStart, let sent = appended[call] else {
                     throw BenchFailure(message: "no timing for call \(call)")
@@ -56,9 +56,9 @@ extension SessionsWorkload {
     }
 
     /// When the child appended each `tool_call_request`, by call id, in `CLOCK_MONOTONIC` nanoseconds.
-    static func appendTimes(_ child: BackendChild) throws -> [String: Int64] {
+    static func appendTimes(_ child: BackendChild) async throws -> [String: Int64] {
         var times: [String: Int64] = [:]
-        for line in try child.command("append-times") {
+        for line in try await child.command("append-times") {
             let fields = line.split(separator: " ")
             guard fields.count == 2, let nanoseconds = Int64(fields[1]) else { continue }
             times[String(fields[0])] = nanoseconds
@@ -76,7 +76,7 @@ extension SessionsWorkload {
         try await Self.open((0..<count).map { "rotating-\($0)" }, on: host)
         var injected: [String] = []
         for tick in 0..<(seconds * 10) {
-            injected += try child.command("inject \(tick)")
+            injected += try await child.command("inject \(tick)")
             try await Task.sleep(for: .milliseconds(100))
         }
         let clock = ContinuousClock()
@@ -86,7 +86,7 @@ extension SessionsWorkload {
         }
         let runs = injected.map { SessionProbe.record($0).count }
         var spans: [String: [(opened: Int64, ended: Int64?)]] = [:]
-        for line in try child.command("spans") {
+        for line in try await child.command("spans") {
             let fields = line.split(separator: " ")
             guard fields.count == 3, let opened = Int64(fields[1]) else { continue }
             spans[String(fields[0]), default: []].append((opened, Int64(fields[2])))
