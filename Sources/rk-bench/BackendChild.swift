@@ -5,9 +5,9 @@ import ResolveKitTesting
 import Synchronization
 
 /// The reference backend in a process of its own, so the figures count only the client's memory and CPU. It shares
-/// the machine's cores with the client, as a real backend would not: under load the two compete for them. It is this executable started again with
-/// `--serve-backend [--stream-cap-ms N]`; it serves until its standard input closes, and answers commands there,
-/// one per line, each answer ending with a line `end`:
+/// the machine's cores with the client, as a real backend would not: under load the two compete for them. It is
+/// this executable started again with `--serve-backend [--stream-cap-ms N]`; it serves until its standard input
+/// closes, and answers commands there, one per line, each answer ending with a line `end`:
 /// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended so far (`CLOCK_MONOTONIC`);
 /// - `spans`: `<session> <opened ns> <ended ns or ->` for every event stream so far;
 /// - `cpu`: the child's user plus system CPU seconds so far;
