@@ -107,7 +107,7 @@ struct SessionRecord: Sendable {
     mutating func appendMessage(role: String, content: String?, tokenCount: Int? = nil, at date: Date) {
         messages.append(
             StoredMessage(
-                id: UUID().uuidString.lowercased(), sequenceNumber: nextSequence, role: role, content: content,
+                id: Identifiers.uuid(), sequenceNumber: nextSequence, role: role, content: content,
                 tokenCount: tokenCount, createdAt: date))
         nextSequence += 1
     }

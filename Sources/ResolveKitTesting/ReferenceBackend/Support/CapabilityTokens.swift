@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCore
 
 /// JWT-shaped tokens: `base64url(header).base64url(payload).signature` with the real claim sets.
 ///
@@ -40,12 +41,12 @@ enum TokenFactory {
 
 /// Random identifiers in the real formats.
 enum Identifiers {
-    /// A lower-case UUID4 string.
-    static func uuid() -> String { UUID().uuidString.lowercased() }
+    /// A lower-case UUID4 string (Foundation's `UUID()` opens `/dev/urandom` for each one; a turn needs several).
+    static func uuid() -> String { UUIDText.make() }
 
     /// An OpenAI-style tool-call id, `call_` + 24 hex digits.
     static func callID() -> String {
-        "call_" + String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(24))
+        "call_" + String(decoding: UUIDText.make().utf8.lazy.filter { $0 != UInt8(ascii: "-") }.prefix(24), as: UTF8.self)
     }
 
     /// Whether `text` is a UUID as pydantic accepts it (hex with or without hyphens, optional braces/urn prefix

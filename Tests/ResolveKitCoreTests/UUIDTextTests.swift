@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ResolveKit
+@testable import ResolveKitCore
 
 struct UUIDTextTests {
     @Test func anIDIsALowerCaseVersion4UUID() {
