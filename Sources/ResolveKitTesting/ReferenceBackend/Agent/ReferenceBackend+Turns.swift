@@ -15,13 +15,14 @@ extension ReferenceBackend {
     func runTurn(_ turn: TurnContext) async {
         let date = now
         let start: (eligible: [RegisteredFunction], context: AgentContext)? = state.withLock { state in
-            guard var session = state.sessions[turn.sessionID] else { return nil }
-            let history = session.messages.compactMap { message in
+            // Changed in place: a copy written back would copy the session's whole history on every turn.
+            guard let index = state.sessions.index(forKey: turn.sessionID) else { return nil }
+            let history = state.sessions.values[index].messages.compactMap { message in
                 message.content.map { AgentContext.Message(role: message.role, content: $0) }
             }
-            session.appendMessage(role: "user", content: turn.text, at: date)
-            session.lastActivityAt = date
-            state.sessions[turn.sessionID] = session
+            state.sessions.values[index].appendMessage(role: "user", content: turn.text, at: date)
+            state.sessions.values[index].lastActivityAt = date
+            let session = state.sessions.values[index]
             let eligible = state.eligibleFunctions(for: session)
             let tools = eligible.map {
                 AgentContext.Tool(name: $0.name, description: $0.description, parametersSchema: $0.parametersSchema)
@@ -231,6 +232,7 @@ extension ReferenceBackend {
 
     /// Fills `{name}`, `{result}`, `{nameN}`, `{resultN}` and `{text}` of a text template.
     static func render(_ template: String, results: [(name: String, text: String)], userText: String) -> String {
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var text = template
         // Each placeholder is replaced in turn (a result's own text can hold a later placeholder), but only when
         // the text holds it: most templates name one or two of them, and every replacement goes through NSString.

@@ -45,12 +45,13 @@ extension ReferenceBackend {
         let ttl = configuration.sessionTTL
         enum Outcome { case missing, expired, busy, accepted(String) }
         let outcome: Outcome = state.withLock { state in
-            guard var session = state.sessions[sessionID] else { return .missing }
+            // Taken out while it changes: a copy written back would copy its request ids on every message.
+            guard var session = state.sessions.removeValue(forKey: sessionID) else { return .missing }
+            defer { state.sessions[sessionID] = session }
             guard !session.isExpired(now: date, ttl: ttl) else { return .expired }
             if let locale, !locale.isEmpty {
                 session.locale = ChatLocalization.resolve([locale], fallback: session.locale)
             }
-            defer { state.sessions[sessionID] = session }
             if let turnID = session.turnsByRequestID[requestID] { return .accepted(turnID) }
             guard session.activeTurnID == nil, !state.stopped else { return .busy }
             let turnID = Identifiers.uuid()
@@ -151,7 +152,8 @@ extension ReferenceBackend {
         let redisSemantics = configuration.toolResultSemantics == .redis
         let date = now
         let outcome: Outcome = state.withLock { state in
-            guard var session = state.sessions[sessionID] else {
+            // Taken out while it changes: a copy written back would copy its dedupe keys on every result.
+            guard var session = state.sessions.removeValue(forKey: sessionID) else {
                 state.count(fields.call) { $0.notPending += 1 }
                 return .notPending
             }
