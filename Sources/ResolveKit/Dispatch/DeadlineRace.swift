@@ -27,17 +27,22 @@ package struct DeadlineRace<Value: Sendable>: Sendable {
     }
 
     /// Starts `operation` and its timer now, before this returns: a caller on an actor starts the work without
-    /// waiting for a task of its own to be scheduled first.
+    /// waiting for a task of its own to be scheduled first. With `immediately`, the operation's task runs on the
+    /// caller's thread until its first suspension (or its end) before this returns; an operation that ends there
+    /// needs no timer.
     package func start(
         until deadline: Duration,
+        immediately: Bool = false,
         _ operation: @escaping @Sendable () async throws -> Value
     ) -> Running {
         let running = Running()
-        let work = Task {
+        let body: @Sendable () async -> Void = {
             let outcome: Swift.Result<Value, any Error>
             do { outcome = .success(try await operation()) } catch { outcome = .failure(error) }
             running.settle(.finished(outcome))
         }
+        let work = immediately ? Task.immediate(operation: body) : Task(operation: body)
+        if running.isSettled { return running }
         let timer = Task { [clock] in
             do {
                 try await clock.sleep(untilElapsed: deadline)
@@ -77,6 +82,9 @@ package struct DeadlineRace<Value: Sendable>: Sendable {
 
         /// Ends the race as cancelled, unless it already ended: both tasks are cancelled.
         package func cancel() { settle(.cancelled) }
+
+        /// Whether the race has ended.
+        var isSettled: Bool { state.withLock { $0.result != nil } }
 
         fileprivate func keep(_ tasks: [Task<Void, Never>]) {
             let isSettled = state.withLock { state in

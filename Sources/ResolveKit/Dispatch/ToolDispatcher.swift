@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs one tool call: finds the function, refuses what is not allowed, coerces and validates the arguments
 /// against the schema, and invokes the function with a deadline and cooperative cancellation.
 ///
@@ -57,6 +59,11 @@ package struct ToolDispatcher: Sendable {
     /// Starts a prepared function before it returns; ``RunningCall/outcome()`` waits until it returns, throws, or
     /// `deadline` passes (then the task is cancelled and the result is "Timed out after Ns"; a function that
     /// ignores cancellation runs on, but its late result is dropped).
+    ///
+    /// The function's task runs on the caller's thread until its first suspension, so under load a call does not
+    /// wait its turn in the cooperative pool's queue behind every other session's work. That holds the caller (a
+    /// session) meanwhile: a function that runs longer than ``inlineBudget`` before its first suspension is
+    /// reported once, and its later calls start on a task of their own.
     package func start(
         _ function: any AnyResolveKitFunction.Type,
         arguments: JSONObject,
@@ -73,10 +80,40 @@ package struct ToolDispatcher: Sendable {
             dependencies: dependencies)
         if let progress { invocation.progressHandler = progress }
         let context = invocation
-        let race = DeadlineRace<JSONValue>(clock: clock).start(until: deadline) {
+        let immediately = !InlineStarts.isOffloaded(function)
+        let began = ContinuousClock.now
+        let race = DeadlineRace<JSONValue>(clock: clock).start(until: deadline, immediately: immediately) {
             try await function.invoke(arguments: arguments, context: context)
         }
+        if immediately {
+            let held = ContinuousClock.now - began
+            if held > Self.inlineBudget, InlineStarts.offload(function) {
+                let milliseconds = held.components.seconds * 1000 + held.components.attoseconds / 1_000_000_000_000_000
+                logger.warning(
+                    "Function \(call.functionName) ran \(milliseconds) ms before "
+                        + "its first suspension, holding its session; its calls now start on a task of their own. "
+                        + "Run blocking work on a thread of its own.")
+            }
+        }
         return RunningCall(race: race, timeoutSeconds: call.timeoutSeconds)
+    }
+
+    /// How long a function may run on its caller's thread before its first suspension (see ``start``).
+    package static let inlineBudget = Duration.milliseconds(20)
+}
+
+/// The functions that ran too long before their first suspension: their calls start on tasks of their own. A
+/// property of the function's code, so kept for the process.
+private enum InlineStarts {
+    private static let offloaded = Mutex<Set<ObjectIdentifier>>([])
+
+    static func isOffloaded(_ function: any AnyResolveKitFunction.Type) -> Bool {
+        offloaded.withLock { $0.contains(ObjectIdentifier(function)) }
+    }
+
+    /// Records `function`; `true` the first time.
+    static func offload(_ function: any AnyResolveKitFunction.Type) -> Bool {
+        offloaded.withLock { $0.insert(ObjectIdentifier(function)).inserted }
     }
 }
 

@@ -200,9 +200,11 @@ extension SessionEngine {
         await finish(started)
     }
 
-    /// An approval-free call starts here, on the event's own hop, when a slot is free: only waiting for its
-    /// outcome is a job. Each hop through the job queue waits behind every other session's work, so under load
-    /// this is what keeps a call's start within milliseconds of its event. Without a free slot it waits in a job.
+    /// An approval-free call starts here, on the event's own hop, when a slot is free: its function runs here until
+    /// its first suspension (``ToolDispatcher/start(_:arguments:call:sessionID:deadline:progress:)``), and only
+    /// waiting for its outcome is a job. Each hop through the job queue waits behind every other session's work, so
+    /// under load this is what keeps a call's start within milliseconds of its event. Without a free slot it waits
+    /// in a job.
     func runWithoutApproval(_ call: PendingToolCall) {
         guard pipeline.takeFreeSlot() else {
             enqueue { await self.execute(call, decision: .notRequired) }
