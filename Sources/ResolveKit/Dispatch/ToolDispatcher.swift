@@ -90,8 +90,8 @@ package struct ToolDispatcher: Sendable {
             if held > Self.inlineBudget, InlineStarts.offload(function) {
                 let milliseconds = held.components.seconds * 1000 + held.components.attoseconds / 1_000_000_000_000_000
                 logger.warning(
-                    "Function \(call.functionName) ran \(milliseconds) ms before "
-                        + "its first suspension, holding its session; its calls now start on a task of their own. "
+                    "Function \(call.functionName) ran \(milliseconds) ms before its first suspension, holding the "
+                        + "thread that dispatched it (and its session); its calls now start on a task of their own. "
                         + "Run blocking work on a thread of its own.")
             }
         }

@@ -46,7 +46,8 @@ enum Identifiers {
 
     /// An OpenAI-style tool-call id, `call_` + 24 hex digits.
     static func callID() -> String {
-        "call_" + String(decoding: UUIDText.make().utf8.lazy.filter { $0 != UInt8(ascii: "-") }.prefix(24), as: UTF8.self)
+        let digits = UUIDText.make().utf8.lazy.filter { $0 != UInt8(ascii: "-") }.prefix(24)
+        return "call_" + String(decoding: digits, as: UTF8.self)
     }
 
     /// Whether `text` is a UUID as pydantic accepts it (hex with or without hyphens, optional braces/urn prefix
