@@ -8,7 +8,8 @@ import Synchronization
 /// the machine's cores with the client, as a real backend would not: under load the two compete for them. It is
 /// this executable started again with `--serve-backend [--stream-cap-ms N]`; it serves until its standard input
 /// closes, and answers commands there, one per line, each answer ending with a line `end`:
-/// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended so far (`CLOCK_MONOTONIC`);
+/// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended since the last `append-times`
+///   (`CLOCK_MONOTONIC`);
 /// - `spans`: `<session> <opened ns> <ended ns or ->` for every event stream so far;
 /// - `cpu`: the child's user plus system CPU seconds so far;
 /// - `inject <tick>`: a `session_probe` call into every session, answered with the call ids.
@@ -98,8 +99,9 @@ extension BackendChild {
         // threads (one of two on a 2-core machine) for the child's whole life.
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
+                var reported: [String: Int] = [:]
                 while let line = Swift.readLine() {
-                    let answer = Self.answer(line, backend: backend)
+                    let answer = Self.answer(line, backend: backend, reported: &reported)
                     FileHandle.standardOutput.write(Data((answer + ["end"]).joined(separator: "\n").utf8 + [10]))
                 }
                 finished.resume()
@@ -109,12 +111,16 @@ extension BackendChild {
         await server.stop()
     }
 
-    private static func answer(_ line: String, backend: ReferenceBackend) -> [String] {
+    /// Answers one command; `reported` counts, per session, the events earlier `append-times` answers covered, so
+    /// each round reads only its own events, not the whole history again.
+    private static func answer(_ line: String, backend: ReferenceBackend, reported: inout [String: Int]) -> [String] {
         let words = line.split(separator: " ").map(String.init)
         switch words.first {
         case "append-times":
             return backend.sessionIDs.flatMap { session in
-                backend.events(inSession: session).filter { $0.type == "tool_call_request" }.compactMap { event in
+                let events = backend.events(inSession: session, from: reported[session, default: 0])
+                reported[session, default: 0] += events.count
+                return events.filter { $0.type == "tool_call_request" }.compactMap { event in
                     callID(of: event).map { "\($0) \(MonotonicTime.nanoseconds(event.appendedAt))" }
                 }
             }
