@@ -86,7 +86,7 @@ struct HTTPClientCancellationTests {
         }
     }
 
-    /// On both of the client's threads: the requests' and the long-lived streams'.
+    /// Requests and long-lived streams alike (the thread starts the two differently).
     @Test func shutdownAbortsTransfersInFlightAndRefusesNewOnes() async throws {
         try await LoopbackHTTPServer.withServer(handler: holdOpenHandler) { server in
             let client = HTTPClient()

@@ -3,9 +3,8 @@ internal import CCurl
 /// Easy handles of finished requests, reset and kept for the next ones, as libcurl advises. Creating a handle
 /// allocates about 25 KiB (its state and its 16 KiB receive buffer) and freeing it gives them back, on the curl
 /// thread, for every request; `curl_easy_reset` (in ``CurlTransfer/cleanUp()``) keeps the memory and clears every
-/// option. With `rk-bench sessions`
-/// (100 sessions asking at once) the curl thread spent about a tenth less CPU, with malloc's consolidation gone from
-/// its profile. Used on the curl thread only.
+/// option. With `rk-bench sessions` (100 sessions asking at once) the curl thread spent about a tenth less CPU,
+/// with malloc's consolidation gone from its profile. Used on the curl thread only.
 struct EasyHandlePool {
     /// How many idle handles are kept (at most about 25 KiB each); the handles of a larger burst are freed.
     let capacity: Int
