@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTerminal", dependencies: ["ResolveKit"]),
         // CCurl only for <sys/epoll.h>, which Glibc's Swift module leaves out: the loopback server waits on epoll.
-        .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore", "CCurl"]),
+        .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore", "CCurl", "ResolveKitChildProcess"]),
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
         // Child processes through posix_spawn: Foundation's Process crashes a process with many descriptors open.
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),

@@ -1,0 +1,109 @@
+public import Foundation
+import Glibc
+import ResolveKitChildProcess
+
+/// A program users run beside the library (nginx, redis-server, promtool, openssl, a Python package) that some
+/// tests run for real instead of imitating it.
+///
+/// Without the program, `swift test` skips those tests with one line naming the install command, so the README's
+/// two commands keep working on a fresh machine; with `CI` set in the environment the tests run anyway and fail
+/// with that line, so a CI that forgot to install it cannot pass by skipping.
+///
+/// ```swift
+/// @Test(.enabled(if: ExternalProgram.nginx.shouldRun, Comment(rawValue: ExternalProgram.nginx.skipNote)))
+/// func aTurnThroughTheProxy() async throws {
+///     let nginx = try ExternalProgram.nginx.require()
+///     …
+/// }
+/// ```
+public struct ExternalProgram: Sendable, CustomStringConvertible {
+    /// The program's name, as a person types it.
+    public let name: String
+    /// The command that installs it on Debian or Ubuntu, e.g. `apt-get install -y nginx`.
+    public let install: String
+    /// Where to look, in order: absolute paths, or names searched in `PATH` and the system's `sbin` folders.
+    let candidates: [String]
+    /// Arguments run with the found program that must exit 0 for it to count (a Python package's import).
+    let probe: [String]?
+
+    /// A program found by `candidates`; with `probe`, it counts only when running it with those arguments exits 0.
+    public init(name: String, install: String, candidates: [String]? = nil, probe: [String]? = nil) {
+        self.name = name
+        self.install = install
+        self.candidates = candidates ?? [name]
+        self.probe = probe
+    }
+
+    /// `nginx`, from Debian's `nginx` package.
+    public static let nginx = ExternalProgram(name: "nginx", install: "apt-get install -y nginx")
+    /// `openssl`, from Debian's `openssl` package.
+    public static let openssl = ExternalProgram(name: "openssl", install: "apt-get install -y openssl")
+    /// `redis-server`, from Debian's `redis-server` package.
+    public static let redisServer = ExternalProgram(name: "redis-server", install: "apt-get install -y redis-server")
+    /// `promtool`, from Debian's `prometheus` package.
+    public static let promtool = ExternalProgram(name: "promtool", install: "apt-get install -y prometheus")
+
+    /// The absolute path of the program, or `nil` when it is not installed (or its probe fails).
+    public var path: String? {
+        for candidate in candidates {
+            guard let found = Self.locate(candidate) else { continue }
+            guard let probe else { return found }
+            if Self.exitsZero(found, probe) { return found }
+        }
+        return nil
+    }
+
+    /// Whether tests that need it should run: it is installed, or this is CI (where a missing program fails).
+    public var shouldRun: Bool { isCI || path != nil }
+
+    /// The line a skipped test shows: what is missing and how to install it.
+    public var skipNote: String { "needs \(name): \(install)" }
+
+    /// The program's path.
+    /// - Throws: ``Missing`` naming the program and its install command.
+    public func require() throws(Missing) -> String {
+        guard let path else { throw Missing(program: self) }
+        return path
+    }
+
+    /// `nginx (apt-get install -y nginx)`.
+    public var description: String { "\(name) (\(install))" }
+
+    /// A program a test needs is not installed.
+    public struct Missing: Error, Sendable, CustomStringConvertible {
+        /// The program.
+        public let program: ExternalProgram
+        /// `nginx is not installed; install it with: apt-get install -y nginx`.
+        public var description: String { "\(program.name) is not installed; install it with: \(program.install)" }
+    }
+
+    /// Whether the `CI` environment variable is set to anything but `false` or `0`.
+    public var isCI: Bool {
+        guard let value = ProcessInfo.processInfo.environment["CI"] else { return false }
+        return !value.isEmpty && value != "0" && value.lowercased() != "false"
+    }
+
+    private static func locate(_ candidate: String) -> String? {
+        let manager = FileManager.default
+        if candidate.hasPrefix("/") { return manager.isExecutableFile(atPath: candidate) ? candidate : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/local/sbin"]
+        for folder in folders where manager.isExecutableFile(atPath: folder + "/" + candidate) {
+            return folder + "/" + candidate
+        }
+        return nil
+    }
+
+    private static func exitsZero(_ executable: String, _ arguments: [String]) -> Bool {
+        guard
+            let child = try? ChildProcess.spawn(
+                executable, arguments: arguments, standardInput: .nullDevice, standardOutput: .nullDevice,
+                standardError: .nullDevice)
+        else { return false }
+        guard let termination = child.waitUntilExit(timeout: .seconds(30)) else {
+            child.send(SIGKILL)
+            return false
+        }
+        return termination.reason == .exit && termination.status == 0
+    }
+}
