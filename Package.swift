@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ResolveKit", targets: ["ResolveKit"]),
         .library(name: "ResolveKitCore", targets: ["ResolveKitCore"]),
         .library(name: "ResolveKitHTTP", targets: ["ResolveKitHTTP"]),
+        .library(name: "ResolveKitTools", targets: ["ResolveKitTools"]),
         .library(name: "ResolveKitTesting", targets: ["ResolveKitTesting"]),
         .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
         .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
@@ -26,8 +27,12 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
-        .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
-        .target(name: "ResolveKitTerminal", dependencies: ["ResolveKit"]),
+        // What runs a call wherever it came from: dispatch, approvals, the audit trail. No transport.
+        .target(name: "ResolveKitTools", dependencies: ["ResolveKitCore"]),
+        .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP"]),
+        // The approval prompt and terminal I/O need no session, so rk-mcp uses them without linking libcurl.
+        .target(name: "ResolveKitTerminalCore", dependencies: ["ResolveKitTools"]),
+        .target(name: "ResolveKitTerminal", dependencies: ["ResolveKitTerminalCore", "ResolveKit"]),
         // CCurl only for <sys/epoll.h>, which Glibc's Swift module leaves out: the loopback server waits on epoll.
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore", "CCurl", "ResolveKitChildProcess"]),
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
@@ -40,7 +45,7 @@ let package = Package(
             path: "Functions",
             plugins: ["ResolveKitPlugin"]
         ),
-        .target(name: "ResolveKitMCP", dependencies: ["ResolveKit"]),
+        .target(name: "ResolveKitMCP", dependencies: ["ResolveKitTools"]),
 
         // Tools and the build plugin.
         .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen", "ResolveKitCore"]),
@@ -67,7 +72,7 @@ let package = Package(
             path: "Samples/rk-chat"
         ),
         .executableTarget(
-            name: "rk-mcp", dependencies: ["ResolveKitMCP", "ResolveKit", "ResolveKitSystemFunctions", "ResolveKitTerminal"],
+            name: "rk-mcp", dependencies: ["ResolveKitMCP", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitTerminalCore"],
             path: "Samples/rk-mcp"),
         .executableTarget(
             name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal"], path: "Samples/rk-approve"),
@@ -89,6 +94,7 @@ let package = Package(
         .testTarget(name: "ResolveKitChildProcessTests", dependencies: ["ResolveKitChildProcess"]),
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
+        .testTarget(name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
@@ -113,7 +119,8 @@ let package = Package(
             dependencies: ["ResolveKitSystemFunctions", "ResolveKitCore"]
         ),
         .testTarget(
-            name: "ResolveKitTerminalTests", dependencies: ["ResolveKitTerminal", "ResolveKit", "ResolveKitTesting"]),
+            name: "ResolveKitTerminalTests",
+            dependencies: ["ResolveKitTerminal", "ResolveKitTerminalCore", "ResolveKit", "ResolveKitTesting"]),
         .testTarget(name: "rk-chatTests", dependencies: ["rk-chat", "ResolveKitChildProcess"]),
         .testTarget(
             name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess"]),

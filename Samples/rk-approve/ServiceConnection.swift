@@ -102,7 +102,7 @@ enum ApprovalWire {
                 let seconds = max(1, call["seconds_left"]?.intValue ?? 1)
                 return ToolApprovalRequest.Call(
                     call: PendingToolCall(
-                        callID: id, turnID: "", functionName: function, arguments: call["arguments"] ?? [:],
+                        callID: ToolCallID(id), turnID: "", functionName: function, arguments: call["arguments"] ?? [:],
                         humanDescription: call["description"]?.stringValue ?? "", requiresApproval: true,
                         timeoutSeconds: seconds, receivedAt: now),
                     timeRemaining: .seconds(seconds))

@@ -39,16 +39,16 @@ struct Watch {
         for await _ in changes {
             while let request = shared.state.withLock({ $0.closed ? nil : $0.batches.first }) {
                 let task = Task { await approver.decide(request) }
-                shared.state.withLock { $0.prompting = (request.sessionID, Set(request.calls.map(\.id)), task) }
+                shared.state.withLock { $0.prompting = (request.sessionID, Set(request.calls.map(\.id.rawValue)), task) }
                 let before = approver.allowedFunctions(sessionID: request.sessionID)
                 let decision = await task.value
                 let stillWaiting = shared.state.withLock { state -> Set<String> in
                     state.prompting = nil
                     return Set(
                         state.batches.first { $0.batchID == request.batchID && $0.sessionID == request.sessionID }?
-                            .calls.map(\.id) ?? [])
+                            .calls.map(\.id.rawValue) ?? [])
                 }
-                guard !stillWaiting.isEmpty, stillWaiting == Set(request.calls.map(\.id)) else { continue }
+                guard !stillWaiting.isEmpty, stillWaiting == Set(request.calls.map(\.id.rawValue)) else { continue }
                 decisionNumber += 1
                 send(decision, for: request, number: decisionNumber)
                 for function in approver.allowedFunctions(sessionID: request.sessionID).subtracting(before) {
@@ -74,10 +74,10 @@ struct Watch {
         var declines: [String: [String]] = [:]
         for call in request.calls {
             switch decision.decision(for: call.id).verdict {
-            case .approve, .approveEdited, .attributed: approve.append(call.id)
+            case .approve, .approveEdited, .attributed: approve.append(call.id.rawValue)
             case .decline(let reason):
                 let text = reason ?? "User denied action"
-                if text != "Approval timed out" { declines[text, default: []].append(call.id) }
+                if text != "Approval timed out" { declines[text, default: []].append(call.id.rawValue) }
             }
         }
         let session = JSONValue.string(request.sessionID)
@@ -112,7 +112,7 @@ struct Watch {
             let interrupted = shared.state.withLock { state -> Task<ToolBatchDecision, Never>? in
                 for index in state.batches.indices where sessionID == nil || state.batches[index].sessionID == sessionID
                 {
-                    state.batches[index].calls.removeAll { $0.id == callID }
+                    state.batches[index].calls.removeAll { $0.id.rawValue == callID }
                 }
                 state.batches.removeAll { $0.calls.isEmpty }
                 guard let prompting = state.prompting, prompting.sessionID == sessionID || sessionID == nil,

@@ -1,4 +1,4 @@
-import ResolveKit
+import ResolveKitTools
 
 /// A function of this sample's own, registered by hand beside the Linux pack: it waits, reporting progress each
 /// second, and stops as soon as the call is cancelled. It shows a long call, progress and cancellation end to end.

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
-import ResolveKit
+import ResolveKitTools
 import ResolveKitMCP
 import ResolveKitSystemFunctions
-import ResolveKitTerminal
+import ResolveKitTerminalCore
 
 /// `rk-mcp`: the Linux function pack (and `countdown`) over MCP on stdio.
 @main
@@ -20,7 +20,7 @@ struct RKMCP {
             exit(0)
         }
         if options.showVersion {
-            print("rk-mcp \(ResolveKitRuntime.version)")
+            print("rk-mcp \(ResolveKitVersion.current)")
             exit(0)
         }
         let server: MCPServer

@@ -9,7 +9,7 @@ enum ApprovalWire {
             "calls": .array(
                 request.calls.map { call in
                     .object([
-                        "call_id": .string(call.id), "function": .string(call.call.functionName),
+                        "call_id": .string(call.id.rawValue), "function": .string(call.call.functionName),
                         "arguments": call.call.arguments, "description": .string(call.call.humanDescription),
                         "seconds_left": .number(Double(call.timeRemaining.components.seconds)),
                     ])
@@ -57,10 +57,10 @@ enum ApprovalWire {
             var object = Self.decision(decision)
             object["event"] = "decided"
             object["session_id"] = .string(sessionID)
-            object["call_id"] = .string(callID)
+            object["call_id"] = .string(callID.rawValue)
             return .object(object)
         case .withdrawn(let sessionID, let callID):
-            return ["event": "withdrawn", "session_id": .string(sessionID), "call_id": .string(callID)]
+            return ["event": "withdrawn", "session_id": .string(sessionID), "call_id": .string(callID.rawValue)]
         case .remembered(let decision): return ["event": "remembered", "decision": remembered(decision)]
         case .revoked(let id): return ["event": "revoked", "id": .string(id)]
         }

@@ -20,11 +20,11 @@ extension RequestHandler {
                 response.fields["subscribed"] = true
                 return response
             case .approve(let callIDs, let sessionID):
-                try approvals.approve(callIDs: callIDs, in: sessionID, by: decider)
+                try approvals.approve(callIDs: callIDs.map { ToolCallID($0) }, in: sessionID, by: decider)
             case .approveEdited(let callID, let sessionID, let arguments):
-                try approvals.approve(callID: callID, in: sessionID, arguments: arguments, by: decider)
+                try approvals.approve(callID: ToolCallID(callID), in: sessionID, arguments: arguments, by: decider)
             case .decline(let callIDs, let sessionID, let reason):
-                try approvals.decline(callIDs: callIDs, in: sessionID, reason: reason, by: decider)
+                try approvals.decline(callIDs: callIDs.map { ToolCallID($0) }, in: sessionID, reason: reason, by: decider)
             case .remember(let function, let arguments, let ifObject, let scope):
                 let conditions = try ifObject.map { (ifObject) throws(ResolveKitError) in
                     try PolicyApprover.conditions(ifObject, for: function, functions: ServiceSettings.servedFunctions)

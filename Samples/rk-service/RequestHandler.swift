@@ -119,7 +119,7 @@ final class RequestHandler: Sendable {
 
     private func logCall(_ item: ToolCallChecklistItem, user: String?) {
         let call = ServiceResponse.ToolCall(item)
-        var metadata = ["function": call.function, "status": call.status, "call_id": item.id, "user": user ?? "-"]
+        var metadata = ["function": call.function, "status": call.status, "call_id": item.id.rawValue, "user": user ?? "-"]
         if let error = call.error { metadata["error"] = error }
         log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
     }

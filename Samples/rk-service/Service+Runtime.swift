@@ -34,7 +34,7 @@ extension Service {
             switch event {
             case .toolCallUpdated(let item):
                 let call = ServiceResponse.ToolCall(item)
-                var metadata = ["function": call.function, "status": call.status, "call_id": item.id]
+                var metadata = ["function": call.function, "status": call.status, "call_id": item.id.rawValue]
                 if let error = call.error { metadata["error"] = error }
                 log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
             case .toolBatchAwaitingApproval(let batch):

@@ -1,1 +1,2 @@
 @_exported public import ResolveKitCore
+@_exported public import ResolveKitTools

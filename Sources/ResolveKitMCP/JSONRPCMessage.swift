@@ -1,4 +1,4 @@
-import ResolveKit
+import ResolveKitTools
 
 /// One line from the client, classified as JSON-RPC 2.0 says: a request (has an id), a notification (no id), a
 /// response to something the server asked (ignored here), or a line that is not a valid message.

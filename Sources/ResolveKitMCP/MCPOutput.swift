@@ -1,5 +1,5 @@
 import Glibc
-import ResolveKit
+import ResolveKitTools
 import Synchronization
 
 /// The protocol's output: one JSON-RPC message per line on a descriptor (stdout), written whole and in order.

@@ -1,4 +1,4 @@
-import ResolveKit
+import ResolveKitTools
 import Synchronization
 
 /// How a request is answered in each era: the `initialize` handshake (2025-11-25 and earlier), or the

@@ -1,5 +1,5 @@
 import Foundation
-import ResolveKit
+import ResolveKitTools
 import Synchronization
 
 /// `tools/list` and `tools/call`: the registry's schemas, and each call through validation, approval, the
@@ -24,8 +24,9 @@ extension MCPServer {
         return .success(result)
     }
 
-    /// Runs one call. Unknown tools and malformed params are protocol errors; invalid arguments, a decline, a
-    /// timeout and the function's own error are results with `isError`, in words the model can act on.
+    /// Runs one call through the tools core, as a ResolveKit call goes. Unknown tools and malformed params are
+    /// protocol errors; invalid arguments, a decline, a timeout and the function's own error are results with
+    /// `isError`, in words the model can act on.
     func callTool(_ params: JSONObject, id: JSONValue, _ era: Era, _ output: MCPOutput) async
         -> Result<JSONObject, JSONRPCError>
     {
@@ -33,91 +34,35 @@ extension MCPServer {
             return .failure(.invalidParams("tools/call needs name, a string"))
         }
         guard let entry = registry.entry(named: name) else { return .failure(.invalidParams("Unknown tool: \(name)")) }
-        let arguments = params["arguments"] ?? [:]
         let timeout = entry.function.resolveKitTimeoutSeconds ?? 30
         let call = PendingToolCall(
-            callID: "mcp-" + (id.stringValue ?? id.serialized()), turnID: "mcp", functionName: name,
-            arguments: arguments,
-            humanDescription: "An MCP client calls \(name).",
-            requiresApproval: entry.function.resolveKitRequiresApproval,
-            timeoutSeconds: timeout, receivedAt: configuration.clock.elapsed)
+            callID: ToolCallID("mcp-" + (id.stringValue ?? id.serialized())), turnID: "mcp", functionName: name,
+            arguments: params["arguments"] ?? [:], humanDescription: "An MCP client calls \(name).",
+            requiresApproval: entry.function.resolveKitRequiresApproval, timeoutSeconds: timeout,
+            receivedAt: configuration.clock.elapsed)
         let log = MCPLog(output: output, level: era.logLevel, name: name)
-        let audit = AuditRecords(trail: configuration.auditTrail) { [logger = configuration.logger] in
-            logger.error("\($0)")
-        }
-        let allNames = Set(registry.functionNames)
-        var prepared: (function: any AnyResolveKitFunction.Type, arguments: JSONObject)
-        switch dispatcher.prepare(call, allowedNames: allNames) {
-        case .failure(let error):
-            audit.outcome(call, sessionID: "mcp", .failure(error), duration: nil)
-            return .success(Self.result(.failure(error), era))
-        case .success(let checked):
-            prepared = checked
-        }
-        var effective = call
-        if call.requiresApproval {
-            let decision = await approve(call)
-            audit.decision(call, sessionID: "mcp", batchID: 0, decision)
-            switch decision.verdict {
-            case .approve, .attributed:
-                break
-            case .approveEdited(let edited):
-                effective.arguments = edited
-                guard case .success(let checked) = dispatcher.prepare(effective, allowedNames: allNames) else {
-                    return .success(Self.result(.failure(.invalidArguments("The edited arguments are invalid")), era))
-                }
-                prepared = checked
-            case .decline(let reason):
-                let error = ResolveKitFunctionError.declined(reason ?? "User denied action")
-                log.send(.warning, "\(name) was declined: \(error.message)")
-                audit.outcome(call, sessionID: "mcp", .failure(error), duration: nil)
-                return .success(Self.result(.failure(error), era))
-            }
-        } else {
-            audit.decision(
-                call, sessionID: "mcp", batchID: 0,
-                .attributed(.approve, by: .automatic(reason: "the function needs no approval")))
-        }
-        let started = configuration.clock.elapsed
-        var outcome = await dispatcher.start(
-            prepared.function, arguments: prepared.arguments, call: effective, sessionID: "mcp",
-            deadline: configuration.clock.elapsed + .seconds(timeout),
-            progress: Self.progressReporter(params, output)
-        ).outcome()
-        if effective.arguments != call.arguments { outcome = outcome.noting(editedArguments: effective.arguments) }
-        if Task.isCancelled, state.withLock({ $0.shuttingDown }) {
+        let progress = Self.progressReporter(params, output)
+        let runner = ToolCallRunner(
+            dispatcher: dispatcher, approvals: approvals, approver: configuration.approver,
+            audit: AuditRecords(trail: configuration.auditTrail) { [logger = configuration.logger] in
+                logger.error("\($0)")
+            },
+            control: control, runsSequentially: true, progress: { _ in progress })
+        // The approval's deadline is the call's timeout from its arrival; the function gets its whole timeout.
+        let deadlines = ToolCallDeadlines(
+            approval: { $0.serverDeadline }, run: { call, now in now + .seconds(call.timeoutSeconds) })
+        let outcomes = await runner.run(
+            ToolCallBatch(id: 0, calls: [call]), in: "mcp", allowedNames: Set(registry.functionNames),
+            deadlines: deadlines, report: { _ in })
+        var outcome = outcomes[call.callID] ?? .failure(.cancelled("Cancelled before it finished"))
+        if case .failure = outcome, Task.isCancelled, state.withLock({ $0.shuttingDown }) {
             outcome = .failure(.cancelled("The server is shutting down; the call was cancelled before it finished"))
         }
-        audit.outcome(call, sessionID: "mcp", outcome, duration: configuration.clock.elapsed - started)
-        if case .failure(let error) = outcome { log.send(.warning, "\(name) failed: \(error.message)") }
+        if case .failure(let error) = outcome {
+            let what = error.code == .declined ? "was declined" : "failed"
+            log.send(.warning, "\(name) \(what): \(error.message)")
+        }
         return .success(Self.result(outcome, era))
-    }
-
-    /// Asks the approver (and anyone through ``approvals``) until the call's timeout; no decision by then is a
-    /// decline, and so is a cancelled request.
-    private func approve(_ call: PendingToolCall) async -> ToolCallDecision {
-        let deadline = call.serverDeadline
-        let request = ToolApprovalRequest(
-            batchID: 0, calls: [.init(call: call, timeRemaining: deadline - configuration.clock.elapsed)],
-            sessionID: "mcp")
-        approvals.open(request, deadlines: [call.callID: deadline], clock: configuration.clock, registry: registry)
-        defer { approvals.close([call.callID], in: "mcp") }
-        let (approvals, approver) = (approvals, configuration.approver)
-        let outcome = await DeadlineRace<Void>(clock: configuration.clock).run(until: deadline) {
-            await approvals.collect(request, from: approver)
-        }
-        switch outcome {
-        case .cancelled:
-            return .attributed(
-                .decline(reason: "Cancelled while awaiting approval"),
-                by: .automatic(reason: "the request was cancelled"))
-        case .timedOut:
-            approvals.expire([call.callID], in: "mcp")
-        case .finished:
-            break
-        }
-        return approvals.decision(for: call.callID, in: "mcp")
-            ?? .attributed(.decline(reason: "Approval timed out"), by: .timeout)
     }
 
     /// The `tools/call` result: text for every client, and `structuredContent` where the revision has it.
@@ -132,7 +77,10 @@ extension MCPServer {
             }
             return result
         case .failure(let error):
-            return ["content": [["type": "text", "text": .string(error.message)]], "isError": true]
+            // The error's code travels with its message, so a model (and a person reading the log) can tell a
+            // timeout from a refusal from the function's own failure.
+            let text = "\(error.message) [\(error.code)]"
+            return ["content": [["type": "text", "text": .string(text)]], "isError": true]
         }
     }
 

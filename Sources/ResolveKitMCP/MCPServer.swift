@@ -1,5 +1,5 @@
 public import Glibc
-public import ResolveKit
+public import ResolveKitTools
 import Synchronization
 
 /// Serves a registry's functions over the Model Context Protocol on stdio: newline-delimited JSON-RPC 2.0 on
@@ -28,7 +28,7 @@ public final class MCPServer: Sendable {
         public var dependencies: ResolveKitDependencies
         /// The name and version the server reports.
         public var name: String
-        /// The server's version.
+        /// The server's version (by default this package's).
         public var version: String
         /// Guidance for the model, sent with the handshake.
         public var instructions: String?
@@ -42,28 +42,32 @@ public final class MCPServer: Sendable {
         public var pageSize: Int
         /// The longest message accepted, in bytes; a longer line is answered with an error and skipped.
         public var maxMessageBytes: Int
+        /// The most calls running at once; more wait for a slot, within their deadline.
+        public var maxConcurrentCalls: Int
 
         /// Creates a configuration.
         public init(
             functions: [any AnyResolveKitFunction.Type] = [], functionPacks: [any ResolveKitFunctionPack.Type] = [],
             approver: any ToolApprover = DenyAllApprover(reason: "No approver is configured on this server"),
             dependencies: ResolveKitDependencies = ResolveKitDependencies(), name: String = "resolvekit",
-            version: String = ResolveKitRuntime.version, instructions: String? = nil,
+            version: String? = nil, instructions: String? = nil,
             auditTrail: ApprovalAuditTrail? = nil, logger: ResolveKitLogger = .disabled,
-            clock: ResolveKitClock = .continuous, pageSize: Int = 100, maxMessageBytes: Int = 4 << 20
+            clock: ResolveKitClock = .continuous, pageSize: Int = 100, maxMessageBytes: Int = 4 << 20,
+            maxConcurrentCalls: Int = 8
         ) {
             self.functions = functions
             self.functionPacks = functionPacks
             self.approver = approver
             self.dependencies = dependencies
             self.name = name
-            self.version = version
+            self.version = version ?? ResolveKitVersion.current
             self.instructions = instructions
             self.auditTrail = auditTrail
             self.logger = logger
             self.clock = clock
             self.pageSize = max(1, pageSize)
             self.maxMessageBytes = max(1024, maxMessageBytes)
+            self.maxConcurrentCalls = max(1, maxConcurrentCalls)
         }
     }
 
@@ -74,10 +78,12 @@ public final class MCPServer: Sendable {
 
     /// What it was made with.
     public let configuration: Configuration
-    /// The calls waiting for approval, decidable from any task (as ``ResolveKitRuntime/approvals``).
+    /// The calls waiting for approval, decidable from any task (as a runtime's `approvals`).
     public let approvals: ToolApprovals
     let registry: ResolveKitRegistry
     let dispatcher: ToolDispatcher
+    /// The one limit on calls running at once, shared by every request.
+    let control: ToolCallControl
     let state = Mutex(SessionState())
 
     /// Creates a server for the configuration's functions.
@@ -94,6 +100,7 @@ public final class MCPServer: Sendable {
             registry: registry, clock: configuration.clock, logger: configuration.logger,
             dependencies: configuration.dependencies)
         approvals = ToolApprovals(rememberedFile: nil, registry: registry)
+        control = ToolCallControl(maxConcurrentCalls: configuration.maxConcurrentCalls)
     }
 
     /// Serves the protocol on `input` and `output` until the input ends or the calling task is cancelled; then

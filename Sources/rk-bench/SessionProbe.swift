@@ -13,7 +13,7 @@ struct SessionProbe: AnyResolveKitFunction {
     static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
         let now = ContinuousClock.now
         runs.withLock { runs in
-            let key = context.callID ?? ""
+            let key = context.callID?.rawValue ?? ""
             let previous = runs[key]
             runs[key] = ((previous?.count ?? 0) + 1, previous?.firstStart ?? now)
         }

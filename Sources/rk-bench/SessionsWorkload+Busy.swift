@@ -19,7 +19,7 @@ extension SessionsWorkload {
             let started = ContinuousClock.now
             let cpuBefore = ProcessStats.cpuSeconds()
             let calls = try await withThrowingTaskGroup(of: [String].self) { group in
-                for key in keys { group.addTask { try await host.ask("probe \(round)", as: key).toolCalls.map(\.id) } }
+                for key in keys { group.addTask { try await host.ask("probe \(round)", as: key).toolCalls.map(\.id.rawValue) } }
                 return try await group.reduce(into: [String]()) { $0 += $1 }
             }
             let seconds = Self.seconds(ContinuousClock.now - started)

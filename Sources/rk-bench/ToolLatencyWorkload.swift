@@ -48,7 +48,7 @@ struct ToolLatencyWorkload: Workload {
             ]
             _ = backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: sessionID)
             while let event = await iterator.next() {
-                if case .toolResultDelivered(let id) = event, id == callID { break }
+                if case .toolResultDelivered(let id) = event, id.rawValue == callID { break }
             }
             let postedAt = Probe.now()
             guard let times = Probe.times(callID) else { throw BenchFailure(message: "the probe did not run for \(callID)") }
@@ -105,7 +105,7 @@ struct Probe: AnyResolveKitFunction {
     static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
         let started = now()
         let returned = now()
-        recorded.withLock { $0[context.callID ?? ""] = (started, returned) }
+        recorded.withLock { $0[context.callID?.rawValue ?? ""] = (started, returned) }
         return "ok"
     }
 }

@@ -80,11 +80,23 @@ struct WireModelTests {
     @Test func writesToolResultsAsTheBackendExpects() {
         let success = ToolResultSubmission(turnID: "t", callID: "c", idempotencyKey: "c-1", outcome: .success(["ok": true]))
         #expect(success.json == ["turn_id": "t", "call_id": "c", "idempotency_key": "c-1", "status": "success", "result": ["ok": true]])
-        let declined = ToolResultSubmission(turnID: "t", callID: "c", idempotencyKey: "c-1", outcome: .failure("User denied action"))
-        #expect(declined.json["status"] == "error")
+        let declined = ToolResultSubmission(turnID: "t", callID: "c", idempotencyKey: "c-1", outcome: .failure(.declined()))
+        #expect(declined.json["status"] == "declined")
         #expect(declined.json["error"] == "User denied action")
-        let long = ToolResultSubmission(turnID: "t", callID: "c", idempotencyKey: "k", outcome: .failure(String(repeating: "x", count: 5000)))
+        let long = ToolResultSubmission(
+            turnID: "t", callID: "c", idempotencyKey: "k", outcome: .failure(.executionFailed(String(repeating: "x", count: 5000))))
         #expect(long.json["error"]?.stringValue?.count == 4096)
+    }
+
+    @Test(arguments: [
+        ("disk_full", "disk_full"), ("timed_out", "timed_out"), ("success", "error"), ("Has Spaces", "error"),
+        (String(repeating: "a", count: 33), "error"), ("", "error"),
+    ])
+    func anErrorsCodeTravelsAsTheStatusWhenTheFieldCanHoldIt(code: String, status: String) {
+        let error = ResolveKitFunctionError(code: .init(code), message: "m")
+        let body = ToolResultSubmission(turnID: "t", callID: "c", idempotencyKey: "k", outcome: .failure(error))
+        #expect(body.json["status"]?.stringValue == status)
+        #expect(body.json["error"] == "m")
     }
 
     @Test func writesSessionRequestsWithoutAbsentMembers() {

@@ -93,7 +93,7 @@ struct MCPBinaryTests {
         client.request("denied", "tools/call", ["name": "read_log_tail", "arguments": ["path": .string(policy)]])
         let denied = try await client.response("denied")["result"]
         #expect(denied?["isError"] == true)
-        #expect(denied?["content"]?[0]?["text"] == "Denied by policy")
+        #expect(denied?["content"]?[0]?["text"] == "Denied by policy [declined]")
 
         client.request(
             "long", "tools/call", ["name": "countdown", "arguments": ["seconds": 30], "_meta": ["progressToken": "p"]])

@@ -46,7 +46,7 @@ struct MCPToolTests {
         pipes.client.request(4, "tools/call", ["name": "broken"])
         #expect(
             try await pipes.client.response(4)["result"]?["content"]?[0]?["text"]
-                == "The disk is full; free some space and try again.")
+                == "The disk is full; free some space and try again. [disk_full]")
         pipes.client.request(5, "tools/call", ["name": "no_such_tool"])
         #expect(try await pipes.client.response(5)["error"]?["code"] == -32602)
         pipes.client.request(6, "tools/call", ["arguments": [:]])
@@ -78,7 +78,7 @@ struct MCPToolTests {
         pipes.client.request(1, "tools/call", ["name": "set_lights", "arguments": ["room": "hall", "on": true]])
         let result = try await pipes.client.response(1)["result"]
         #expect(result?["isError"] == true)
-        #expect(result?["content"]?[0]?["text"] == "Denied by policy")
+        #expect(result?["content"]?[0]?["text"] == "Denied by policy [declined]")
         pipes.client.closeOutput()
         await pipes.serving.value
         let text = try String(contentsOfFile: audit, encoding: .utf8)

@@ -55,7 +55,7 @@ enum MCPTestFunctions {
         static let resolveKitRequiresApproval = false
         static let resolveKitParametersSchema: JSONObject = ["type": "object", "properties": [:]]
         static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
-            throw ResolveKitFunctionError.executionFailed("The disk is full; free some space and try again.")
+            throw ResolveKitFunctionError(code: .init("disk_full"), message: "The disk is full; free some space and try again.")
         }
     }
 

@@ -1,7 +1,8 @@
 import ResolveKit
 import Testing
 
-@testable import ResolveKitTerminal
+@testable import ResolveKitTerminalCore
+import ResolveKitTerminal
 
 struct ApprovalPromptStateMachineTests {
     private func prompt(_ calls: [ToolApprovalRequest.Call], allowed: Set<String> = []) -> ApprovalPrompt {

@@ -10,7 +10,7 @@ func makeCall(
 ) -> ToolApprovalRequest.Call {
     ToolApprovalRequest.Call(
         call: PendingToolCall(
-            callID: id, turnID: "turn-1", functionName: function, arguments: arguments, humanDescription: description,
+            callID: ToolCallID(id), turnID: "turn-1", functionName: function, arguments: arguments, humanDescription: description,
             requiresApproval: true, timeoutSeconds: timeout, receivedAt: .zero),
         timeRemaining: .seconds(timeout))
 }

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import ResolveKitTerminal
+@testable import ResolveKitTerminalCore
+import ResolveKitTerminal
 
 struct KeyDecoderTests {
     @Test(

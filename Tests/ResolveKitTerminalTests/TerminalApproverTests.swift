@@ -140,7 +140,7 @@ struct TerminalApproverTests {
         _ = await decision
         func item(_ id: String, _ function: String, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {
             ToolCallChecklistItem(
-                id: id, functionName: function, humanDescription: "", arguments: [:], requiresApproval: true,
+                id: ToolCallID(id), functionName: function, humanDescription: "", arguments: [:], requiresApproval: true,
                 status: status)
         }
         harness.approver.update(item("c1", "get_host_status", .running))

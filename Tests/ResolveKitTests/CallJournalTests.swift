@@ -39,8 +39,8 @@ struct CallJournalTests {
         reloaded.resolveInterruptedCalls()
         #expect(reloaded.undelivered.map(\.callID) == ["c1", "c2"])
         #expect(reloaded.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f") != .admitted)
-        guard case .failure(let message) = reloaded.undelivered[1].outcome else { Issue.record("expected failure"); return }
-        #expect(message.contains("may or may not have completed"))
+        guard case .failure(let error) = reloaded.undelivered[1].outcome else { Issue.record("expected failure"); return }
+        #expect(error.message.contains("may or may not have completed"))
     }
 
     @Test func roundTripsThroughJSON() {
@@ -48,7 +48,8 @@ struct CallJournalTests {
         _ = journal.admit(sessionID: "s", callID: "a", turnID: "t", functionName: "f")
         _ = journal.admit(sessionID: "s", callID: "b", turnID: "t", functionName: "g")
         journal.recordResult(CallJournal.Key(sessionID: "s", callID: "a"), .success(["n": 1]))
-        journal.recordResult(CallJournal.Key(sessionID: "s", callID: "b"), .failure("boom"))
+        journal.recordResult(
+            CallJournal.Key(sessionID: "s", callID: "b"), .failure(ResolveKitFunctionError(code: .init("disk_full"), message: "boom")))
         #expect(CallJournal(lines: journal.lines).undelivered == journal.undelivered)
     }
 
@@ -58,7 +59,7 @@ struct CallJournalTests {
         let store = FileCallJournalStore(directory: directory)
         var journal = CallJournal(capacity: 50)
         for index in 0..<400 {
-            let key = CallJournal.Key(sessionID: "s", callID: "c\(index)")
+            let key = CallJournal.Key(sessionID: "s", callID: ToolCallID("c\(index)"))
             _ = journal.admit(sessionID: "s", callID: key.callID, turnID: "t", functionName: "f")
             journal.recordResult(key, .success(.number(Double(index))))
             journal.settle(key)
@@ -74,8 +75,8 @@ struct CallJournalTests {
     @Test func forgetsTheOldestSettledCallsBeyondItsCapacity() {
         var journal = CallJournal(capacity: 3)
         for index in 0..<3 {
-            _ = journal.admit(sessionID: "s", callID: "\(index)", turnID: "t", functionName: "f")
-            journal.settle(CallJournal.Key(sessionID: "s", callID: "\(index)"))
+            _ = journal.admit(sessionID: "s", callID: ToolCallID("\(index)"), turnID: "t", functionName: "f")
+            journal.settle(CallJournal.Key(sessionID: "s", callID: ToolCallID("\(index)")))
         }
         _ = journal.admit(sessionID: "s", callID: "3", turnID: "t", functionName: "f")
         #expect(journal.entries.count == 3)
@@ -85,9 +86,9 @@ struct CallJournalTests {
 
     @Test func aFullJournalForgetsAnEighthOfItsOldestSettledCallsAtOnceAndKeepsUnacknowledgedOnes() {
         var journal = CallJournal(capacity: 64)
-        let key = { (index: Int) in CallJournal.Key(sessionID: "s", callID: "\(index)") }
+        let key = { (index: Int) in CallJournal.Key(sessionID: "s", callID: ToolCallID("\(index)")) }
         for index in 0..<64 {
-            _ = journal.admit(sessionID: "s", callID: "\(index)", turnID: "t", functionName: "f")
+            _ = journal.admit(sessionID: "s", callID: ToolCallID("\(index)"), turnID: "t", functionName: "f")
             if index != 0 { journal.settle(key(index)) }
         }
         _ = journal.admit(sessionID: "s", callID: "64", turnID: "t", functionName: "f")
@@ -95,24 +96,25 @@ struct CallJournalTests {
         #expect(journal.status(key(0)) == .received)
         #expect((1...9).allSatisfy { journal.status(key($0)) == nil })
         #expect(journal.status(key(10)) == .settled)
-        for index in 65..<73 { _ = journal.admit(sessionID: "s", callID: "\(index)", turnID: "t", functionName: "f") }
+        for index in 65..<73 { _ = journal.admit(sessionID: "s", callID: ToolCallID("\(index)"), turnID: "t", functionName: "f") }
         #expect(journal.entries.count == 64)
         #expect(journal.status(key(10)) == .settled)
     }
 
     @Test func theMemoryStoreGivesBackWhatWasSavedAndStaysBoundedAsTheJournalPrunes() throws {
         let store = MemoryCallJournalStore()
-        var outbox = ResultOutbox(store: store)
+        var journal = CallJournal()
         for index in 0..<5000 {
-            let key = CallJournal.Key(sessionID: "s", callID: "c\(index)")
-            _ = outbox.admit(key, turnID: "t", functionName: "f")
-            _ = outbox.record(key, .success("done"), settled: index < 4990)
-            try outbox.save()
+            let key = CallJournal.Key(sessionID: "s", callID: ToolCallID("c\(index)"))
+            _ = journal.admit(sessionID: "s", callID: key.callID, turnID: "t", functionName: "f")
+            journal.recordResult(key, .success("done"))
+            if index < 4990 { journal.settle(key) }
+            store.save(changed: journal.takeChangedEntries(), of: journal)
         }
         let reloaded = store.load()
-        #expect(reloaded.undelivered == outbox.journal.undelivered)
+        #expect(reloaded.undelivered == journal.undelivered)
         #expect(reloaded.undelivered.count == 10)
-        #expect(reloaded.entries.count <= 2 * outbox.journal.entries.count)
+        #expect(reloaded.entries.count <= 2 * journal.entries.count)
         #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c4999")) == .answered(.success("done")))
     }
 
@@ -122,40 +124,42 @@ struct CallJournalTests {
         let store = RuntimeStateStore(directory: directory)
         try store.saveDeviceID("device-1")
         try store.saveSession(.init(sessionID: "s", cursor: "42-0"))
-        var outbox = ResultOutbox(store: store.journalStore)
+        var journal = CallJournal()
         let key = CallJournal.Key(sessionID: "s", callID: "c")
-        _ = outbox.admit(key, turnID: "t", functionName: "f")
-        try outbox.save()
-        _ = outbox.record(key, .success("done"), settled: false)
-        try outbox.save()
+        _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
+        try store.journalStore.save(changed: journal.takeChangedEntries(), of: journal)
+        journal.recordResult(key, .success("done"))
+        try store.journalStore.save(changed: journal.takeChangedEntries(), of: journal)
 
         let reopened = RuntimeStateStore(directory: directory)
         #expect(reopened.loadDeviceID() == "device-1")
         #expect(reopened.loadSession() == .init(sessionID: "s", cursor: "42-0"))
-        let journal = reopened.journalStore.load()
-        #expect(journal.undelivered == outbox.journal.undelivered)
-        #expect(journal.status(key) == .answered(.success("done")))
+        let loaded = reopened.journalStore.load()
+        #expect(loaded.undelivered == journal.undelivered)
+        #expect(loaded.status(key) == .answered(.success("done")))
         try reopened.saveSession(nil)
         #expect(RuntimeStateStore(directory: directory).loadSession() == nil)
     }
 
     @Test func aCallRunningWhenTheProcessStoppedIsAnsweredWithAnErrorNeverRunAgain() throws {
         let store = MemoryCallJournalStore()
-        var outbox = ResultOutbox(store: store)
+        var journal = CallJournal()
         let key = CallJournal.Key(sessionID: "s", callID: "c")
-        _ = outbox.admit(key, turnID: "t", functionName: "f")
-        outbox.markRunning(key)
-        try outbox.save()
-        let next = ResultOutbox(store: store)
-        #expect(next.journal.status(key) == .answered(.failure(
-            "Interrupted by a client restart while running; it may or may not have completed")))
+        _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
+        journal.markRunning(key)
+        store.save(changed: journal.takeChangedEntries(), of: journal)
+        var next = store.load()
+        next.resolveInterruptedCalls()
+        #expect(next.status(key) == .answered(.failure(.cancelled(
+            "Interrupted by a client restart after it was handed on to run; it may or may not have completed"))))
     }
 
     @Test func aJournalThatCannotBeWrittenIsAStateStoreErrorNamingTheFile() throws {
-        var outbox = ResultOutbox(store: FileCallJournalStore(directory: "/proc/rk-cannot-exist"))
-        _ = outbox.admit(CallJournal.Key(sessionID: "s", callID: "c"), turnID: "t", functionName: "f")
+        let store = FileCallJournalStore(directory: "/proc/rk-cannot-exist")
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
         do {
-            try outbox.save()
+            try store.save(changed: journal.takeChangedEntries(), of: journal)
             Issue.record("a journal under /proc was written")
         } catch {
             #expect(error.code == .stateStore)

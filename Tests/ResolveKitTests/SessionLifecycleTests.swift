@@ -28,14 +28,13 @@ struct SessionLifecycleTests {
     }
 
     @Test(arguments: [
-        (SessionEngine.SessionEnding.cancelled, SessionLifecycle.Action.stop),
-        (.newSessionRequested, .setUp(reuse: false)),
+        (SessionMachine.SessionEnding.newSessionRequested, SessionLifecycle.Action.setUp(reuse: false)),
         (.sessionMissing, .setUp(reuse: true)),
         (.reopen("token"), .setUp(reuse: true)),
         (.blocked(ResolveKitError(.chatUnavailable, "off")), .block(ResolveKitError(.chatUnavailable, "off"))),
         (.failed(ResolveKitError(.backend, "422")), .fail(ResolveKitError(.backend, "422"))),
     ])
-    func eachWayASessionEndsLeadsToOneNextStep(ending: SessionEngine.SessionEnding, next: SessionLifecycle.Action) {
+    func eachWayASessionEndsLeadsToOneNextStep(ending: SessionMachine.SessionEnding, next: SessionLifecycle.Action) {
         var lifecycle = SessionLifecycle(retryBudget: nil)
         #expect(lifecycle.sessionEnded(ending) == next)
     }

@@ -4,7 +4,7 @@ import Testing
 struct ToolBatcherStateMachineTests {
     func call(_ id: String, approval: Bool = true) -> PendingToolCall {
         PendingToolCall(
-            callID: id, turnID: "t", functionName: "f", arguments: [:], humanDescription: "I will run f",
+            callID: ToolCallID(id), turnID: "t", functionName: "f", arguments: [:], humanDescription: "I will run f",
             requiresApproval: approval, timeoutSeconds: 30, receivedAt: .zero)
     }
 

@@ -81,7 +81,7 @@ struct ServicePartsTests {
     @Test func anAnsweredTurnCarriesItsAnswerAndTheLastStateOfEachCall() {
         func call(_ id: String, _ name: String, _ status: ToolCallChecklistItem.Status) -> ToolCallChecklistItem {
             ToolCallChecklistItem(
-                id: id, functionName: name, humanDescription: "", arguments: [:], requiresApproval: false, status: status)
+                id: ToolCallID(id), functionName: name, humanDescription: "", arguments: [:], requiresApproval: false, status: status)
         }
         let result = ResolveKitTurnResult(
             turnID: "t1", ending: .answered, text: "It failed.",

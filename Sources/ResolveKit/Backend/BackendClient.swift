@@ -105,7 +105,7 @@ struct BackendClient: Sendable {
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
         } catch {
-            throw BackendError(code: .transport, endpoint: endpoint, message: error.description)
+            throw BackendError(code: .transport, endpoint: endpoint, message: error.description, httpError: error)
         }
         guard (200..<300).contains(response.status) else {
             throw BackendError(
@@ -135,7 +135,7 @@ struct BackendClient: Sendable {
 }
 
 /// A session id with the capability token that opens it.
-struct SessionAccess: Sendable {
+struct SessionAccess: Sendable, Hashable {
     var id: String
     var token: CapabilityToken
 }

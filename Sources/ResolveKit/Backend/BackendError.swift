@@ -1,3 +1,5 @@
+public import ResolveKitHTTP
+
 /// A failed call to the backend: transport trouble, an HTTP status with the server's error body, or a response
 /// that does not have the protocol's shape. Never contains the API key or the capability token.
 public struct BackendError: Error, Sendable, CustomStringConvertible {
@@ -28,14 +30,20 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
     public var endpoint: String
     /// What happened.
     public var message: String
+    /// For ``Code/transport``: the HTTP client's error, whose code says which (connect refused, TLS, deadline …).
+    public var httpError: HTTPError?
 
     /// Creates an error.
-    public init(code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil) {
+    public init(
+        code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil,
+        httpError: HTTPError? = nil
+    ) {
         self.code = code
         self.endpoint = endpoint
         self.message = message
         self.status = status
         self.serverError = serverError
+        self.httpError = httpError
     }
 
     /// Whether trying the same request again later may work (transport errors, 5xx, 429, 400 config errors).

@@ -2,7 +2,7 @@ extension CallJournal.Entry {
     /// One line of the journal file: the entry's current state.
     var json: JSONValue {
         var object: JSONObject = [
-            "session_id": .string(key.sessionID), "call_id": .string(key.callID),
+            "session_id": .string(key.sessionID), "call_id": .string(key.callID.rawValue),
             "turn_id": .string(turnID), "function_name": .string(functionName),
         ]
         switch status {
@@ -12,9 +12,10 @@ extension CallJournal.Entry {
         case .answered(.success(let value)):
             object["status"] = "answered"
             object["result"] = value
-        case .answered(.failure(let message)):
+        case .answered(.failure(let error)):
             object["status"] = "answered"
-            object["error"] = .string(message)
+            object["error"] = .string(error.message)
+            object["error_code"] = .string(error.code.rawValue)
         }
         return .object(object)
     }
@@ -42,14 +43,16 @@ extension CallJournal {
             case "settled": status = .settled
             case "answered":
                 if let message = item["error"]?.stringValue {
-                    status = .answered(.failure(message))
+                    // Journals written before codes were kept have none: the error is the function's.
+                    let code = item["error_code"]?.stringValue.map(ResolveKitFunctionError.Code.init) ?? .executionFailed
+                    status = .answered(.failure(ResolveKitFunctionError(code: code, message: message)))
                 } else {
                     status = .answered(.success(item["result"] ?? .null))
                 }
             default: continue
             }
-            _ = admit(sessionID: sessionID, callID: callID, turnID: turnID, functionName: name)
-            restore(Key(sessionID: sessionID, callID: callID), status: status)
+            _ = admit(sessionID: sessionID, callID: ToolCallID(callID), turnID: turnID, functionName: name)
+            restore(Key(sessionID: sessionID, callID: ToolCallID(callID)), status: status)
         }
         _ = takeChangedEntries()
     }

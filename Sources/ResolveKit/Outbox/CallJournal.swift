@@ -3,24 +3,24 @@
 /// A `call_id` is admitted once per session: replays, duplicated events, reconnects and process restarts never
 /// run a function twice. A result stays in the ledger until the server acknowledged it (2xx) or said it is no
 /// longer wanted (404/410). Pure value; ``RuntimeStateStore`` persists it.
-struct CallJournal: Equatable {
+struct CallJournal: Equatable, Sendable {
     enum Status: Equatable {
         /// Admitted; not yet started (awaiting the batch window or approval).
         case received
-        /// The function is running.
+        /// Handed to the tools core: it may have run (approved, or needing no approval).
         case running
         /// A result exists and has not been acknowledged.
-        case answered(ToolResultSubmission.Outcome)
+        case answered(ToolCallOutcome)
         /// The server acknowledged the result, or said it no longer wants one.
         case settled
     }
 
-    struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         var sessionID: String
-        var callID: String
+        var callID: ToolCallID
     }
 
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var key: Key
         var turnID: String
         var functionName: String
@@ -29,7 +29,7 @@ struct CallJournal: Equatable {
         var sequence: Int
     }
 
-    enum Admission: Equatable {
+    enum Admission: Equatable, Sendable {
         /// New: run it (after approval if needed).
         case admitted
         /// Seen before; do not run again.
@@ -49,7 +49,7 @@ struct CallJournal: Equatable {
         self.capacity = capacity
     }
 
-    mutating func admit(sessionID: String, callID: String, turnID: String, functionName: String) -> Admission {
+    mutating func admit(sessionID: String, callID: ToolCallID, turnID: String, functionName: String) -> Admission {
         let key = Key(sessionID: sessionID, callID: callID)
         if let entry = entries[key] { return .duplicate(entry.status) }
         entries[key] = Entry(key: key, turnID: turnID, functionName: functionName, status: .received, sequence: nextSequence)
@@ -67,7 +67,7 @@ struct CallJournal: Equatable {
 
     /// Records the result; a call that already has a result or was settled keeps its first one.
     @discardableResult
-    mutating func recordResult(_ key: Key, _ outcome: ToolResultSubmission.Outcome) -> Bool {
+    mutating func recordResult(_ key: Key, _ outcome: ToolCallOutcome) -> Bool {
         guard let status = entries[key]?.status, status == .received || status == .running else { return false }
         entries[key]?.status = .answered(outcome)
         changedKeys.insert(key)
@@ -102,7 +102,7 @@ struct CallJournal: Equatable {
         answeredKeys.compactMap { entries[$0] }.sorted { $0.sequence < $1.sequence }.compactMap { entry in
             guard case .answered(let outcome) = entry.status else { return nil }
             return ToolResultSubmission(
-                turnID: entry.turnID, callID: entry.key.callID, idempotencyKey: entry.key.callID, outcome: outcome)
+                turnID: entry.turnID, callID: entry.key.callID, idempotencyKey: entry.key.callID.rawValue, outcome: outcome)
         }
     }
 
@@ -111,9 +111,9 @@ struct CallJournal: Equatable {
     mutating func resolveInterruptedCalls() {
         for (key, entry) in entries where entry.status == .received || entry.status == .running {
             let message = entry.status == .running
-                ? "Interrupted by a client restart while running; it may or may not have completed"
+                ? "Interrupted by a client restart after it was handed on to run; it may or may not have completed"
                 : "Interrupted by a client restart before it ran"
-            entries[key]?.status = .answered(.failure(message))
+            entries[key]?.status = .answered(.failure(.cancelled(message)))
             changedKeys.insert(key)
             answeredKeys.insert(key)
         }

@@ -117,20 +117,20 @@ extension ResolveKitRuntime {
     public var pendingApprovals: [ToolApprovalRequest] { approvals.pending }
 
     /// Approves waiting calls from any task (see ``ToolApprovals/approve(callIDs:by:)``).
-    public func approve(callIDs: [String], by decider: ToolCallDecision.Decider = .host("api")) throws(ResolveKitError) {
+    public func approve(callIDs: [ToolCallID], by decider: ToolCallDecision.Decider = .host("api")) throws(ResolveKitError) {
         try approvals.approve(callIDs: callIDs, by: decider)
     }
 
     /// Declines waiting calls from any task (see ``ToolApprovals/decline(callIDs:reason:by:)``).
     public func decline(
-        callIDs: [String], reason: String? = nil, by decider: ToolCallDecision.Decider = .host("api")
+        callIDs: [ToolCallID], reason: String? = nil, by decider: ToolCallDecision.Decider = .host("api")
     ) throws(ResolveKitError) {
         try approvals.decline(callIDs: callIDs, reason: reason, by: decider)
     }
 
     /// Approves one waiting call with edited arguments (see ``ToolApprovals/approve(callID:arguments:by:)``).
     public func approve(
-        callID: String, arguments: JSONValue, by decider: ToolCallDecision.Decider = .host("api")
+        callID: ToolCallID, arguments: JSONValue, by decider: ToolCallDecision.Decider = .host("api")
     ) throws(ResolveKitError) {
         try approvals.approve(callID: callID, arguments: arguments, by: decider)
     }

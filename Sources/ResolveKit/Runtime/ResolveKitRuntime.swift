@@ -32,7 +32,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let registration: FunctionRegistration?
     /// The calls waiting for approval, decided from any task (shared by a host's sessions).
     public let approvals: ToolApprovals
-    private let engineStorage = Mutex<SessionEngine?>(nil)
+    private let driverStorage = Mutex<SessionDriver?>(nil)
     private let lifecycle = Mutex<Task<Void, Never>?>(nil)
 
     /// Creates a runtime; nothing connects until ``start()`` or ``run()``.
@@ -81,7 +81,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// Every event from the moment of access on; each access is a new subscription.
     public var events: AsyncStream<ResolveKitRuntimeEvent> { broadcaster.subscribe() }
 
-    var engine: SessionEngine? { engineStorage.withLock { $0 } }
+    var driver: SessionDriver? { driverStorage.withLock { $0 } }
 
     /// Runs the runtime in the calling task until the task is cancelled, the runtime is blocked, or it fails;
     /// everything it started is finished when it returns. Use this from a service's structured lifetime.
@@ -93,15 +93,15 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   before anything connects. Once running, a block or failure ends `run()` without throwing; it is in
     ///   ``connectionState`` and ``lastError``.
     public func run() async throws(ResolveKitError) {
-        let (engine, lock) = try makeEngine()
-        await engine.run()
-        engineStorage.withLock { if $0 === engine { $0 = nil } }
+        let (driver, lock) = try makeDriver()
+        await driver.run()
+        driverStorage.withLock { if $0 === driver { $0 = nil } }
         withExtendedLifetime(lock) {}
     }
 
-    /// Checks the configuration, locks the state folder and makes the engine. Out of line: `run()`'s frame lives
-    /// as long as the runtime, and a task keeps its frames' memory until it ends.
-    @inline(never) private func makeEngine() throws(ResolveKitError) -> (SessionEngine, StateFolderLock?) {
+    /// Checks the configuration, locks the state folder and makes the session's driver. Out of line: `run()`'s
+    /// frame lives as long as the runtime, and a task keeps its frames' memory until it ends.
+    @inline(never) private func makeDriver() throws(ResolveKitError) -> (SessionDriver, StateFolderLock?) {
         let registry: ResolveKitRegistry
         switch registryResult {
         case .success(let value): registry = value
@@ -115,11 +115,20 @@ public final class ResolveKitRuntime: Observable, Sendable {
                 .invalidConfiguration, "The base URL \(configuration.baseURL.absoluteString) is not an http(s) URL")
         }
         let lock = try Self.lockStateFolder(configuration.resolvedStateDirectory)
-        let engine = SessionEngine(
-            configuration: configuration, registry: registry, http: http, output: makeOutput(), store: store,
-            registration: registration, approvals: approvals)
-        engineStorage.withLock { $0 = engine }
-        return (engine, lock)
+        let output = makeOutput()
+        let runner = ToolCallRunner(
+            dispatcher: ToolDispatcher(
+                registry: registry, clock: configuration.clock, logger: configuration.logger,
+                dependencies: configuration.dependencies),
+            approvals: approvals, approver: configuration.approver,
+            audit: AuditRecords(trail: configuration.auditTrail) { output.log($0, level: .error) },
+            control: ToolCallControl(maxConcurrentCalls: configuration.maxConcurrentCalls),
+            runsSequentially: configuration.runsApprovedCallsSequentially)
+        let driver = SessionDriver(parts: SessionDriver.Parts(
+            configuration: configuration, http: http, store: store, registration: registration, runner: runner,
+            output: output, settings: SessionSettings(configuration, registry: registry)))
+        driverStorage.withLock { $0 = driver }
+        return (driver, lock)
     }
 
     private static func lockStateFolder(_ folder: String?) throws(ResolveKitError) -> StateFolderLock? {
@@ -183,7 +192,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         }
         task?.cancel()
         await task?.value
-        engineStorage.withLock { $0 = nil }
+        driverStorage.withLock { $0 = nil }
         makeOutput().setState(.idle)
     }
 
@@ -191,14 +200,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// an error result), running calls finish, results are posted, then the runtime stops. Whatever is still
     /// undelivered after `timeout` stays in the state folder and is delivered by the next process.
     public func drain(timeout: Duration = .seconds(10)) async {
-        if let engine {
-            await engine.beginDrain()
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: timeout)
-            while clock.now < deadline, await !engine.isIdle {
-                try? await clock.sleep(for: .milliseconds(20))
-            }
-        }
+        await driver?.drain(timeout: timeout)
         await stop()
     }
 
@@ -206,8 +208,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// runs; otherwise when the backend accepted the turn or sending failed after retries (a result, not an error).
     /// Follow the turn through ``events``, or use ``ask(_:timeout:)`` to wait for its answer.
     public func sendMessage(_ text: String) async -> ResolveKitSendOutcome {
-        guard let engine else { return .failed(ResolveKitError(.notStarted, "Not connected: start the runtime first")) }
-        return await engine.sendMessage(text)
+        guard let driver else { return .failed(ResolveKitError(.notStarted, "Not connected: start the runtime first")) }
+        return await driver.sendMessage(text)
     }
 
     /// Asks and waits for the answer: the turn's text, its tool calls with their decisions, outcomes and timing,
@@ -223,13 +225,13 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// - Throws: ``ResolveKitError``: `invalidMessage`, `notStarted`, `turnQueueFull`, `turnTimedOut`, `turnLost`,
     ///   `sessionGone`, `backend`, `cancelled` (the task was cancelled or the runtime stopped).
     public func ask(_ text: String, timeout: Duration? = nil) async throws(ResolveKitError) -> ResolveKitTurnResult {
-        guard let engine else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
-        return try await engine.ask(text, timeout: timeout).get()
+        guard let driver else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
+        return try await driver.ask(text, timeout: timeout).get()
     }
 
     /// Ends the current session and starts a fresh one (a new conversation, the transcript cleared).
     public func reloadWithNewSession() async {
-        await engine?.requestNewSession()
+        driver?.requestNewSession()
     }
 
     /// Sends the current context, allow-list and locale to the session (`PATCH /context`); they apply from the
@@ -237,12 +239,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// - Throws: ``ResolveKitError`` (`notStarted`, or `backend` with the ``BackendError``) when the backend
     ///   refuses or cannot be reached.
     public func refreshSessionContext() async throws(ResolveKitError) {
-        guard let engine else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
-        do {
-            try await engine.refreshSessionContext()
-        } catch {
-            throw ResolveKitError(.backend, "Refreshing the session context failed: \(error)", underlying: error)
-        }
+        guard let driver else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
+        try await driver.perform(.refreshContext)
     }
 
     /// Switches the chat locale (a BCP 47 tag, or `nil` for the configured one) and updates ``currentLocale``,
@@ -250,11 +248,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// - Throws: ``ResolveKitError`` (`notStarted`, or `backend` with the ``BackendError``) when the backend
     ///   refuses or cannot be reached.
     public func setLocale(_ locale: String?) async throws(ResolveKitError) {
-        guard let engine else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
-        do {
-            try await engine.setLocale(locale ?? configuration.resolvedLocale)
-        } catch {
-            throw ResolveKitError(.backend, "Switching the locale failed: \(error)", underlying: error)
-        }
+        guard let driver else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
+        try await driver.perform(.setLocale(locale))
     }
 }

@@ -44,3 +44,12 @@ public struct ResolveKitTurnResult: Sendable, Hashable {
         self.usage = usage
     }
 }
+
+extension ResolveKitError {
+    /// For a turn that did not end (`turnTimedOut`, `turnLost`, `cancelled`): what it had done so far, its calls
+    /// included, with ending ``ResolveKitTurnResult/Ending/unfinished``.
+    public var turnSoFar: ResolveKitTurnResult? {
+        get { detail as? ResolveKitTurnResult }
+        set { detail = newValue }
+    }
+}

@@ -3,11 +3,11 @@
 /// failure is not remembered, so the next setup tries again.
 actor FunctionRegistration {
     private var registered = false
-    private var inFlight: Task<SessionEngine.SetupFailure?, Never>?
+    private var inFlight: Task<BackendFailure?, Never>?
 
     /// Runs `work` unless it already succeeded; waits for a run in progress instead of starting another.
     /// - Returns: the failure of the run this call waited for, or `nil` once registered.
-    func ensure(_ work: @escaping @Sendable () async -> SessionEngine.SetupFailure?) async -> SessionEngine.SetupFailure? {
+    func ensure(_ work: @escaping @Sendable () async -> BackendFailure?) async -> BackendFailure? {
         if registered { return nil }
         if let inFlight { return await inFlight.value }
         // Not a child task: a session stopped mid-registration must not fail the others waiting on it.
@@ -17,26 +17,5 @@ actor FunctionRegistration {
         inFlight = nil
         if failure == nil { registered = true }
         return failure
-    }
-}
-
-extension SessionEngine {
-    /// Checks compatibility and registers the functions: on every setup for a runtime of its own, once per host.
-    func registerOnce() async throws(SetupFailure) {
-        guard let registration else {
-            try await checkCompatibility()
-            try await registerFunctions()
-            return
-        }
-        let failure = await registration.ensure { [self] in
-            do throws(SetupFailure) {
-                try await checkCompatibility()
-                try await registerFunctions()
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
     }
 }

@@ -13,8 +13,6 @@ struct SessionLifecycle: Sendable {
         case block(ResolveKitError)
         /// Stop: the runtime gave up.
         case fail(ResolveKitError)
-        /// Stop: cancelled.
-        case stop
     }
 
     private var failures = 0
@@ -52,9 +50,8 @@ struct SessionLifecycle: Sendable {
     }
 
     /// The session's work ended for `ending`: what comes next.
-    mutating func sessionEnded(_ ending: SessionEngine.SessionEnding) -> Action {
+    mutating func sessionEnded(_ ending: SessionMachine.SessionEnding) -> Action {
         switch ending {
-        case .cancelled: return .stop
         case .newSessionRequested: return .setUp(reuse: false)
         case .sessionGone(let reason):
             pendingNotice = reason

@@ -7,12 +7,6 @@ import Synchronization
 ///
 /// With no directory everything stays in memory for the life of the runtime.
 final class RuntimeStateStore: Sendable {
-    /// The session a runtime last used.
-    struct SessionRecord: Equatable, Sendable {
-        var sessionID: String
-        var cursor: String?
-    }
-
     let directory: String?
     /// The call journal's store in the same place: its file in the folder, or memory (kept across a stop and a
     /// start of the same runtime, as the session and device id are).
@@ -38,8 +32,7 @@ final class RuntimeStateStore: Sendable {
 
     func loadSession() -> SessionRecord? {
         guard directory != nil else { return memory.withLock { $0.session } }
-        guard let json = read("session.json"), let sessionID = json["session_id"]?.stringValue else { return nil }
-        return SessionRecord(sessionID: sessionID, cursor: json["cursor"]?.stringValue)
+        return read("session.json").flatMap(SessionRecord.init(json:))
     }
 
     func saveSession(_ record: SessionRecord?) throws {
@@ -48,9 +41,7 @@ final class RuntimeStateStore: Sendable {
             try remove("session.json")
             return
         }
-        var json: JSONObject = ["session_id": .string(record.sessionID)]
-        json["cursor"] = record.cursor.map(JSONValue.string) ?? .null
-        try write(JSONValue.object(json).serializedBytes(options: .sortedKeys), to: "session.json")
+        try write(record.json.serializedBytes(options: .sortedKeys), to: "session.json")
     }
 
     private func read(_ name: String) -> JSONValue? {

@@ -109,6 +109,11 @@ struct TurnTracker: Sendable {
         return finish()
     }
 
+    /// The session is known, from an earlier process, to hold the lock of a turn declared lost.
+    mutating func assumeLostTurnLock() {
+        sessionMayHoldLostTurnLock = true
+    }
+
     /// A new session was opened: nothing of the old one's turn survives. A message still being sent goes on: it
     /// is sent to the new session.
     mutating func reset() {

@@ -7,7 +7,7 @@ public struct ResolveKitFunctionContext: Sendable {
     /// The server turn id, when known.
     public var turnID: String?
     /// The call id the result will answer.
-    public var callID: String?
+    public var callID: ToolCallID?
     /// When the backend stops waiting for this call (approval time already spent); `nil` when unknown.
     /// Long-running functions should finish or give up before it; the runtime cancels the task at this instant.
     public var deadline: ContinuousClock.Instant?
@@ -23,7 +23,7 @@ public struct ResolveKitFunctionContext: Sendable {
         sessionID: String,
         requestID: String,
         turnID: String? = nil,
-        callID: String? = nil,
+        callID: ToolCallID? = nil,
         deadline: ContinuousClock.Instant? = nil,
         logger: ResolveKitLogger = .disabled,
         dependencies: ResolveKitDependencies = ResolveKitDependencies()

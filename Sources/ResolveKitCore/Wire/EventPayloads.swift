@@ -3,7 +3,7 @@ package struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
     /// The event type name.
     package static let eventType = "tool_call_request"
     /// The call id the result must answer (may be empty if the provider omitted it, §10.13).
-    package var callID: String
+    package var callID: ToolCallID
     /// The function to run.
     package var functionName: String
     /// The arguments as the model sent them: normally an object, but any JSON value may arrive (§10.13).
@@ -17,7 +17,7 @@ package struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
 
     /// Creates a request.
     package init(
-        callID: String, functionName: String, arguments: JSONValue, timeoutSeconds: Int = 30,
+        callID: ToolCallID, functionName: String, arguments: JSONValue, timeoutSeconds: Int = 30,
         humanDescription: String, requiresApproval: Bool = true
     ) {
         self.callID = callID
@@ -32,7 +32,7 @@ package struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
     /// backend's defaults (30, `"I will run <name>"`, `true`).
     package init(json: JSONValue) throws(WireDecodingError) {
         let reader = try WireObjectReader(json)
-        callID = try reader.string("call_id")
+        callID = ToolCallID(try reader.string("call_id"))
         functionName = try reader.string("function_name")
         arguments = reader.value("arguments") ?? .object([:])
         timeoutSeconds = try reader.optionalInt("timeout_seconds") ?? 30
@@ -43,7 +43,7 @@ package struct ToolCallRequest: WireDecodable, WireEncodable, Hashable {
     /// The payload JSON.
     package var json: JSONValue {
         [
-            "call_id": .string(callID), "function_name": .string(functionName), "arguments": arguments,
+            "call_id": .string(callID.rawValue), "function_name": .string(functionName), "arguments": arguments,
             "timeout_seconds": .number(Double(timeoutSeconds)), "human_description": .string(humanDescription),
             "requires_approval": .bool(requiresApproval),
         ]

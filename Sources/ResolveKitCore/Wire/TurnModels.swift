@@ -42,50 +42,55 @@ package struct MessageAccepted: WireDecodable, Hashable {
 
 /// `POST /v1/sessions/{id}/tool-results` body (§4.10). Any status but `success` is an error to the model.
 package struct ToolResultSubmission: WireEncodable, Hashable {
-    /// Whether the call succeeded.
-    package enum Outcome: Sendable, Hashable {
-        /// The function's result.
-        case success(JSONValue)
-        /// The error text the model sees as `{"error": "<text>"}` (≤4096 characters).
-        case failure(String)
-    }
-
     /// The turn the call belongs to (from the request's envelope).
     package var turnID: String
     /// The call answered.
-    package var callID: String
+    package var callID: ToolCallID
     /// Stable across retries of the same result.
     package var idempotencyKey: String
-    /// The result.
-    package var outcome: Outcome
+    /// The result, or the error the model is told (`{"error": "<message>"}`) with its code as the `status`.
+    package var outcome: ToolCallOutcome
 
     /// The longest error text the backend accepts.
     package static let maxErrorLength = 4096
 
     /// Creates the body.
-    package init(turnID: String, callID: String, idempotencyKey: String, outcome: Outcome) {
+    package init(turnID: String, callID: ToolCallID, idempotencyKey: String, outcome: ToolCallOutcome) {
         self.turnID = turnID
         self.callID = callID
         self.idempotencyKey = idempotencyKey
         self.outcome = outcome
     }
 
-    /// The JSON body; an error text longer than the backend's limit is cut with an ellipsis.
+    /// The JSON body. An error's code is its `status` (the backend treats every status but `success` as an error and
+    /// keeps it with the result), so the code travels beside the message; an error text longer than the backend's
+    /// limit is cut with an ellipsis.
     package var json: JSONValue {
         var object: JSONObject = [
-            "turn_id": .string(turnID), "call_id": .string(callID), "idempotency_key": .string(idempotencyKey),
+            "turn_id": .string(turnID), "call_id": .string(callID.rawValue),
+            "idempotency_key": .string(idempotencyKey),
         ]
         switch outcome {
         case .success(let result):
             object["status"] = "success"
             object["result"] = result
-        case .failure(let message):
-            object["status"] = "error"
+        case .failure(let error):
+            object["status"] = .string(Self.status(for: error.code))
             object["result"] = .null
             let limit = Self.maxErrorLength
+            let message = error.message
             object["error"] = .string(message.count <= limit ? message : String(message.prefix(limit - 1)) + "…")
         }
         return .object(object)
+    }
+
+    /// The `status` for an error code: the code itself when the backend's field can hold it (1–32 characters of
+    /// `a-z`, `0-9`, `_`, never `success`), otherwise `error`.
+    package static func status(for code: ResolveKitFunctionError.Code) -> String {
+        let text = code.rawValue
+        let fits = (1...32).contains(text.utf8.count)
+            && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
+        return fits && text != "success" ? text : "error"
     }
 }
 

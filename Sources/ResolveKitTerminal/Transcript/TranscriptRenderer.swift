@@ -1,4 +1,5 @@
 public import ResolveKit
+import ResolveKitTerminalCore
 import Foundation
 import Synchronization
 

@@ -25,9 +25,9 @@ struct RuntimeDurabilityTests {
             try await harness.withRuntime(harness.configuration(deviceID: deviceID, persistent: true)) { second in
                 #expect(second.sessionID == sessionID)
                 await second.wait { !$0.isTurnInProgress && $0.messages.last?.role == .assistant }
-                await second.wait { _ in harness.backend.counters.toolResults[callID]?.accepted == 1 }
+                await second.wait { _ in harness.backend.counters.toolResults[callID.rawValue]?.accepted == 1 }
                 #expect(ExecutionLedger.shared.count(callID) == 1)
-                #expect(harness.backend.counters.toolResults[callID]?.duplicates == 0)
+                #expect(harness.backend.counters.toolResults[callID.rawValue]?.duplicates == 0)
                 #expect(second.messages.last?.text == #"Done. The get_time returned "10:42"."#)
             }
         }
@@ -96,7 +96,7 @@ struct RuntimeDrainTests {
             clock.advance(by: .seconds(5))
             await drained.value
             let slow = try #require(runtime.toolCallBatches.flatMap(\.items).first { $0.functionName == "slow" })
-            #expect(harness.backend.counters.toolResults[slow.id]?.accepted == 1)
+            #expect(harness.backend.counters.toolResults[slow.id.rawValue]?.accepted == 1)
             #expect(runtime.connectionState == .idle)
         }
     }

@@ -30,7 +30,7 @@ struct RuntimeRecoveryTests {
                 let item = try #require(runtime.item("get_time"))
                 #expect(item.status == .completed)
                 #expect(ExecutionLedger.shared.count(item.id) == 1)
-                #expect(harness.backend.counters.toolResults[item.id] == .init(accepted: 1))
+                #expect(harness.backend.counters.toolResults[item.id.rawValue] == .init(accepted: 1))
                 #expect(runtime.messages.last?.text == #"Done. The get_time returned "10:42"."#)
                 #expect(harness.backend.counters.streamConnections >= 2)
             }

@@ -12,7 +12,7 @@ struct RuntimeToolFailureTests {
                 let item = try #require(runtime.item("set_lights"))
                 #expect(item.status == .cancelled(reason: "User denied action"))
                 #expect(ExecutionLedger.shared.count(item.id) == 0)
-                #expect(harness.backend.counters.toolResults[item.id]?.accepted == 1)
+                #expect(harness.backend.counters.toolResults[item.id.rawValue]?.accepted == 1)
                 #expect(runtime.messages.last?.text == "Lights done.")
             }
         }
@@ -25,7 +25,7 @@ struct RuntimeToolFailureTests {
                 let item = try #require(runtime.item("set_lights"))
                 #expect(item.status == .failed(#"Invalid arguments: $.on: expected boolean, got string "maybe""#))
                 #expect(ExecutionLedger.shared.count(item.id) == 0)
-                #expect(harness.backend.counters.toolResults[item.id]?.accepted == 1)
+                #expect(harness.backend.counters.toolResults[item.id.rawValue]?.accepted == 1)
             }
         }
     }
@@ -36,7 +36,7 @@ struct RuntimeToolFailureTests {
                 try await runtime.converse("boom")
                 let item = try #require(runtime.item("boom"))
                 #expect(item.status == .failed("disk is full"))
-                #expect(harness.backend.counters.toolResults[item.id]?.accepted == 1)
+                #expect(harness.backend.counters.toolResults[item.id.rawValue]?.accepted == 1)
                 #expect(runtime.connectionState == .active)
             }
         }
@@ -86,7 +86,7 @@ struct RuntimeToolFailureTests {
                 await runtime.wait { $0.item("slow")?.status == .failed("Timed out after 5s") }
                 await runtime.wait { !$0.isTurnInProgress }
                 let item = try #require(runtime.item("slow"))
-                #expect(harness.backend.counters.toolResults[item.id]?.accepted == 1)
+                #expect(harness.backend.counters.toolResults[item.id.rawValue]?.accepted == 1)
             }
         }
     }
@@ -111,7 +111,7 @@ struct RuntimeToolFailureTests {
                 let item = try #require(runtime.item("set_lights"))
                 #expect(ExecutionLedger.shared.count(item.id) == 0)
                 await runtime.wait { !$0.isTurnInProgress }
-                #expect(harness.backend.counters.toolResults[item.id]?.accepted == 1)
+                #expect(harness.backend.counters.toolResults[item.id.rawValue]?.accepted == 1)
             }
         }
     }

@@ -6,14 +6,21 @@ import Synchronization
 /// Counts how often each call id ran a function, across every runtime of the test process.
 final class ExecutionLedger: Sendable {
     static let shared = ExecutionLedger()
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Mutex<[ToolCallID: Int]>([:])
 
     func record(_ context: ResolveKitFunctionContext) {
         counts.withLock { $0[context.callID ?? "?", default: 0] += 1 }
     }
 
-    func count(_ callID: String) -> Int { counts.withLock { $0[callID] ?? 0 } }
-    func total(of callIDs: some Sequence<String>) -> Int { callIDs.reduce(0) { $0 + count($1) } }
+    func count(_ callID: ToolCallID) -> Int { counts.withLock { $0[callID] ?? 0 } }
+    func count(_ callID: String) -> Int { count(ToolCallID(callID)) }
+    func total(of callIDs: some Sequence<ToolCallID>) -> Int { callIDs.reduce(0) { $0 + count($1) } }
+}
+
+/// The functions an approver was asked about, batch by batch.
+actor AskedNames {
+    var names: [[String]] = []
+    func record(_ batch: [String]) { names.append(batch) }
 }
 
 enum TestTools {

@@ -66,7 +66,7 @@ struct RecoveryRegressionTests {
 
     /// A token refresh started by `sendMessage` outlives its session: the session expires and setup opens a new
     /// one while the refresh is out. Its late answer must leave the new session alone (it used to end it, or put
-    /// the old session back under the new session's stream and deliveries).
+    /// the old session back under the new session's stream and deliveries); the message goes to the new session.
     @Test func aTokenRefreshAnsweredAfterTheSessionWasReplacedLeavesTheNewSessionAlone() async throws {
         let clock = ManualClock()
         try await RuntimeHarness.run { harness in
@@ -87,7 +87,12 @@ struct RecoveryRegressionTests {
                 await runtime.wait { $0.sessionID != oldSession && $0.connectionState == .active }
                 let newSession = try #require(runtime.sessionID)
                 faults.releaseStalls()
-                _ = await send.value
+                let carried = await send.value
+                guard case .accepted = carried else {
+                    Issue.record("the message was not carried over: \(carried)")
+                    return
+                }
+                await runtime.wait { !$0.isTurnInProgress }
                 try await runtime.converse("what time is it")
                 #expect(runtime.messages.last?.text == #"Done. The get_time returned "10:42"."#)
                 #expect(runtime.sessionID == newSession)
@@ -118,7 +123,7 @@ struct RecoveryRegressionTests {
                 #expect(runtime.toolCallBatches.count == calls + 1)
                 let item = try #require(runtime.item("get_time"))
                 #expect(ExecutionLedger.shared.count(item.id) == 1)
-                #expect(harness.backend.counters.toolResults[item.id]?.accepted == 1)
+                #expect(harness.backend.counters.toolResults[item.id.rawValue]?.accepted == 1)
                 #expect(runtime.messages.last?.text == #"Done. The get_time returned "10:42"."#)
             }
         }

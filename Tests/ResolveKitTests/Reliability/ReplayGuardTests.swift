@@ -20,7 +20,7 @@ struct ReplayGuardTests {
         try await RuntimeHarness.run(backendConfiguration) { harness in
             let deviceID = "device-replay-guard-\(UUID().uuidString)"
             let configuration = harness.configuration(clock: ResolveKitClock(clock), deviceID: deviceID, persistent: true)
-            var first: String?
+            var first: ToolCallID?
             try await harness.withRuntime(configuration) { runtime in
                 try await runtime.converse("what time is it")
                 first = runtime.item("get_time")?.id

@@ -25,8 +25,8 @@ enum SoakBounds {
         let unfinished = unfinishedCalls(runtime)
         if !unfinished.isEmpty {
             let counters = world.backend.counters
-            let details = unfinished.map { "\($0.id) \($0.functionName) \($0.status) \(counters.toolResults[$0.id] ?? .init())" }
-            problems.append("calls left unfinished: \(details) log: \(SoakActivity.shared.loggedLines.filter { line in unfinished.contains { line.contains($0.id) } })")
+            let details = unfinished.map { "\($0.id) \($0.functionName) \($0.status) \(counters.toolResults[$0.id.rawValue] ?? .init())" }
+            problems.append("calls left unfinished: \(details) log: \(SoakActivity.shared.loggedLines.filter { line in unfinished.contains { line.contains($0.id.rawValue) } })")
         }
         let journal = world.stateDirectory + "/journal.json"
         let size = (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0

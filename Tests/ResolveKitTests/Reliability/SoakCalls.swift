@@ -110,6 +110,6 @@ struct SoakCalls {
     }
 
     var hiddenCalls: Int { calls.values.filter(\.wasHidden).count }
-    var executions: Int { ExecutionLedger.shared.total(of: calls.keys) }
+    var executions: Int { ExecutionLedger.shared.total(of: calls.keys.map { ToolCallID($0) }) }
     var duplicateExecutions: Int { calls.keys.reduce(0) { $0 + max(0, ExecutionLedger.shared.count($1) - 1) } }
 }

@@ -28,7 +28,7 @@ struct UntrustedEventTests {
                 #expect(runtime.item(withID: door)?.status == .cancelled(reason: "User denied action"))
                 #expect(runtime.item(withID: lights)?.status == .cancelled(reason: "User denied action"))
                 #expect(runtime.item(withID: time)?.status == .completed)
-                #expect(ExecutionLedger.shared.total(of: [door, lights]) == 0)
+                #expect(ExecutionLedger.shared.total(of: [door, lights].map { ToolCallID($0) }) == 0)
             }
         }
     }
@@ -52,7 +52,7 @@ struct UntrustedEventTests {
                 #expect(runtime.item(withID: boom)?.status == .failed("Function boom is not available in this session"))
                 #expect(runtime.item(withID: door)?.status == .failed("Function lock_door is not available in this session"))
                 #expect(runtime.item(withID: unknown)?.status == .failed("Unknown function: format_disk"))
-                #expect(ExecutionLedger.shared.total(of: [boom, door, unknown]) == 0)
+                #expect(ExecutionLedger.shared.total(of: [boom, door, unknown].map { ToolCallID($0) }) == 0)
                 #expect(await asked.names.isEmpty, "nobody is asked to approve a call that cannot run")
                 // Each refusal is posted as an error result (injected calls are not pending on the server: 404).
                 await runtime.wait { runtime in
@@ -102,7 +102,7 @@ func withRuntime(_ configuration: ResolveKitConfiguration, _ body: (ResolveKitRu
 
 extension ResolveKitRuntime {
     func item(withID id: String) -> ToolCallChecklistItem? {
-        toolCallBatches.flatMap(\.items).last { $0.id == id }
+        toolCallBatches.flatMap(\.items).last { $0.id.rawValue == id }
     }
 }
 

@@ -1,0 +1,54 @@
+/// What ``ResolveKitRuntime`` asks of its session: each is an event for the machine and, where the caller waits,
+/// the machine's reply.
+extension SessionDriver {
+    func ask(_ text: String, timeout: Duration?) async -> Result<ResolveKitTurnResult, ResolveKitError> {
+        let requestID = UUIDText.make()
+        let reply = await reply { .ask($0, text: text, requestID: requestID, timeout: timeout) }
+        guard case .turn(let result) = reply else { return .failure(Self.unexpected(reply)) }
+        return result
+    }
+
+    func sendMessage(_ text: String) async -> ResolveKitSendOutcome {
+        let requestID = UUIDText.make()
+        let reply = await reply { .send($0, text: text, requestID: requestID) }
+        guard case .sent(let outcome) = reply else {
+            if case .turn(.failure(let error)) = reply { return .failed(error) }
+            return .failed(Self.unexpected(reply))
+        }
+        return outcome
+    }
+
+    func perform(_ operation: SessionOperation) async throws(ResolveKitError) {
+        let reply = await reply { .operation($0, operation) }
+        switch reply {
+        case .done(.success): return
+        case .done(.failure(let error)), .turn(.failure(let error)): throw error
+        default: throw Self.unexpected(reply)
+        }
+    }
+
+    func requestNewSession() {
+        send(.newSession)
+    }
+
+    /// Refuses new calls, lets running ones finish and their results be posted; returns once idle or after
+    /// `timeout`, whichever comes first.
+    func drain(timeout: Duration) async {
+        let clock = parts.clock
+        let deadline = clock.elapsed + timeout
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await self.reply { .drain($0) } }
+            group.addTask { try? await clock.sleep(untilElapsed: deadline) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private static func unexpected(_ reply: Reply) -> ResolveKitError {
+        switch reply {
+        case .turn(.failure(let error)), .done(.failure(let error)): error
+        case .sent(.failed(let error)): error
+        default: ResolveKitError(.cancelled, "The runtime stopped")
+        }
+    }
+}

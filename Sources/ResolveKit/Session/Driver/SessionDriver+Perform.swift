@@ -1,0 +1,106 @@
+import Synchronization
+import ResolveKitHTTP
+
+extension SessionDriver {
+    /// Performs one action. Nothing here decides: each case does what the action says and, where something comes
+    /// of it later, sends that back as an event.
+    func perform(_ action: SessionAction) {
+        switch action {
+        case .send(let call, let access, let tag):
+            spawn(immediately: true) { [self] in
+                let result = await request(call, access: access)
+                send(.answered(tag, result))
+            }
+        case .openStream(let generation, let path, let cursor):
+            openStream(generation: generation, path: path, cursor: cursor)
+        case .closeStream:
+            core.withLock { $0.stream.take() }?.cancel()
+        case .runBatch(let batch, let sessionID, let allowedNames, let epoch):
+            let runner = parts.runner
+            let settings = parts.settings
+            let deadlines = ToolCallDeadlines(
+                approval: { settings.executionDeadline($0) }, run: { call, _ in settings.executionDeadline(call) })
+            spawn(immediately: true) { [self] in
+                await runner.run(batch, in: sessionID, allowedNames: allowedNames, deadlines: deadlines) { step in
+                    self.send(.call(step, epoch: epoch))
+                }
+                send(.batchDone(batchID: batch.id, epoch: epoch))
+            }
+        case .stopCalls(let callIDs, let sessionID, let error, let cancellingRunning):
+            if cancellingRunning {
+                parts.runner.cancel(callIDs, in: sessionID, because: error)
+            } else {
+                parts.runner.withdraw(callIDs, in: sessionID, because: error)
+            }
+        case .persistJournal(let changed, let journal):
+            do throws(ResolveKitError) {
+                try parts.store.journalStore.save(changed: changed, of: journal)
+            } catch {
+                // The journal in memory still keeps this process from running anything twice.
+                parts.output.log("Could not save the call journal: \(error)", level: .error)
+                parts.output.update { $0.lastError = error }
+                parts.output.emit(.error(error))
+            }
+        case .persistSession(let record):
+            do {
+                try parts.store.saveSession(record)
+            } catch {
+                parts.output.log("Could not persist the session: \(error)", level: .warning)
+            }
+        case .auditOutcome(let call, let sessionID, let outcome):
+            parts.runner.audit.outcome(call, sessionID: sessionID, outcome, duration: nil)
+        case .arm(let timer, let deadline):
+            arm(timer, at: deadline)
+        case .disarm(let timer):
+            core.withLock { $0.timers.removeValue(forKey: timer) }?.cancel()
+        case .publish(let publication):
+            parts.output.apply(publication)
+        case .reply(let waiter, let reply):
+            core.withLock { $0.replies.removeValue(forKey: waiter) }?.resume(returning: reply)
+        case .finish:
+            let waiter = core.withLock { core -> CheckedContinuation<Void, Never>? in
+                core.hasFinished = true
+                return core.runWaiter.take()
+            }
+            waiter?.resume()
+        }
+    }
+
+    private func arm(_ timer: TimerID, at deadline: Duration) {
+        let clock = parts.clock
+        // Immediately: the timer's sleep is registered before this returns, so a test's manual clock sees it.
+        let task = Task.immediate { [self] in
+            do { try await clock.sleep(untilElapsed: deadline) } catch { return }
+            send(.timerFired(timer, at: deadline))
+        }
+        core.withLock { $0.timers.updateValue(task, forKey: timer) }?.cancel()
+    }
+
+    /// The event stream from `cursor`, replacing the one open; its elements and its end come back as events of
+    /// `generation`.
+    private func openStream(generation: Int, path: String, cursor: String?) {
+        guard let backend = core.withLock({ $0.backend }) else { return }
+        var configuration = EventStream.Configuration(idleTimeout: parts.configuration.streamIdleTimeout)
+        if let budget = parts.configuration.reconnectAttemptBudget { configuration.backoff.maxAttempts = budget }
+        let stream = EventStream(
+            url: backend.eventsURL(for: path), cursor: cursor, configuration: configuration,
+            transport: .http(parts.http), clock: parts.clock,
+            headers: { [weak self] in self?.streamHeaders() ?? [] })
+        let task = spawn(immediately: false) { [self] in
+            let termination = await stream.run { element in send(.stream(generation: generation, element)) }
+            send(.streamEnded(generation: generation, termination))
+        }
+        core.withLock { core in
+            let old = core.stream
+            core.stream = task
+            return old
+        }?.cancel()
+    }
+
+    /// The headers of each connect: the current capability token, refreshed or not.
+    private func streamHeaders() -> [(name: String, value: String)] {
+        let (backend, access) = core.withLock { ($0.backend, $0.machine.access) }
+        guard let backend else { return [] }
+        return backend.headers(session: access, accept: "text/event-stream").map { ($0.name, $0.value) }
+    }
+}

@@ -1,0 +1,123 @@
+import Synchronization
+extension SessionDriver {
+    /// Sends one request the machine asked for, with the body built from the configuration's providers now.
+    func request(_ call: BackendCall, access: SessionAccess?) async -> Result<BackendAnswer, BackendFailure> {
+        guard let backend = core.withLock({ $0.backend }) else {
+            let error = BackendError(code: .transport, endpoint: "\(call)", message: "No API key")
+            return .failure(.backend(error, .sessionRead))
+        }
+        let notConnected = Result<BackendAnswer, BackendFailure>.failure(
+            .backend(BackendError(code: .transport, endpoint: "\(call)", message: "Not connected"), .sessionRead))
+        switch call {
+        case .register:
+            return await register(backend)
+        case .createSession(let reuse):
+            return await attempt(.createSession) { .session(try await backend.createSession(sessionRequest(reuse: reuse))) }
+        case .history:
+            guard let access else { return notConnected }
+            return await attempt(.sessionRead) { .history(try await backend.messages(access)) }
+        case .message(let text, let requestID):
+            guard let access else { return notConnected }
+            let body = MessageSubmitRequest(text: text, requestID: requestID, locale: parts.output.read().currentLocale)
+            return await attempt(.sendMessage) { .accepted(turnID: try await backend.submitMessage(access, body).turnID) }
+        case .toolResult(let submission):
+            guard let access else { return notConnected }
+            return await attempt(.toolResults) {
+                .delivered(deduplicated: try await backend.submitToolResult(access, submission).deduplicated)
+            }
+        case .context:
+            guard let access else { return notConnected }
+            let names = allowedFunctionNames()
+            let configuration = parts.configuration
+            let patch = SessionContextPatch(
+                client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
+                llmContext: configuration.llmContextProvider(), availableFunctionNames: names,
+                locale: configuration.resolvedLocale)
+            return await attempt(.sessionRead) {
+                try await backend.patchContext(access, patch)
+                return .contextRefreshed(names: names)
+            }
+        case .localization(let locale):
+            guard let access else { return notConnected }
+            let locale = locale ?? parts.configuration.resolvedLocale
+            return await attempt(.sessionRead) { .localization(try await backend.localization(access, locale: locale)) }
+        }
+    }
+
+    private func attempt(
+        _ endpoint: BackendFailurePolicy.Endpoint, _ body: () async throws -> BackendAnswer
+    ) async -> Result<BackendAnswer, BackendFailure> {
+        do {
+            return .success(try await body())
+        } catch let error as BackendError {
+            return .failure(.backend(error, endpoint))
+        } catch {
+            return .failure(.backend(BackendError(code: .transport, endpoint: "\(endpoint)", message: "\(error)"), endpoint))
+        }
+    }
+
+    /// `GET /v1/sdk/compat`, then `PUT /v1/functions/bulk` with every registered function: at every setup for a
+    /// runtime of its own, once for all of a host's sessions. A 404 from the compatibility check (an older backend)
+    /// passes; registration is skipped with no functions, as a full replace with nothing would deactivate every
+    /// function of the app (§4.3).
+    private func register(_ backend: BackendClient) async -> Result<BackendAnswer, BackendFailure> {
+        let work: @Sendable () async -> BackendFailure? = { [parts] in
+            do throws(BackendError) {
+                if let compat = try await backend.compatibility(),
+                    !compat.supports(sdkVersion: ResolveKitDefaults.sdkVersion)
+                {
+                    return .unsupported(minimum: compat.minimumSDKVersion, majors: compat.supportedSDKMajorVersions)
+                }
+            } catch {
+                return .backend(error, .compatibility)
+            }
+            let registry = parts.runner.dispatcher.registry
+            guard !registry.entries.isEmpty else {
+                parts.output.log("No functions registered; skipping registration so the app's functions stay active")
+                return nil
+            }
+            do throws(BackendError) {
+                try await backend.registerFunctions(registry.bulkRegistration())
+                parts.output.log("Registered \(registry.entries.count) functions")
+                return nil
+            } catch {
+                return .backend(error, .registration)
+            }
+        }
+        let failure = if let registration = parts.registration { await registration.ensure(work) } else { await work() }
+        if let failure { return .failure(failure) }
+        return .success(.registered)
+    }
+
+    /// The names the session may call: the host's allow-list (or every function) intersected with the registry.
+    private func allowedFunctionNames() -> [String] {
+        let registry = parts.runner.dispatcher.registry
+        let registered = Set(registry.functionNames)
+        return (parts.configuration.availableFunctionNamesProvider?() ?? registry.functionNames)
+            .filter { registered.contains($0) }
+    }
+
+    /// The `POST /v1/sessions` body with the current context: device, client, model context, allow-list, locales.
+    private func sessionRequest(reuse: Bool) -> SessionCreateRequest {
+        let configuration = parts.configuration
+        return SessionCreateRequest(
+            deviceID: deviceID(),
+            client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
+            llmContext: configuration.llmContextProvider(), availableFunctionNames: allowedFunctionNames(),
+            locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
+            reuseActiveSession: reuse)
+    }
+
+    /// The provider's device id, else the stored one, else a new one, stored.
+    private func deviceID() -> String {
+        if let provided = parts.configuration.deviceIDProvider(), !provided.isEmpty { return provided }
+        if let stored = parts.store.loadDeviceID() { return stored }
+        let generated = UUIDText.make()
+        do {
+            try parts.store.saveDeviceID(generated)
+        } catch {
+            parts.output.log("Could not persist the device id: \(error)", level: .warning)
+        }
+        return generated
+    }
+}

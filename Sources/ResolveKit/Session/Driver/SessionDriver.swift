@@ -1,0 +1,161 @@
+import Foundation
+import ResolveKitHTTP
+import Synchronization
+
+/// Runs one session: owns its ``SessionMachine`` and performs what it decides.
+///
+/// Every event goes into one inbox, and one loop at a time takes them out in order: it hands each to the machine and
+/// performs the actions that come back before it takes the next. The loop runs on the thread that brought the
+/// event when no other is running it, so a stream chunk becomes a started function, or a finished function a
+/// result's `POST`, with no hop through a task queue. Nothing reads state, awaits, and writes state again: the
+/// machine's state changes only inside ``SessionMachine/handle(_:at:)``, and the loop never awaits. What an action
+/// starts (a request, the stream, a timer, a batch of calls) runs in a task the driver keeps, and comes back as an
+/// event; `run()` returns only after all of them ended.
+final class SessionDriver: Sendable {
+    /// What the driver performs actions with.
+    struct Parts: Sendable {
+        let configuration: ResolveKitConfiguration
+        let http: HTTPClient
+        let store: RuntimeStateStore
+        /// The host's shared registration, or `nil` to register at every setup.
+        let registration: FunctionRegistration?
+        let runner: ToolCallRunner
+        let output: RuntimeOutput
+        let settings: SessionSettings
+        var clock: ResolveKitClock { configuration.clock }
+    }
+
+    struct Core: Sendable {
+        var machine: SessionMachine
+        var inbox: [SessionEvent] = []
+        var inboxHead = 0
+        var isDraining = false
+        var hasFinished = false
+        var backend: BackendClient?
+        var replies: [WaiterID: CheckedContinuation<Reply, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+        var runWaiter: CheckedContinuation<Void, Never>?
+        var timers: [TimerID: Task<Void, Never>] = [:]
+        var stream: Task<Void, Never>?
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var tasksEnded: Set<Int> = []
+        var nextTask = 0
+    }
+
+    let parts: Parts
+    let core: Mutex<Core>
+
+    init(parts: Parts) {
+        self.parts = parts
+        core = Mutex(Core(machine: SessionMachine(settings: parts.settings, seed: UInt64.random(in: 1...UInt64.max))))
+    }
+
+    /// Runs the session until it is stopped (the calling task is cancelled), blocked or failed; every task it
+    /// started has ended when it returns.
+    func run() async {
+        let apiKey = parts.configuration.apiKeyProvider().flatMap { $0.isEmpty ? nil : $0 }
+        let configuration = parts.configuration
+        core.withLock { core in
+            core.backend = apiKey.map {
+                BackendClient(
+                    http: parts.http, baseURL: configuration.baseURL.absoluteString, apiKey: $0,
+                    timeout: configuration.requestTimeout)
+            }
+        }
+        let restored = Restored(session: parts.store.loadSession(), journal: parts.store.journalStore.load())
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let finishedAlready = core.withLock { core -> Bool in
+                    if core.hasFinished { return true }
+                    core.runWaiter = continuation
+                    return false
+                }
+                if finishedAlready { continuation.resume() }
+                send(.start(restored, hasAPIKey: apiKey != nil))
+            }
+        } onCancel: {
+            send(.stop)
+        }
+        await endTasks()
+    }
+
+    /// Puts `event` in the inbox and, unless a loop is running, runs the loop on this thread until the inbox is
+    /// empty.
+    func send(_ event: SessionEvent) {
+        let runLoop = core.withLock { core -> Bool in
+            core.inbox.append(event)
+            guard !core.isDraining else { return false }
+            core.isDraining = true
+            return true
+        }
+        guard runLoop else { return }
+        let clock = parts.clock
+        while true {
+            let actions = core.withLock { core -> [SessionAction]? in
+                guard core.inboxHead < core.inbox.count else {
+                    core.inbox.removeAll(keepingCapacity: core.inbox.count <= 16)
+                    core.inboxHead = 0
+                    core.isDraining = false
+                    return nil
+                }
+                let next = core.inbox[core.inboxHead]
+                core.inboxHead += 1
+                return core.machine.handle(next, at: Moment(elapsed: clock.elapsed, date: Date()))
+            }
+            guard let actions else { return }
+            for action in actions { perform(action) }
+        }
+    }
+
+    /// Sends the event `make` builds for a new waiter, and waits for the machine's reply to it. A cancelled caller
+    /// stops waiting (the machine answers it at once).
+    func reply(_ make: (WaiterID) -> SessionEvent) async -> Reply {
+        let waiter = core.withLock { core -> WaiterID in
+            core.nextWaiter += 1
+            return WaiterID(rawValue: core.nextWaiter)
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
+                core.withLock { $0.replies[waiter] = continuation }
+                send(make(waiter))
+                if Task.isCancelled { send(.cancelled(waiter)) }
+            }
+        } onCancel: {
+            send(.cancelled(waiter))
+        }
+    }
+
+    /// Cancels every task the session started and waits until they ended.
+    private func endTasks() async {
+        let tasks = core.withLock { core -> [Task<Void, Never>] in
+            let all = Array(core.tasks.values) + Array(core.timers.values)
+            core.tasks = [:]
+            core.timers = [:]
+            core.stream = nil
+            return all
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    /// Starts `body` as a task the session keeps until it ends; `immediately` runs it on this thread until its
+    /// first suspension.
+    @discardableResult
+    func spawn(immediately: Bool, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        let id = core.withLock { core -> Int in
+            core.nextTask += 1
+            return core.nextTask
+        }
+        let work: @Sendable () async -> Void = { [self] in
+            await body()
+            core.withLock { core in
+                if core.tasks.removeValue(forKey: id) == nil { core.tasksEnded.insert(id) }
+            }
+        }
+        let task = immediately ? Task.immediate(operation: work) : Task(operation: work)
+        core.withLock { core in
+            if core.tasksEnded.remove(id) == nil { core.tasks[id] = task }
+        }
+        return task
+    }
+}

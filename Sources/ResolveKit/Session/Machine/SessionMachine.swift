@@ -1,0 +1,209 @@
+import Foundation
+
+/// One session's decisions, as a value: every ``SessionEvent`` goes in, the ``SessionAction``s to perform come
+/// out, and nothing else happens — no `await`, no clock, no I/O. Time and randomness come in with the events, so
+/// a scenario (a dropped stream, a 409, a lost turn, a restart) runs in microseconds with no server, and what the
+/// runtime does in it can be read off the actions.
+///
+/// It composes the pure machines below it: ``SessionLifecycle`` and ``BackendFailurePolicy`` for setup and every
+/// failed request, ``EventIntake`` for the stream's cursor and replays, ``TurnDesk`` (with ``TurnTracker`` and
+/// ``TurnLockWatch``) for turns and the `ask`s waiting on them, and ``CallDesk`` (with ``ToolPipeline`` and the
+/// ``CallJournal``) for tool calls and their results. ``SessionDriver`` performs the actions.
+struct SessionMachine: Sendable {
+    let settings: SessionSettings
+    var link: SessionLink
+    var session: OpenSession?
+    var intake = EventIntake()
+    var turns: TurnDesk
+    var calls: CallDesk
+    /// What `session.json` holds, as last written.
+    var record: SessionRecord?
+    /// The deadline of every armed timer: a timer that fires for another deadline was re-armed or disarmed.
+    var timers: [TimerID: Duration] = [:]
+    /// The caller waiting for a drain to finish.
+    var drainWaiter: WaiterID?
+    /// Jitter for backoff delays, seeded so a run can be repeated.
+    var random: SplitMix64
+
+    /// A machine for `settings`; `seed` drives the backoff jitter.
+    init(settings: SessionSettings, seed: UInt64 = 0x5eed) {
+        self.settings = settings
+        link = SessionLink(retryBudget: settings.reconnectAttemptBudget)
+        turns = TurnDesk(watchdog: settings.turnWatchdog)
+        calls = CallDesk(batchWindow: settings.batchWindow, journal: CallJournal())
+        random = SplitMix64(seed: seed)
+    }
+
+    /// Takes one event at `now`; returns what to do, in order.
+    mutating func handle(_ event: SessionEvent, at now: Moment) -> [SessionAction] {
+        var out = SessionOutput()
+        guard !link.hasEnded else {
+            answerAfterEnd(event, &out)
+            return out.actions
+        }
+        switch event {
+        case .start(let restored, let hasAPIKey): start(restored, hasAPIKey: hasAPIKey, now, &out)
+        case .answered(let tag, let result): answered(tag, result, now, &out)
+        case .stream(let generation, let element):
+            if generation == link.streamGeneration, session != nil { streamElement(element, now, &out) }
+        case .streamEnded(let generation, let termination):
+            if generation == link.streamGeneration, session != nil { streamEnded(termination, now, &out) }
+        case .timerFired(let timer, let at):
+            guard timers[timer] == at else { break }
+            timers[timer] = nil
+            timerFired(timer, now, &out)
+        case .call(let report, let epoch):
+            if epoch == link.epoch { callReport(report, now, &out) }
+        case .batchDone(_, let epoch):
+            if epoch == link.epoch, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
+        case .ask(let waiter, let text, let requestID, let timeout):
+            ask(waiter, text: text, requestID: requestID, timeout: timeout, now, &out)
+        case .send(let waiter, let text, let requestID): sendMessage(waiter, text: text, requestID: requestID, now, &out)
+        case .cancelled(let waiter): cancelled(waiter, now, &out)
+        case .operation(let waiter, let operation): perform(operation, for: waiter, &out)
+        case .newSession: newSession(now, &out)
+        case .drain(let waiter): drain(waiter, now, &out)
+        case .stop: stop(now, &out)
+        }
+        if let waiter = drainWaiter, calls.isIdle {
+            drainWaiter = nil
+            out.append(.reply(waiter, .done(.success(()))))
+        }
+        return out.actions
+    }
+
+    /// Whether the run is over.
+    var hasEnded: Bool { link.hasEnded }
+
+    /// Once the run is over, callers are answered at once and nothing else happens.
+    private func answerAfterEnd(_ event: SessionEvent, _ out: inout SessionOutput) {
+        let error = ResolveKitError(.notStarted, "Not connected: start the runtime first")
+        switch event {
+        case .ask(let waiter, _, _, _): out.append(.reply(waiter, .turn(.failure(error))))
+        case .send(let waiter, _, _): out.append(.reply(waiter, .sent(.failed(error))))
+        case .operation(let waiter, _): out.append(.reply(waiter, .done(.failure(error))))
+        case .drain(let waiter): out.append(.reply(waiter, .done(.success(()))))
+        default: break
+        }
+    }
+
+    /// The access of the open session, for the stream's headers of each connect (a refreshed token included).
+    var access: SessionAccess? { session?.access }
+
+    /// Routes an answer to the part that sent the request; an answer about an earlier session is dropped (its
+    /// work ended, and a request it started cannot change the new one).
+    private mutating func answered(
+        _ tag: RequestTag, _ result: Result<BackendAnswer, BackendFailure>, _ now: Moment, _ out: inout SessionOutput
+    ) {
+        switch tag {
+        case .setup(let epoch):
+            if epoch == link.epoch { setupAnswered(result, now, &out) }
+        case .refresh(let purpose, let epoch):
+            if epoch == link.epoch { refreshAnswered(purpose, result, now, &out) }
+        case .message(let requestID, let epoch):
+            messageAnswered(requestID, result, sameSession: epoch == link.epoch, now, &out)
+        case .delivery(let callID, let epoch):
+            if epoch == link.epoch { deliveryAnswered(callID, result, now, &out) }
+        case .watchdog(let turnID, let firstCheck, let epoch):
+            if epoch == link.epoch { watchdogAnswered(turnID, firstCheck: firstCheck, result, now, &out) }
+        case .operation(let waiter, _):
+            operationAnswered(waiter, result, &out)
+        }
+    }
+
+    private mutating func timerFired(_ timer: TimerID, _ now: Moment, _ out: inout SessionOutput) {
+        switch timer {
+        case .connectBudget: connectBudgetElapsed(now, &out)
+        case .setupRetry: if link.phase == .retrying { setUp(reuse: link.reuseOnSetup, &out) }
+        case .tokenRefresh: refreshToken(for: .scheduled, &out)
+        case .turnWatchdog: armWatchdog(now, &out)
+        case .batchWindow: if let batch = calls.pipeline.windowElapsed() { present(batch, now, &out) }
+        case .deliveryRetry:
+            calls.delivery.isWaiting = false
+            kickDelivery(now, &out)
+        case .sendRetry: resendMessage(now, &out)
+        case .askTimeout(let waiter): askTimedOut(waiter, &out)
+        case .sessionWait(let waiter): sessionWaitElapsed(waiter, &out)
+        }
+    }
+
+    // MARK: Helpers every part uses
+
+    mutating func arm(_ timer: TimerID, at deadline: Duration, _ out: inout SessionOutput) {
+        timers[timer] = deadline
+        out.append(.arm(timer, at: deadline))
+    }
+
+    mutating func disarm(_ timer: TimerID, _ out: inout SessionOutput) {
+        guard timers.removeValue(forKey: timer) != nil else { return }
+        out.append(.disarm(timer))
+    }
+
+    /// Shows a connection state once.
+    mutating func show(_ state: ResolveKitConnectionState, _ out: inout SessionOutput) {
+        guard link.shownState != state else { return }
+        link.shownState = state
+        out.append(.publish(.connection(state)))
+    }
+
+    /// Writes `session.json` with the cursor and whether the session holds a lost turn's lock.
+    mutating func persistSession(_ now: Moment, _ out: inout SessionOutput) {
+        guard let session else { return }
+        let lost = turns.tracker.sessionMayHoldLostTurnLock
+        let updated = SessionRecord(sessionID: session.id, cursor: intake.cursor.value, holdsLostTurnLock: lost)
+        intake.cursor.written(now: now.elapsed)
+        guard updated != record else { return }
+        record = updated
+        out.append(.persistSession(updated))
+    }
+
+    /// Writes the journal's changes.
+    mutating func persistJournal(_ out: inout SessionOutput) {
+        let changed = calls.journal.takeChangedEntries()
+        guard !changed.isEmpty else { return }
+        out.append(.persistJournal(changed, of: calls.journal))
+    }
+
+    /// The next jitter in `0...1`.
+    mutating func jitter() -> Double { random.nextUnit() }
+
+    /// Ends the run: the stream closes and every timer is forgotten.
+    mutating func finish(_ out: inout SessionOutput) {
+        link.phase = .ended
+        for timer in timers.keys { out.append(.disarm(timer)) }
+        timers = [:]
+        out.append(.closeStream)
+        out.append(.finish)
+    }
+}
+
+/// The actions one event produced, with shorthands for the common ones.
+struct SessionOutput: Sendable {
+    private(set) var actions: [SessionAction] = []
+
+    mutating func append(_ action: SessionAction) { actions.append(action) }
+
+    mutating func publish(_ publication: Publication) { actions.append(.publish(publication)) }
+
+    mutating func log(_ line: String, _ level: ResolveKitLogger.Level = .debug) {
+        actions.append(.publish(.log(line, level)))
+    }
+}
+
+/// A small, fast, seeded generator (SplitMix64): backoff jitter that a test can repeat.
+struct SplitMix64: Sendable, Equatable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0...1`.
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

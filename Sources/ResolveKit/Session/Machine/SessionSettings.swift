@@ -1,0 +1,43 @@
+import Foundation
+/// What the session machine needs of the configuration and the registry: timings, limits, and which functions
+/// exist and need approval. A value, so the machine is made and tested without a runtime.
+struct SessionSettings: Sendable {
+    var batchWindow: Duration = .milliseconds(250)
+    var reconnectAttemptBudget: Int?
+    var connectTimeout: Duration? = .seconds(30)
+    var turnQueueLimit = 64
+    var turnWatchdog: Duration = .seconds(60)
+    var streamIdleTimeout: Duration = .seconds(45)
+    var resultDeliveryMargin: Duration = .seconds(1)
+    /// The backend, for messages.
+    var baseURL = "http://backend"
+    /// Every registered function, and whether its local registration needs approval (§10.1).
+    var functions: [String: Bool] = [:]
+
+    /// Settings from a runtime's configuration and registry.
+    init(_ configuration: ResolveKitConfiguration, registry: ResolveKitRegistry) {
+        batchWindow = configuration.batchWindow
+        reconnectAttemptBudget = configuration.reconnectAttemptBudget
+        connectTimeout = configuration.connectTimeout
+        turnQueueLimit = configuration.turnQueueLimit
+        turnWatchdog = configuration.turnWatchdog
+        streamIdleTimeout = configuration.streamIdleTimeout
+        resultDeliveryMargin = configuration.resultDeliveryMargin
+        baseURL = configuration.baseURL.absoluteString
+        for entry in registry.entries { functions[entry.name] = entry.function.resolveKitRequiresApproval }
+    }
+
+    /// Settings for a machine under test.
+    init(functions: [String: Bool] = [:]) {
+        self.functions = functions
+    }
+
+    /// How long a message waits for a session to open, or an `ask` for one.
+    var sessionWait: Duration { connectTimeout ?? .seconds(30) }
+
+    /// When a call must have its result: the server's deadline less a margin for posting it (a tenth of the
+    /// timeout at most).
+    func executionDeadline(_ call: PendingToolCall) -> Duration {
+        call.serverDeadline - min(resultDeliveryMargin, .seconds(call.timeoutSeconds) / 10)
+    }
+}

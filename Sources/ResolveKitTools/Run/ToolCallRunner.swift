@@ -1,0 +1,159 @@
+import Synchronization
+
+/// Takes a batch of tool calls from admission to outcomes, whichever front end they came from (a backend session
+/// or an MCP client): the function must be registered and allowed and the arguments must fit its schema; a call
+/// whose function needs approval is decided by a remembered decision, the approver or anyone through
+/// ``ToolApprovals`` before its deadline; approved calls run under the one concurrency limit with their deadlines;
+/// every decision and outcome goes to the audit trail. Each step is reported as it happens.
+///
+/// The front end stays in charge of its calls through ``control``: it may withdraw a call that has not started
+/// (``withdraw(_:in:because:)``) or cancel one that runs.
+package struct ToolCallRunner: Sendable {
+    package let dispatcher: ToolDispatcher
+    package let approvals: ToolApprovals
+    package let approver: any ToolApprover
+    package let audit: AuditRecords
+    package let control: ToolCallControl
+    /// Whether approved calls of a batch run one after another (the reference SDK's order) or at once.
+    package let runsSequentially: Bool
+    /// Where a call's progress goes (an MCP client's progress token), by call.
+    package let progress: @Sendable (ToolCallID) -> (@Sendable (Double, Double?, String?) -> Void)?
+
+    /// A runner over `dispatcher`'s registry.
+    package init(
+        dispatcher: ToolDispatcher, approvals: ToolApprovals, approver: any ToolApprover, audit: AuditRecords,
+        control: ToolCallControl, runsSequentially: Bool,
+        progress: @escaping @Sendable (ToolCallID) -> (@Sendable (Double, Double?, String?) -> Void)? = { _ in nil }
+    ) {
+        self.dispatcher = dispatcher
+        self.approvals = approvals
+        self.approver = approver
+        self.audit = audit
+        self.control = control
+        self.runsSequentially = runsSequentially
+        self.progress = progress
+    }
+
+    var clock: ResolveKitClock { dispatcher.clock }
+
+    /// Runs `batch` to the end: every call gets exactly one ``ToolCallReport/finished(_:_:ranFor:)``, in the order
+    /// their outcomes come, and the outcomes are returned. Cancelling the calling task declines what is undecided
+    /// and cancels what runs. Until its first suspension this runs on the caller's thread, and an approval-free call
+    /// with a free slot starts there.
+    @discardableResult
+    package func run(
+        _ batch: ToolCallBatch, in sessionID: String, allowedNames: Set<String>, deadlines: ToolCallDeadlines,
+        report: @escaping @Sendable (ToolCallReport) -> Void
+    ) async -> [ToolCallID: ToolCallOutcome] {
+        control.hand(batch.calls.map(\.callID))
+        let run = BatchRun(runner: self, sessionID: sessionID, deadlines: deadlines, report: report)
+        var admitted: [Admitted] = []
+        for call in batch.calls {
+            if let stopped = control.stopError(call.callID) {
+                run.finish(call, .failure(stopped))
+                continue
+            }
+            switch dispatcher.prepare(call, allowedNames: allowedNames) {
+            case .failure(let refusal):
+                report(.decided(call.callID, checklist: .refused, decision: nil))
+                run.finish(call, .failure(refusal))
+            case .success(let prepared):
+                admitted.append(Admitted(call: call, function: prepared.function, arguments: prepared.arguments))
+            }
+        }
+        var approved: [Admitted] = []
+        for var call in admitted where !call.call.requiresApproval {
+            call.decision = .attributed(.approve, by: .automatic(reason: "the function needs no approval"))
+            audit.decision(call.call, sessionID: sessionID, batchID: 0, call.decision)
+            report(.decided(call.call.callID, checklist: .notRequired, decision: call.decision))
+            approved.append(call)
+        }
+        let gated = admitted.filter(\.call.requiresApproval)
+        if !gated.isEmpty { approved += await decide(gated, batchID: batch.id, run) }
+        if runsSequentially || approved.count == 1 {
+            for call in approved { await execute(call, run) }
+        } else {
+            await withDiscardingTaskGroup { group in
+                for call in approved { group.addTask { await execute(call, run) } }
+            }
+        }
+        return run.outcomes
+    }
+
+    /// Stops calls of `sessionID` that have not started: withdrawn from approval if they wait for it, they end with
+    /// `error`. Running calls go on.
+    package func withdraw(_ callIDs: [ToolCallID], in sessionID: String, because error: ResolveKitFunctionError) {
+        control.withdraw(callIDs, because: error)
+        approvals.close(callIDs, in: sessionID)
+    }
+
+    /// Stops calls of `sessionID`: those not started end with `error`, running ones are cancelled.
+    package func cancel(_ callIDs: [ToolCallID], in sessionID: String, because error: ResolveKitFunctionError) {
+        control.cancel(callIDs, because: error)
+        approvals.close(callIDs, in: sessionID)
+    }
+
+    /// Waits for a slot, then starts the call's function; its end is reported from the thread that settles it.
+    private func execute(_ admitted: Admitted, _ run: BatchRun) async {
+        let call = admitted.call
+        if let stopped = await control.claim(call.callID) {
+            run.finish(call, .failure(stopped))
+            return
+        }
+        run.report(.started(call.callID))
+        let started = clock.elapsed
+        var effective = call
+        if let edited = admitted.editedArguments { effective.arguments = edited }
+        let running = dispatcher.start(
+            admitted.function, arguments: admitted.arguments, call: effective, sessionID: run.sessionID,
+            deadline: run.deadlines.run(call, started), progress: progress(call.callID)
+        ) { [clock] outcome in
+            var outcome = outcome
+            if let edited = admitted.editedArguments { outcome = outcome.noting(editedArguments: edited) }
+            run.finish(call, outcome, ranFor: clock.elapsed - started)
+        }
+        control.started(call.callID, running)
+        _ = await running.outcome()
+    }
+}
+
+/// A call that passed admission: its function, its coerced arguments, and once decided, the decision.
+struct Admitted: Sendable {
+    var call: PendingToolCall
+    var function: any AnyResolveKitFunction.Type
+    var arguments: JSONObject
+    var decision: ToolCallDecision = .approve
+    /// Arguments a person edited before approving, already validated.
+    var editedArguments: JSONValue?
+}
+
+/// What one ``ToolCallRunner/run(_:in:allowedNames:deadlines:report:)`` shares between its calls: where to report,
+/// and the outcomes so far. Finishing a call reports it once and frees its place in the control.
+final class BatchRun: Sendable {
+    let runner: ToolCallRunner
+    let sessionID: String
+    let deadlines: ToolCallDeadlines
+    let report: @Sendable (ToolCallReport) -> Void
+    private let finished = Mutex<[ToolCallID: ToolCallOutcome]>([:])
+
+    init(
+        runner: ToolCallRunner, sessionID: String, deadlines: ToolCallDeadlines,
+        report: @escaping @Sendable (ToolCallReport) -> Void
+    ) {
+        self.runner = runner
+        self.sessionID = sessionID
+        self.deadlines = deadlines
+        self.report = report
+    }
+
+    var outcomes: [ToolCallID: ToolCallOutcome] { finished.withLock { $0 } }
+
+    /// Records the call's outcome once, writes it to the audit trail and reports it.
+    func finish(_ call: PendingToolCall, _ outcome: ToolCallOutcome, ranFor: Duration? = nil) {
+        let first = finished.withLock { $0.updateValue(outcome, forKey: call.callID) == nil }
+        guard first else { return }
+        runner.audit.outcome(call, sessionID: sessionID, outcome, duration: ranFor)
+        runner.control.finished(call.callID)
+        report(.finished(call.callID, outcome, ranFor: ranFor))
+    }
+}

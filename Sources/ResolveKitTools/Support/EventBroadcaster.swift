@@ -1,0 +1,24 @@
+import Foundation
+import Synchronization
+
+/// Hands every event to every current subscriber. Each subscriber has its own bounded buffer (the newest
+/// 4096 events), so a slow subscriber loses its oldest events instead of growing memory or slowing the runtime.
+package final class EventBroadcaster<Event: Sendable>: Sendable {
+    package init() {}
+
+    private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+
+    package func subscribe() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let id = UUID()
+        subscribers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    package func send(_ event: Event) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+}
