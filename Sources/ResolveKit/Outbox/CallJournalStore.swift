@@ -1,44 +1,55 @@
 import Synchronization
 
-/// Where the call journal survives a restart. The file store is the default; the memory store keeps it for the
-/// life of the runtime. Another store (a database, a replicated log) conforms without touching the pipeline.
+/// Where the call journal survives a restart: one record per change, appended, and now and then replaced by the
+/// journal's current entries (the session machine decides when, from how much was appended). The file store is the
+/// default; the memory store keeps it for the life of the runtime. Another store (a database, a replicated log)
+/// conforms without touching the session.
 protocol CallJournalStore: Sendable {
-    /// The journal as last saved (empty when there is none or it cannot be read; lines that do not parse are
-    /// skipped).
-    func load() -> CallJournal
-    /// Saves the entries that changed; `journal` is the whole current journal, for stores that compact.
-    func save(changed: [CallJournal.Entry], of journal: CallJournal) throws(ResolveKitError)
+    /// The journal as last saved (empty when there is none or it cannot be read; records that do not parse are
+    /// skipped), and how many records the store holds for it.
+    func load() -> (journal: CallJournal, records: Int)
+    /// Appends the entries that changed, one record each (the last record of a call wins).
+    func append(_ changed: [CallJournal.Entry]) throws(ResolveKitError)
+    /// Replaces every record with one per entry of `entries`, oldest first.
+    func replace(with entries: [CallJournal.Entry]) throws(ResolveKitError)
 }
 
-/// The journal in `<state>/journal.jsonl`: one JSON line per change, appended (the last line of a call wins),
-/// rewritten atomically from the current entries once it has grown to four times their number.
+/// The journal in `<state>/journal.jsonl`: one JSON line per change, appended; replaced atomically (a new file
+/// renamed over the old one) when the session machine compacts it.
 final class FileCallJournalStore: CallJournalStore {
     let directory: String
-    private let file = Mutex<JournalFile?>(nil)  // opened on the first save
+    private let file = Mutex<JournalFile?>(nil)  // opened on the first write
 
     init(directory: String) {
         self.directory = directory
     }
 
-    func load() -> CallJournal {
-        guard let data = StateFileReader.contents(atPath: directory + "/journal.jsonl") else { return CallJournal() }
-        let lines = data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONValue(parsing: $0) }
-        return CallJournal(lines: lines)
+    func load() -> (journal: CallJournal, records: Int) {
+        guard let data = StateFileReader.contents(atPath: directory + "/journal.jsonl") else { return (CallJournal(), 0) }
+        let lines = data.split(separator: UInt8(ascii: "\n"))
+        return (CallJournal(lines: lines.compactMap { try? JSONValue(parsing: $0) }), lines.count)
     }
 
-    func save(changed: [CallJournal.Entry], of journal: CallJournal) throws(ResolveKitError) {
+    func append(_ changed: [CallJournal.Entry]) throws(ResolveKitError) {
         guard !changed.isEmpty else { return }
         var bytes: [UInt8] = []
         for entry in changed {
             bytes += entry.json.serializedBytes(options: .sortedKeys)
             bytes.append(UInt8(ascii: "\n"))
         }
+        try withFile { file throws(JournalFile.Failure) in try file.append(bytes) }
+    }
+
+    func replace(with entries: [CallJournal.Entry]) throws(ResolveKitError) {
+        try withFile { file throws(JournalFile.Failure) in try file.rewrite(entries.map(\.json)) }
+    }
+
+    private func withFile(_ body: (JournalFile) throws(JournalFile.Failure) -> Void) throws(ResolveKitError) {
         do {
             try file.withLock { (file: inout JournalFile?) throws(JournalFile.Failure) in
                 if file == nil { file = try JournalFile(directory: directory) }
                 guard let file else { return }
-                try file.append(bytes, lines: changed.count)
-                if file.lineCount > max(1024, journal.entries.count * 4) { try file.rewrite(journal.lines) }
+                try body(file)
             }
         } catch {
             throw ResolveKitError(.stateStore, error.description, underlying: error)
@@ -47,22 +58,25 @@ final class FileCallJournalStore: CallJournalStore {
 }
 
 /// The journal in memory only, for the life of the runtime object (a stop and a start keep it; a new process
-/// starts a new one).
-///
-/// It keeps its own copy of the entries and applies each save's changes to it: holding the runtime's journal itself
-/// would share its storage, and the runtime's next change would copy every entry (O(n) per call). Once the copy has
-/// grown past twice the journal (entries the journal pruned), it is taken afresh from the journal.
+/// starts a new one). It keeps its own copy of the entries and applies each change to it.
 final class MemoryCallJournalStore: CallJournalStore {
     private let saved = Mutex<[CallJournal.Key: CallJournal.Entry]>([:])
 
-    func load() -> CallJournal {
-        CallJournal(lines: saved.withLock { $0.values.sorted { $0.sequence < $1.sequence }.map(\.json) })
+    func load() -> (journal: CallJournal, records: Int) {
+        let lines = saved.withLock { $0.values.sorted { $0.sequence < $1.sequence }.map(\.json) }
+        return (CallJournal(lines: lines), lines.count)
     }
 
-    func save(changed: [CallJournal.Entry], of journal: CallJournal) {
+    func append(_ changed: [CallJournal.Entry]) {
         saved.withLock { saved in
             for entry in changed { saved[entry.key] = entry }
-            if saved.count > max(1024, journal.entries.count * 2) { saved = journal.entries }
+        }
+    }
+
+    func replace(with entries: [CallJournal.Entry]) {
+        saved.withLock { saved in
+            saved = [:]
+            for entry in entries { saved[entry.key] = entry }
         }
     }
 }

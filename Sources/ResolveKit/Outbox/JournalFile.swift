@@ -18,7 +18,6 @@ final class JournalFile {
 
     let path: String
     private var descriptor: Int32
-    private(set) var lineCount: Int
 
     deinit { close(descriptor) }
 
@@ -28,12 +27,10 @@ final class JournalFile {
         }
         path = directory + "/journal.jsonl"
         descriptor = try Self.open(path)
-        lineCount = StateFileReader.lineCount(atPath: path)
     }
 
-    func append(_ bytes: [UInt8], lines: Int) throws(Failure) {
+    func append(_ bytes: [UInt8]) throws(Failure) {
         try Self.writeAll(descriptor, bytes, path: path)
-        lineCount += lines
     }
 
     /// Replaces the file with `lines` (the journal's current entries): written to a temporary file, synced, and
@@ -58,7 +55,6 @@ final class JournalFile {
         guard rename(temporary, path) == 0 else { throw Failure(operation: "replace", path: path, errno: errno) }
         close(descriptor)
         descriptor = try Self.open(path)
-        lineCount = lines.count
     }
 
     private static func open(_ path: String) throws(Failure) -> Int32 {

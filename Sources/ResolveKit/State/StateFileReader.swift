@@ -14,15 +14,6 @@ enum StateFileReader {
         return complete ? data : nil
     }
 
-    /// The number of newline bytes in the file; 0 when it does not exist. Reads in chunks, never the whole file.
-    static func lineCount(atPath path: String) -> Int {
-        var lines = 0
-        _ = forEachChunk(ofFileAt: path) { chunk in
-            lines += chunk.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        }
-        return lines
-    }
-
     /// Calls `body` with each chunk of the file in order; `false` when it could not be opened or a read failed.
     private static func forEachChunk(ofFileAt path: String, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -32,15 +32,10 @@ extension SessionDriver {
             } else {
                 parts.runner.withdraw(callIDs, in: sessionID, because: error)
             }
-        case .persistJournal(let changed, let journal):
-            do throws(ResolveKitError) {
-                try parts.store.journalStore.save(changed: changed, of: journal)
-            } catch {
-                // The journal in memory still keeps this process from running anything twice.
-                parts.output.log("Could not save the call journal: \(error)", level: .error)
-                parts.output.update { $0.lastError = error }
-                parts.output.emit(.error(error))
-            }
+        case .appendJournal(let changed):
+            writeJournal { store throws(ResolveKitError) in try store.append(changed) }
+        case .replaceJournal(let entries):
+            writeJournal { store throws(ResolveKitError) in try store.replace(with: entries) }
         case .persistSession(let record):
             do {
                 try parts.store.saveSession(record)
@@ -63,6 +58,18 @@ extension SessionDriver {
                 return core.runWaiter.take()
             }
             waiter?.resume()
+        }
+    }
+
+    /// A failed write is reported but stops nothing: the journal in memory still keeps this process from running
+    /// anything twice.
+    private func writeJournal(_ write: (any CallJournalStore) throws(ResolveKitError) -> Void) {
+        do throws(ResolveKitError) {
+            try write(parts.store.journalStore)
+        } catch {
+            parts.output.log("Could not save the call journal: \(error)", level: .error)
+            parts.output.update { $0.lastError = error }
+            parts.output.emit(.error(error))
         }
     }
 

@@ -62,7 +62,8 @@ final class SessionDriver: Sendable {
                     timeout: configuration.requestTimeout)
             }
         }
-        let restored = Restored(session: parts.store.loadSession(), journal: parts.store.journalStore.load())
+        let (journal, records) = parts.store.journalStore.load()
+        let restored = Restored(session: parts.store.loadSession(), journal: journal, journalRecords: records)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let finishedAlready = core.withLock { core -> Bool in

@@ -4,6 +4,8 @@
 struct CallDesk: Sendable {
     var pipeline: ToolPipeline
     var journal: CallJournal
+    /// Records the journal's store holds: compacted once they outnumber the entries four to one.
+    var journalRecords = 0
     /// Calls handed to the tools core that have no outcome yet.
     var handed: Set<ToolCallID> = []
     /// Handed calls whose function started.

@@ -14,8 +14,10 @@ enum SessionAction: Sendable, Equatable {
     /// Stop calls handed to the tools core: those not started end with `error`; with `cancellingRunning`, running
     /// ones are cancelled too.
     case stopCalls([ToolCallID], sessionID: String, error: ResolveKitFunctionError, cancellingRunning: Bool)
-    /// Write these journal changes (the whole journal comes along for stores that compact).
-    case persistJournal([CallJournal.Entry], of: CallJournal)
+    /// Append these journal changes to the store.
+    case appendJournal([CallJournal.Entry])
+    /// Replace the store's records with these entries (compaction: appends left many records per call).
+    case replaceJournal([CallJournal.Entry])
     /// Write the session record (`nil` removes it).
     case persistSession(SessionRecord?)
     /// Write an outcome the machine settled itself (the tools core audits the ones it ran) to the audit trail.

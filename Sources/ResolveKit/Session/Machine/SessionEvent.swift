@@ -40,10 +40,13 @@ struct Restored: Sendable, Equatable {
     var session: SessionRecord?
     /// The call journal as saved (calls left unfinished are not yet resolved).
     var journal: CallJournal
+    /// How many records the journal's store holds (one per change since it was last compacted).
+    var journalRecords: Int
 
-    init(session: SessionRecord? = nil, journal: CallJournal = CallJournal()) {
+    init(session: SessionRecord? = nil, journal: CallJournal = CallJournal(), journalRecords: Int = 0) {
         self.session = session
         self.journal = journal
+        self.journalRecords = journalRecords
     }
 }
 

@@ -90,11 +90,13 @@ extension SessionMachine {
             calls.approved.remove(callID)
             calls.started.insert(callID)
             guard var row = calls.rows[callID] else { return }
+            let wasShownRunning = row.status == .running
             row.status = .running
             row.startedAt = now.elapsed
             if row.decidedAt == nil { row.decidedAt = now.elapsed }
             calls.rows[callID] = row
-            show(row, turnID: call.turnID, &out)
+            // A call that needed no approval is shown running from its arrival; its times come with its outcome.
+            if !wasShownRunning { show(row, turnID: call.turnID, &out) }
         case .finished(_, let outcome, _):
             calls.handed.remove(callID)
             calls.approved.remove(callID)
@@ -129,6 +131,8 @@ extension SessionMachine {
         guard calls.journal.recordResult(key, outcome) else { return false }
         if settled { calls.journal.settle(key) }
         persistJournal(&out)
+        // The result's post goes out before hosts are told: the server is waiting for it.
+        if !settled { kickDelivery(now, &out) }
         if turns.tracker.turnID == call.turnID { turns.tracker.noteActivity(now: now.elapsed) }
         switch outcome {
         case .success(let value):
@@ -144,7 +148,6 @@ extension SessionMachine {
         row.finishedAt = now.elapsed
         show(row, turnID: call.turnID, &out)
         out.log("Call \(call.callID) (\(call.functionName)): \(row.status)")
-        if !settled { kickDelivery(now, &out) }
         return true
     }
 

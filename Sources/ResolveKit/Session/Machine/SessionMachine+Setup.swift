@@ -20,6 +20,7 @@ extension SessionMachine {
         guard link.phase == .notStarted else { return }
         record = restored.session
         calls.journal = restored.journal
+        calls.journalRecords = restored.journalRecords
         calls.journal.resolveInterruptedCalls()
         persistJournal(&out)
         guard hasAPIKey else {

@@ -54,8 +54,9 @@ struct SessionMachine: Sendable {
             timerFired(timer, now, &out)
         case .call(let report, let epoch):
             if epoch == link.epoch { callReport(report, now, &out) }
-        case .batchDone(_, let epoch):
-            if epoch == link.epoch, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
+        case .batchDone(let batchID, let epoch):
+            // Batch 0 is a call that needed no approval: it never held the approval queue.
+            if epoch == link.epoch, batchID != 0, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
         case .ask(let waiter, let text, let requestID, let timeout):
             ask(waiter, text: text, requestID: requestID, timeout: timeout, now, &out)
         case .send(let waiter, let text, let requestID): sendMessage(waiter, text: text, requestID: requestID, now, &out)
@@ -157,11 +158,20 @@ struct SessionMachine: Sendable {
         out.append(.persistSession(updated))
     }
 
-    /// Writes the journal's changes.
+    /// Writes the journal's changes; once the store holds four records per entry (and at least 1,024), it is
+    /// replaced by the current entries. Only the changes travel: an action holding the journal itself would make
+    /// the next change copy every entry.
     mutating func persistJournal(_ out: inout SessionOutput) {
         let changed = calls.journal.takeChangedEntries()
         guard !changed.isEmpty else { return }
-        out.append(.persistJournal(changed, of: calls.journal))
+        calls.journalRecords += changed.count
+        if calls.journalRecords > max(1024, calls.journal.entries.count * 4) {
+            let entries = calls.journal.entries.values.sorted { $0.sequence < $1.sequence }
+            calls.journalRecords = entries.count
+            out.append(.replaceJournal(entries))
+        } else {
+            out.append(.appendJournal(changed))
+        }
     }
 
     /// The next jitter in `0...1`.

@@ -1,0 +1,224 @@
+import Foundation
+import ResolveKitHTTP
+import Testing
+
+@testable import ResolveKit
+
+/// Tool calls from their event to the acknowledged result, under replays, failures and restarts, as event scripts.
+struct SessionMachineCallTests {
+    typealias Script = MachineScript
+
+    /// The outcome of a handed call comes back from the tools core.
+    static func finish(_ script: inout Script, _ callID: ToolCallID, _ outcome: ToolCallOutcome) -> [SessionAction] {
+        script.feed(.call(.finished(callID, outcome, ranFor: .milliseconds(1)), epoch: script.epoch))
+    }
+
+    @Test func anApprovalFreeCallIsJournaledAsHandedOnBeforeItIsHandedToTheToolsCore() {
+        var script = Script()
+        script.open()
+        let actions = script.feed(script.toolCall("c1"))
+        let written = Script.journalWrites(actions)
+        #expect(written.last?.status == .running)
+        let journaled = actions.lastIndex { if case .appendJournal = $0 { true } else { false } }
+        let handed = actions.firstIndex { if case .runBatch = $0 { true } else { false } }
+        #expect(journaled != nil && handed != nil && journaled! < handed!)
+        #expect(Script.batches(actions).map { $0.calls.map(\.callID) } == [["c1"]])
+    }
+
+    @Test func callsNeedingApprovalWaitForTheWindowAndAreHandedOnAsOneBatch() {
+        var script = Script()
+        script.open()
+        #expect(Script.batches(script.feed(script.toolCall("a", "set_lights"))).isEmpty)
+        #expect(Script.batches(script.feed(script.toolCall("b", "set_lights"))).isEmpty)
+        let window = script.advance(.milliseconds(250))
+        #expect(Script.batches(window).map { $0.calls.map(\.callID) } == [["a", "b"]])
+        #expect(Script.publications(window).contains { if case .batch(let rows) = $0 { rows.count == 2 } else { false } })
+    }
+
+    @Test func theEventsFlagIsNotTrustedTheLocalRegistrationDecides() {
+        var script = Script()
+        script.open()
+        // The event says the call needs approval; get_time's registration says it does not.
+        let actions = script.feed(script.toolCall("c1", "get_time"))
+        #expect(Script.batches(actions).first?.calls.first?.requiresApproval == false)
+        // A function this process does not know is handed on at once, for the tools core to refuse.
+        let unknown = script.feed(script.toolCall("c2", "rm_rf"))
+        #expect(Script.batches(unknown).first?.calls.first?.requiresApproval == false)
+    }
+
+    @Test func anOutcomeIsJournaledPostedAndSettledWhenTheServerHasIt() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        let finished = Self.finish(&script, "c1", .success("10:42"))
+        #expect(Script.journalWrites(finished).last?.status == .answered(.success("10:42")))
+        let posted = Script.postedResults(finished)
+        #expect(posted.map(\.callID) == ["c1"])
+        #expect(posted.first?.idempotencyKey == "c1")
+        let delivered = script.feed(.answered(.delivery("c1", epoch: 0), .success(.delivered(deduplicated: false))))
+        #expect(Script.journalWrites(delivered).last?.status == .settled)
+        #expect(Script.publications(delivered).contains(.delivered("c1")))
+    }
+
+    @Test func aFunctionsErrorCodeIsKeptInTheJournalTheChecklistAndThePostedResult() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        let error = ResolveKitFunctionError(code: .init("disk_full"), message: "No space left")
+        let finished = Self.finish(&script, "c1", .failure(error))
+        #expect(Script.journalWrites(finished).last?.status == .answered(.failure(error)))
+        let row = Script.publications(finished).compactMap { if case .callUpdated(let row) = $0 { row } else { nil } }.last
+        #expect(row?.errorCode == .init("disk_full"))
+        #expect(Script.postedResults(finished).first?.json["status"] == "disk_full")
+    }
+
+    @Test(arguments: [503, 409, 0])
+    func aResultPostThatFailsTransientlyIsRetriedAfterABackoff(status: Int) {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        _ = Self.finish(&script, "c1", .success("ok"))
+        let failure = status == 0 ? Script.transportFailure(.toolResults) : Script.httpFailure(status, .toolResults)
+        let failed = script.feed(.answered(.delivery("c1", epoch: 0), failure))
+        #expect(failed.contains { if case .arm(.deliveryRetry, _) = $0 { true } else { false } })
+        #expect(Script.postedResults(script.advance(.seconds(2))).map(\.callID) == ["c1"])
+    }
+
+    @Test(arguments: [404, 410, 422])
+    func aResultTheServerNoLongerAwaitsIsSettledNotRetried(status: Int) {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        _ = Self.finish(&script, "c1", .success("ok"))
+        let answered = script.feed(.answered(.delivery("c1", epoch: 0), Script.httpFailure(status, .toolResults)))
+        #expect(Script.journalWrites(answered).last?.status == .settled)
+        #expect(!answered.contains { if case .arm(.deliveryRetry, _) = $0 { true } else { false } })
+    }
+
+    @Test func aResultRefusedForAnExpiredTokenIsPostedAgainAfterTheRefresh() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        _ = Self.finish(&script, "c1", .success("ok"))
+        let refused = script.feed(.answered(.delivery("c1", epoch: 0), Script.chatUnavailable(.toolResults)))
+        let tag = Script.request(refused) { $0 == .createSession(reuse: true) }
+        #expect(tag == .refresh(.delivery, epoch: 0))
+        let refreshed = script.feed(.answered(tag!, .success(.session(Script.sessionJSON("s1", reused: true, from: script.date)))))
+        #expect(Script.postedResults(refreshed).map(\.callID) == ["c1"])
+    }
+
+    @Test func aReplayedCallRunsOnceAndAReplayOfAnAnsweredOneResendsItsResult() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        #expect(Script.batches(script.feed(script.toolCall("c1"))).isEmpty)
+        _ = Self.finish(&script, "c1", .success("ok"))
+        script.feed(.answered(.delivery("c1", epoch: 0), Script.transportFailure(.toolResults)))
+        // Renumbered by a restarted backend and replayed: still the same call.
+        let replay = script.feed(script.toolCall("c1"))
+        #expect(Script.batches(replay).isEmpty)
+    }
+
+    @Test func aCallOfATurnThatAlreadyEndedIsNotRun() {
+        var script = Script()
+        script.open()
+        script.feed(.ask(script.waiter(), text: "hi", requestID: "req-1", timeout: nil))
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        script.feed(script.turnComplete(turn: "turn-1"))
+        let late = script.feed(script.toolCall("c1", turn: "turn-1"))
+        #expect(Script.batches(late).isEmpty)
+    }
+
+    @Test func aTurnThatFailsStopsItsRunningCallsAndSettlesTheirOutcomesWithoutPostingThem() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("running"))
+        script.feed(script.toolCall("waiting", "set_lights"))
+        let failed = script.feed(script.event("error", ["code": "llm_error", "message": "The model failed"]))
+        #expect(failed.contains(.stopCalls(
+            ["running"], sessionID: "s1", error: .cancelled("Not run: its turn ended (agent_error)"), cancellingRunning: true)))
+        #expect(Script.journalWrites(failed).contains { $0.key.callID == "waiting" && $0.status == .settled })
+        let finished = Self.finish(&script, "running", .failure(.cancelled("Cancelled before it finished")))
+        #expect(Script.postedResults(finished).isEmpty)
+        #expect(Script.journalWrites(finished).last?.status == .settled)
+    }
+
+    @Test func aRestartAnswersCallsTheLastProcessLeftUnfinishedAndNeverRunsThemAgain() {
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s1", callID: "handed", turnID: "t", functionName: "get_time")
+        journal.markRunning(CallJournal.Key(sessionID: "s1", callID: "handed"))
+        _ = journal.admit(sessionID: "s1", callID: "queued", turnID: "t", functionName: "set_lights")
+        _ = journal.takeChangedEntries()
+        var script = Script()
+        script.open("s1", reused: true, restored: Restored(session: SessionRecord(sessionID: "s1", cursor: "3-0"), journal: journal))
+        let posted = Script.postedResults(script.log)
+        #expect(posted.map(\.callID) == ["handed"])
+        guard case .failure(let error) = posted.first?.outcome else {
+            Issue.record("no error result")
+            return
+        }
+        #expect(error.message.contains("may or may not have completed"))
+        script.feed(.answered(.delivery("handed", epoch: 0), .success(.delivered(deduplicated: false))))
+        #expect(Script.postedResults(script.log).last?.callID == "queued")
+        #expect(Script.batches(script.feed(script.toolCall("handed"))).isEmpty)
+    }
+
+    @Test func resultsOfAnEarlierSessionAreDroppedNotPostedWithTheNewToken() {
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "old", callID: "c1", turnID: "t", functionName: "get_time")
+        journal.recordResult(CallJournal.Key(sessionID: "old", callID: "c1"), .success("ok"))
+        var script = Script()
+        script.open("new", restored: Restored(journal: journal))
+        #expect(Script.postedResults(script.log).isEmpty)
+        #expect(Script.journalWrites(script.log).contains { $0.key.sessionID == "old" && $0.status == .settled })
+    }
+
+    @Test func drainingRefusesNewAndWaitingCallsLetsRunningOnesFinishAndAnswersWhenIdle() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("running"))
+        script.feed(script.toolCall("windowed", "set_lights"))
+        let waiter = script.waiter()
+        let drain = script.feed(.drain(waiter))
+        #expect(Script.journalWrites(drain).contains { $0.key.callID == "windowed" && $0.status == .answered(
+            .failure(.cancelled("The service is shutting down; try again later"))) })
+        #expect(Script.replies(drain)[waiter] == nil)
+        let refused = script.feed(script.toolCall("new"))
+        #expect(Script.batches(refused).isEmpty)
+        _ = Self.finish(&script, "running", .success("ok"))
+        for callID: ToolCallID in ["windowed", "running", "new"] {
+            script.feed(.answered(.delivery(callID, epoch: 0), .success(.delivered(deduplicated: false))))
+        }
+        #expect(Script.replies(script.log)[waiter] == .done(.success(())))
+    }
+
+    @Test func theEndOfASessionAnswersItsOpenCallsAndStopsTheHandedOnes() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("c1"))
+        script.feed(.call(.started("c1"), epoch: script.epoch))
+        let gone = script.feed(.streamEnded(generation: script.generation, Script.streamFailure(410)))
+        #expect(gone.contains(.stopCalls(
+            ["c1"], sessionID: "s1", error: .cancelled("The session ended while the call ran"), cancellingRunning: true)))
+        #expect(Script.journalWrites(gone).contains { $0.key.callID == "c1" && $0.status == .answered(
+            .failure(.cancelled("The session ended while the call ran"))) })
+        // The tools core's late report belongs to the ended session.
+        #expect(Self.finish(&script, "c1", .success("late")).isEmpty)
+    }
+
+    @Test func theJournalIsCompactedOnceItsRecordsOutnumberItsEntriesFourToOne() {
+        var script = Script()
+        // A long-running service: the journal is full, so each call adds records but no entry.
+        script.open(restored: Restored(journal: CallJournal(capacity: 64)))
+        for index in 0..<400 {
+            let callID = ToolCallID("c\(index)")
+            script.feed(script.toolCall(callID.rawValue, turn: "turn-\(index)"))
+            _ = Self.finish(&script, callID, .success("ok"))
+            script.feed(.answered(.delivery(callID, epoch: 0), .success(.delivered(deduplicated: false))))
+        }
+        var replaced: [CallJournal.Entry]?
+        for case .replaceJournal(let entries) in script.log { replaced = entries }
+        #expect(replaced != nil)
+        #expect((replaced?.count ?? 0) <= 64)
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import ResolveKitHTTP
+import Testing
+
+@testable import ResolveKit
+
+/// `ask` and `sendMessage`, the turn lock, the watchdog and lost turns, as event scripts.
+struct SessionMachineTurnTests {
+    typealias Script = MachineScript
+
+    /// Asks on an open session; returns the waiter.
+    static func ask(_ script: inout Script, _ text: String = "what time is it", requestID: String = "req-1",
+                    timeout: Duration? = nil) -> WaiterID {
+        let waiter = script.waiter()
+        script.feed(.ask(waiter, text: text, requestID: requestID, timeout: timeout))
+        return waiter
+    }
+
+    @Test func anAskIsSentAcceptedFollowedAndAnsweredWithItsTurn() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        #expect(Script.request(script.log) { $0 == .message(text: "what time is it", requestID: "req-1") } != nil)
+        let accepted = script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        #expect(Script.publications(accepted).contains(.turnStarted(turnID: "turn-1")))
+        #expect(accepted.contains { if case .arm(.turnWatchdog, _) = $0 { true } else { false } })
+        let done = script.feed(script.turnComplete("It is 10:42."))
+        guard case .turn(.success(let result)) = Script.replies(done)[waiter] else {
+            Issue.record("no answer: \(done)")
+            return
+        }
+        #expect(result.text == "It is 10:42.")
+        #expect(result.ending == .answered)
+        #expect(result.usage?.promptTokens == 3)
+        #expect(done.contains(.disarm(.turnWatchdog)))
+    }
+
+    @Test func aSecondAskWaitsForTheFirstTurnAndTheQueueIsBounded() {
+        var settings = SessionSettings(functions: Script.functions)
+        settings.turnQueueLimit = 1
+        var script = Script(settings: settings)
+        script.open()
+        _ = Self.ask(&script)
+        _ = Self.ask(&script, "second", requestID: "req-2")
+        #expect(Script.requests(script.log).filter { if case .message = $0.call { true } else { false } }.count == 1)
+        let third = Self.ask(&script, "third", requestID: "req-3")
+        guard case .turn(.failure(let full)) = Script.replies(script.log)[third] else {
+            Issue.record("the third ask was not refused")
+            return
+        }
+        #expect(full.code == .turnQueueFull)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let next = script.feed(script.turnComplete())
+        #expect(Script.request(next) { $0 == .message(text: "second", requestID: "req-2") } != nil)
+    }
+
+    @Test func anAskThatRunsOutOfTimeGetsWhatTheTurnDidSoFar() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script, timeout: .seconds(5))
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let timedOut = script.advance(.seconds(5))
+        guard case .turn(.failure(let error)) = Script.replies(timedOut)[waiter] else {
+            Issue.record("no time-out: \(timedOut)")
+            return
+        }
+        #expect(error.code == .turnTimedOut)
+        #expect(error.turnSoFar?.turnID == "turn-1")
+        #expect(error.turnSoFar?.ending == .unfinished)
+    }
+
+    @Test func aMessageThatFailsTransientlyIsSentAgainWithTheSameRequestIDThenGivenUp() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        for attempt in 1...SessionMachine.maxSendAttempts {
+            let failed = script.feed(.answered(.message(requestID: "req-1", epoch: 0), Script.httpFailure(503, .sendMessage)))
+            if attempt < SessionMachine.maxSendAttempts {
+                #expect(failed.contains { if case .arm(.sendRetry, _) = $0 { true } else { false } })
+                let again = script.advance(.seconds(40))
+                #expect(Script.request(again) { $0 == .message(text: "what time is it", requestID: "req-1") } != nil)
+            } else {
+                guard case .turn(.failure(let error)) = Script.replies(failed)[waiter] else {
+                    Issue.record("the ask did not fail")
+                    return
+                }
+                #expect(error.message.hasPrefix("Gave up after 8 attempts"))
+            }
+        }
+    }
+
+    @Test func aTurnLockHeldByALiveTurnIsWaitedOutWithTheSameRequestID() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        let conflict = script.feed(.answered(
+            .message(requestID: "req-1", epoch: 0), Script.httpFailure(409, .sendMessage, detail: "A turn is already in progress")))
+        #expect(conflict.contains { if case .arm(.sendRetry, _) = $0 { true } else { false } })
+        // Another client's turn is alive: its events keep arriving.
+        script.now += .seconds(30)
+        script.feed(script.event("assistant_text_delta", turn: "other", request: "theirs", ["delta": "x", "accumulated": "x"]))
+        let retry = script.advance(.seconds(1))
+        #expect(Script.request(retry) { $0 == .message(text: "what time is it", requestID: "req-1") } != nil)
+        let accepted = script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        #expect(Script.publications(accepted).contains(.turnStarted(turnID: "turn-1")))
+    }
+
+    @Test func aTurnLockNobodyFollowsIsReplacedWithinOneWatchdogPeriodAndTheMessageGoesToTheNewSession() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        var replaced: [SessionAction] = []
+        while script.now < .seconds(61), replaced.isEmpty {
+            let answer = script.feed(.answered(.message(requestID: "req-1", epoch: 0), Script.httpFailure(409, .sendMessage)))
+            if answer.contains(.closeStream) {
+                replaced = answer
+            } else {
+                script.advance(.seconds(6))
+            }
+        }
+        #expect(script.now <= .seconds(60))
+        #expect(Script.requests(replaced).map(\.call) == [.register])
+        script.feed(.answered(.setup(epoch: script.epoch), .success(.registered)))
+        #expect(Script.requests(script.log).last?.call == .createSession(reuse: false))
+        let opened = script.feed(.answered(.setup(epoch: script.epoch), .success(.session(Script.sessionJSON("s2", from: script.date)))))
+        #expect(Script.notices(opened) == ["The assistant lost track of the last question; a new conversation started."])
+        #expect(Script.request(opened) { $0 == .message(text: "what time is it", requestID: "req-1") } == .message(requestID: "req-1", epoch: 1))
+        script.feed(.answered(.message(requestID: "req-1", epoch: 1), .success(.accepted(turnID: "turn-9"))))
+        let done = script.feed(script.turnComplete(turn: "turn-9"))
+        guard case .turn(.success) = Script.replies(done)[waiter] else {
+            Issue.record("the ask was not answered in the new session")
+            return
+        }
+    }
+
+    @Test func aSessionAnEarlierProcessLeftHoldingALostTurnsLockIsReplacedAtTheFirstConflict() {
+        var script = Script()
+        let record = SessionRecord(sessionID: "s1", cursor: "7-0", holdsLostTurnLock: true)
+        script.open("s1", reused: true, restored: Restored(session: record))
+        _ = Self.ask(&script)
+        let conflict = script.feed(.answered(.message(requestID: "req-1", epoch: 0), Script.httpFailure(409, .sendMessage)))
+        #expect(conflict.contains(.closeStream))
+        #expect(Script.requests(conflict).map(\.call) == [.register])
+    }
+
+    @Test func aLostTurnIsReconciledThenDeclaredLostAndTheNextProcessKnowsItsSessionHoldsTheLock() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let firstCheck = script.advance(.seconds(60))
+        let tag = Script.request(firstCheck) { $0 == .history }
+        #expect(tag == .watchdog(turnID: "turn-1", firstCheck: true, epoch: 0))
+        let reset = script.feed(.answered(tag!, .success(.history([]))))
+        #expect(Script.streams(reset).map(\.cursor) == [nil])
+        let secondCheck = script.advance(.seconds(60))
+        let second = Script.request(secondCheck) { $0 == .history }
+        let lost = script.feed(.answered(second!, .success(.history([]))))
+        guard case .turn(.failure(let error)) = Script.replies(lost)[waiter] else {
+            Issue.record("the ask did not end: \(lost)")
+            return
+        }
+        #expect(error.code == .turnLost)
+        #expect(Script.persistedSessions(lost).last?.holdsLostTurnLock == true)
+        #expect(Script.notices(lost) == ["The assistant did not answer."])
+    }
+
+    @Test func aTurnThatEndedUnseenIsReconciledFromTheHistory() throws {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let check = script.advance(.seconds(60))
+        let answer = try SessionMessage(json: [
+            "id": "m2", "sequence_number": 2, "role": "assistant", "content": "It is 10:42.", "created_at": "",
+        ])
+        let reconciled = script.feed(.answered(try #require(Script.request(check) { $0 == .history }), .success(.history([answer]))))
+        guard case .turn(.success(let result)) = Script.replies(reconciled)[waiter] else {
+            Issue.record("the turn was not reconciled: \(reconciled)")
+            return
+        }
+        #expect(result.text == "It is 10:42.")
+        #expect(Script.streams(reconciled).map(\.cursor) == [nil])
+        // The replay brings the turn's turn_complete: it is not shown twice.
+        let replayed = Script.publications(script.feed(script.turnComplete("It is 10:42.")))
+        #expect(!replayed.contains { if case .message = $0 { true } else { false } })
+    }
+
+    @Test func aMessageRefusedWith410FailsAndStartsANewSession() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        let gone = script.feed(.answered(.message(requestID: "req-1", epoch: 0), Script.httpFailure(410, .sendMessage)))
+        guard case .turn(.failure(let error)) = Script.replies(gone)[waiter] else {
+            Issue.record("the ask did not fail")
+            return
+        }
+        #expect(error.code == .sessionGone)
+        #expect(gone.contains(.closeStream))
+    }
+
+    @Test func aMessageRefusedForAnExpiredTokenIsSentAgainAfterTheRefresh() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        let refused = script.feed(.answered(.message(requestID: "req-1", epoch: 0), Script.chatUnavailable(.sendMessage)))
+        let tag = Script.request(refused) { $0 == .createSession(reuse: true) }
+        let refreshed = script.feed(.answered(tag!, .success(.session(Script.sessionJSON("s1", reused: true, from: script.date)))))
+        #expect(Script.request(refreshed) { $0 == .message(text: "what time is it", requestID: "req-1") } != nil)
+    }
+
+    @Test func sendMessageIsRefusedWhileATurnRunsAndAnsweredWhenAccepted() {
+        var script = Script()
+        script.open()
+        let first = script.waiter()
+        script.feed(.send(first, text: "one", requestID: "r1"))
+        let second = script.waiter()
+        #expect(Script.replies(script.feed(.send(second, text: "two", requestID: "r2")))[second] == .sent(.rejectedTurnInProgress))
+        let accepted = script.feed(.answered(.message(requestID: "r1", epoch: 0), .success(.accepted(turnID: "t1"))))
+        #expect(Script.replies(accepted)[first] == .sent(.accepted(turnID: "t1")))
+    }
+
+    @Test func aCancelledAskStopsWaitingAndTheQueueMovesOn() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        let queued = Self.ask(&script, "second", requestID: "req-2")
+        let cancelled = script.feed(.cancelled(queued))
+        guard case .turn(.failure(let error)) = Script.replies(cancelled)[queued] else {
+            Issue.record("the queued ask was not answered")
+            return
+        }
+        #expect(error.message == "Cancelled while waiting for the previous turn")
+    }
+
+    @Test func anAskBeforeTheSessionOpensWaitsForIt() {
+        var script = Script()
+        script.feed(.start(Restored(), hasAPIKey: true))
+        let waiter = Self.ask(&script)
+        #expect(Script.requests(script.log).map(\.call) == [.register])
+        script.feed(.answered(.setup(epoch: 0), .success(.registered)))
+        let opened = script.feed(.answered(.setup(epoch: 0), .success(.session(Script.sessionJSON("s1", from: script.date)))))
+        #expect(Script.request(opened) { $0 == .message(text: "what time is it", requestID: "req-1") } != nil)
+        #expect(opened.contains(.disarm(.sessionWait(waiter))))
+    }
+}
