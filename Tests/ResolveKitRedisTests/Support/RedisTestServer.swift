@@ -86,6 +86,7 @@ final class RedisTestServer: Sendable {
     ) throws -> RedisClient {
         var configuration = try RedisConfiguration(url: url ?? self.url, clientName: clientName)
         configuration.commandTimeout = commandTimeout
+        configuration.connectTimeout = min(commandTimeout, configuration.connectTimeout)
         configuration.protocolVersion = protocolVersion
         return RedisClient(configuration: configuration)
     }
