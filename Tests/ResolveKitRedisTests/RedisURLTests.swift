@@ -44,6 +44,10 @@ struct RedisURLTests {
         let url = try RedisURL(parsing: "redis://alice:hunter2@127.0.0.1:6379/1")
         #expect(url.description == "redis://alice:***@127.0.0.1:6379/1")
         #expect(!"\(url)".contains("hunter2"))
+        #expect(!String(reflecting: url).contains("hunter2"))
+        let configuration = RedisConfiguration(url: url)
+        #expect(!"\(configuration)".contains("hunter2"))
+        #expect(!String(reflecting: configuration).contains("hunter2"))
         let bad = #expect(throws: RedisError.self) { try RedisURL(parsing: "redis://u:hunter2%zz@h") }
         #expect(bad.map { !"\($0)".contains("hunter2") } == true)
     }

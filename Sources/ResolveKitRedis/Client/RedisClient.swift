@@ -157,20 +157,21 @@ public final class RedisClient: Sendable {
             } catch {
                 result = .failure(error)
             }
-            let waiters = state.withLock { state -> [CheckedContinuation<RedisConnection, any Error>] in
+            let (waiters, installed) = state.withLock { state in
                 guard case .connecting(let waiters) = state.link else {
-                    if case .success(let connection) = result {
-                        connection.close(RedisError(.closed, "The Redis client was closed"))
-                    }
-                    return []
+                    return ([CheckedContinuation<RedisConnection, any Error>](), false)
                 }
                 if case .success(let connection) = result { state.link = .ready(connection) } else { state.link = .idle }
-                return waiters
+                return (waiters, true)
+            }
+            guard installed else {
+                // The client was closed while connecting.
+                let closed = RedisError(.closed, "The Redis client was closed")
+                if case .success(let connection) = result { connection.close(closed) }
+                throw closed
             }
             waiters.forEach { $0.resume(with: result) }
-            if case .ready = state.withLock({ $0.link }) { return try result.get() }
-            if case .failure(let error) = result { throw error }
-            throw RedisError(.closed, "The Redis client was closed")
+            return try result.get()
         }
     }
 

@@ -1,5 +1,5 @@
 /// How a ``RedisClient`` connects and how long it waits.
-public struct RedisConfiguration: Sendable {
+public struct RedisConfiguration: Sendable, CustomStringConvertible {
     /// Which protocol to speak.
     public enum ProtocolVersion: Sendable, Hashable {
         /// `HELLO 3`, falling back to RESP2 (`AUTH`, `CLIENT SETNAME`) when the server does not know `HELLO`.
@@ -38,6 +38,12 @@ public struct RedisConfiguration: Sendable {
         self.commandTimeout = commandTimeout
         self.reconnect = reconnect
         self.limits = limits
+    }
+
+    /// The URL (password hidden), client name, protocol and timeouts.
+    public var description: String {
+        "RedisConfiguration(url: \(url), clientName: \(clientName ?? "-"), protocol: \(protocolVersion), "
+            + "connectTimeout: \(connectTimeout), commandTimeout: \(commandTimeout))"
     }
 
     /// A configuration for a URL such as `redis://127.0.0.1:6379/0`, with the default timeouts.

@@ -4,7 +4,7 @@
 /// User and password are percent-decoded (write `%40` for `@`, `%2F` for `/`, `%3A` for `:` in a user name). A
 /// password alone is written `redis://:password@host`. `rediss://` (TLS) is refused: TLS to Redis is out of scope,
 /// run a TLS proxy on the machine and connect to it. ``description`` never shows the password.
-public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
+public struct RedisURL: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// How to reach the server.
     public enum Address: Sendable, Hashable, CustomStringConvertible {
         /// A host name, IPv4 or IPv6 address (without brackets) and port.
@@ -72,6 +72,10 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
             return "unix://\(credentials)\(path)" + (database == 0 ? "" : "?db=\(database)")
         }
     }
+
+    /// The same as ``description``: the password never shows, not even in `debugPrint` or a containing value's
+    /// printout.
+    public var debugDescription: String { description }
 
     private static func tcp(_ rest: String) throws(RedisError) -> RedisURL {
         if rest.contains("?") || rest.contains("#") {
