@@ -50,7 +50,8 @@ struct RedisWorkload: Workload {
                 rows.append(
                     try await Self.sample("lease-cycle") {
                         round += 1
-                        let grant = try await store.acquire("user-\(round % 64)", holder: "bench", duration: .seconds(5))
+                        let grant = try await store.acquire(
+                            "user-\(round % 64)", holder: "bench", duration: .seconds(5))
                         try await store.release(grant)
                     })
                 let commands = (0..<100).map { _ in RedisCommand("INCR", "n") }
@@ -123,7 +124,8 @@ struct BenchRedisServer {
             executable, arguments: [directory + "/redis.conf"], standardInput: .nullDevice, standardOutput: .nullDevice,
             standardError: .nullDevice)
         var configuration = try RedisConfiguration(url: "redis://127.0.0.1:\(port)")
-        configuration.reconnect = RedisBackoff(maximumAttempts: 40, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(100))
+        configuration.reconnect = RedisBackoff(
+            maximumAttempts: 40, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(100))
         let probe = RedisClient(configuration: configuration)
         defer { probe.close() }
         do {

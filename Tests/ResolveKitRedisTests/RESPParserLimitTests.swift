@@ -16,7 +16,9 @@ struct RESPParserLimitTests {
         Case(name: "bulk over the limit", input: "+OK\r\n$9\r\n123456789\r\n", code: .bulkTooLong, offset: 5),
         Case(name: "bulk error over the limit", input: "!9\r\n", code: .bulkTooLong, offset: 0),
         Case(name: "line over the limit", input: "+12345678901234567\r\n", code: .lineTooLong, offset: 0),
-        Case(name: "unterminated line over the limit", input: ":1\r\n+1234567890123456789", code: .lineTooLong, offset: 4),
+        Case(
+            name: "unterminated line over the limit", input: ":1\r\n+1234567890123456789", code: .lineTooLong, offset: 4
+        ),
         Case(name: "line without CR over the limit", input: "+12345678901234567\n", code: .lineTooLong, offset: 0),
         Case(name: "nesting over the limit", input: "*1\r\n*1\r\n*1\r\n*1\r\n:1\r\n", code: .tooDeep, offset: 12),
         Case(name: "aggregate over the limit", input: "*5\r\n", code: .aggregateTooLarge, offset: 0),

@@ -32,7 +32,8 @@ struct RESPParserTests {
             name: "big number", input: "(3492890328409238509324850943850943825024385\r\n",
             expected: [.bigNumber("3492890328409238509324850943850943825024385")]),
         Case(
-            name: "bulk error", input: "!21\r\nSYNTAX invalid syntax\r\n", expected: [.bulkError("SYNTAX invalid syntax")]),
+            name: "bulk error", input: "!21\r\nSYNTAX invalid syntax\r\n",
+            expected: [.bulkError("SYNTAX invalid syntax")]),
         Case(
             name: "verbatim string", input: "=15\r\ntxt:Some string\r\n",
             expected: [.verbatimString(format: "txt", text: Array("Some string".utf8))]),

@@ -49,7 +49,9 @@ struct RedisClientTests {
             #expect(try await reply("set") == .set([.integer(0), .integer(1), .integer(2)]))
             #expect(try await reply("true") == .boolean(true))
             #expect(try await reply("false") == .boolean(false))
-            #expect(try await reply("verbatim") == .verbatimString(format: "txt", text: Array("This is a verbatim\nstring".utf8)))
+            #expect(
+                try await reply("verbatim")
+                    == .verbatimString(format: "txt", text: Array("This is a verbatim\nstring".utf8)))
             guard case .map(let pairs) = try await reply("map") else {
                 Issue.record("not a map")
                 return
@@ -184,10 +186,13 @@ struct RedisClientTests {
                 killer.close()
             }
             _ = try await client.send(RedisCommand("CLIENT", "SETNAME", "victim"))
-            async let blocked = outcome { () async throws(RedisError) in try await client.send(RedisCommand("BLPOP", "never", "0")) }
+            async let blocked = outcome { () async throws(RedisError) in
+                try await client.send(RedisCommand("BLPOP", "never", "0"))
+            }
             #expect(
                 await eventually {
-                    (try? await killer.send(RedisCommand("INFO", "clients")))?.string?.contains("blocked_clients:1") == true
+                    (try? await killer.send(RedisCommand("INFO", "clients")))?.string?.contains("blocked_clients:1")
+                        == true
                 })
             _ = try await killer.send(RedisCommand("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"))
             let error = await blocked.failure
@@ -216,7 +221,9 @@ struct RedisClientTests {
             defer { client.close() }
             #expect(try await client.send(RedisCommand("PING")) == .simpleString("PONG"))
             server.signal(SIGSTOP)
-            async let reply = outcome { () async throws(RedisError) in try await client.send(RedisCommand("SET", "late", "1")) }
+            async let reply = outcome { () async throws(RedisError) in
+                try await client.send(RedisCommand("SET", "late", "1"))
+            }
             await clock.waitForSleepers(count: 1)
             clock.advance(by: .seconds(2))
             let error = await reply.failure
@@ -237,6 +244,34 @@ struct RedisClientTests {
             }
             #expect(error?.code == .serverError)
             #expect(error?.serverPrefix == "NOSCRIPT")
+        }
+    }
+
+    @Test func aScriptIsLoadedOnceAndAgainAfterTheServerForgotIt() async throws {
+        try await withRedisServer { server in
+            let client = try server.client()
+            defer { client.close() }
+            let script = RedisScript(name: "double", source: "return tonumber(ARGV[1]) * 2")
+            #expect(try await client.evaluate(script, keys: [], arguments: ["21"]) == .integer(42))
+            _ = try await client.send(RedisCommand("SCRIPT", "FLUSH"))
+            #expect(try await client.evaluate(script, keys: [], arguments: ["5"]) == .integer(10))
+            let failing = RedisScript(name: "failing", source: "return redis.error_reply('FENCED 7')")
+            let error = await #expect(throws: RedisError.self) {
+                try await client.evaluate(failing, keys: [], arguments: [])
+            }
+            #expect(error?.serverPrefix == "FENCED")
+            #expect(error?.message.contains("the failing script") == true)
+        }
+    }
+
+    @Test func aClosedClientRefusesCommandsWithATypedError() async throws {
+        try await withRedisServer { server in
+            let client = try server.client()
+            #expect(try await client.send(RedisCommand("PING")) == .simpleString("PONG"))
+            client.close()
+            #expect(!client.isConnected)
+            let error = await #expect(throws: RedisError.self) { try await client.send(RedisCommand("PING")) }
+            #expect(error?.code == .closed)
         }
     }
 }

@@ -68,7 +68,8 @@ struct RedisLeaseStateMachineTests {
 
     @Test(arguments: [(1, Duration.zero), (2, .milliseconds(50)), (3, .milliseconds(100)), (5, .milliseconds(400))])
     func backoffDoublesUpToItsMaximum(attempt: Int, delay: Duration) {
-        let backoff = RedisBackoff(maximumAttempts: 6, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400))
+        let backoff = RedisBackoff(
+            maximumAttempts: 6, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400))
         #expect(backoff.delay(beforeAttempt: attempt) == delay)
         #expect(backoff.delay(beforeAttempt: 7) == nil)
     }

@@ -75,7 +75,9 @@ struct RedisLeaseStoreTests {
             var late = RedisStateChange()
             late.putJournalEntry(callID: "call_1", line: #"{"status":"answered"}"#)
             late.markUndelivered(callID: "call_1")
-            let fenced = await #expect(throws: RedisError.self) { try await store.write("dave", token: old.token, late) }
+            let fenced = await #expect(throws: RedisError.self) {
+                try await store.write("dave", token: old.token, late)
+            }
             #expect(fenced?.code == .fencedOut)
             #expect(fenced?.currentToken == new.token)
             #expect(fenced?.message.contains("\(new.token)") == true)
@@ -140,7 +142,8 @@ struct RedisLeaseStoreTests {
             let live = try await store.acquire("live-user", holder: "replica-a", duration: .seconds(30))
             try await store.write("live-user", token: live.token, undelivered)
             let idle = try await store.acquire("idle-user", holder: "replica-a", duration: .milliseconds(100))
-            try await store.write("idle-user", token: idle.token, RedisStateChange([.setField(name: "cursor", value: "1")]))
+            try await store.write(
+                "idle-user", token: idle.token, RedisStateChange([.setField(name: "cursor", value: "1")]))
             let otherApp = RedisLeaseStore(client: client, prefix: "rk:other")
             let foreign = try await otherApp.acquire("dead-user", holder: "replica-a", duration: .milliseconds(100))
             try await otherApp.write("dead-user", token: foreign.token, undelivered)
@@ -166,9 +169,10 @@ struct RedisLeaseStoreTests {
             #expect(key.hasPrefix(keys.tag + ":"))
             #expect(RedisLeaseKeys.slot(of: key) == RedisLeaseKeys.slot(of: keys.all[0]))
         }
-        #expect(keys.all.map { String($0.dropFirst(keys.tag.count)) } == [
-            ":lease", ":fence", ":journal", ":undelivered", ":state", ":approvals",
-        ])
+        #expect(
+            keys.all.map { String($0.dropFirst(keys.tag.count)) } == [
+                ":lease", ":fence", ":journal", ":undelivered", ":state", ":approvals",
+            ])
         // Redis Cluster's reference values.
         #expect(RedisLeaseKeys.slot(of: "123456789") == 12739)
         #expect(RedisLeaseKeys.slot(of: "{user1000}.following") == RedisLeaseKeys.slot(of: "{user1000}.followers"))
@@ -179,13 +183,16 @@ struct RedisLeaseStoreTests {
     /// On a cluster node serving every slot, Redis refuses a script whose keys are in different slots (`CROSSSLOT`):
     /// each script passing here touches one slot, and `CLUSTER KEYSLOT` agrees with our slot function.
     @Test func everyScriptRunsOnOneSlotOfARedisCluster() async throws {
-        try await withRedisServer(extraConfig: ["cluster-enabled yes", "cluster-config-file nodes.conf"]) { server in
+        // The cluster bus needs a port of its own (by default the port plus 10,000, which may be past 65,535).
+        let cluster = ["cluster-enabled yes", "cluster-config-file nodes.conf", "cluster-port \(RedisTestServer.freePort())"]
+        try await withRedisServer(extraConfig: cluster) { server in
             let client = try server.client()
             defer { client.close() }
             _ = try await client.send(RedisCommand("CLUSTER", "ADDSLOTSRANGE", "0", "16383"))
             #expect(
                 await eventually {
-                    (try? await client.send(RedisCommand("CLUSTER", "INFO")))?.string?.contains("cluster_state:ok") == true
+                    (try? await client.send(RedisCommand("CLUSTER", "INFO")))?.string?.contains("cluster_state:ok")
+                        == true
                 })
             let crossSlot = await #expect(throws: RedisError.self) {
                 try await client.send(RedisCommand("MSET", "a", "1", "b", "2"))

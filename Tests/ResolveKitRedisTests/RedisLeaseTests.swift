@@ -1,7 +1,7 @@
 import Glibc
-import Synchronization
 import ResolveKitRedis
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 /// The lease owner: renewals on a manual clock against a real `redis-server`.
@@ -46,7 +46,8 @@ struct RedisLeaseTests {
             defer { client.close() }
             let store = RedisLeaseStore(client: client, prefix: "rk:lease")
             let clock = ManualClock()
-            let lease = try await RedisLease.acquire("bob", in: store, holder: "replica-a", duration: .seconds(3), clock: clock)
+            let lease = try await RedisLease.acquire(
+                "bob", in: store, holder: "replica-a", duration: .seconds(3), clock: clock)
             async let renewing: Void = lease.keepRenewed()
             _ = try await client.send(RedisCommand("DEL", store.keys("bob").lease))
             let stolen = try await store.acquire("bob", holder: "replica-b", duration: .seconds(30))

@@ -6,12 +6,18 @@ struct RedisURLTests {
         ("redis://127.0.0.1", RedisURL(address: .tcp(host: "127.0.0.1", port: 6379))),
         ("redis://localhost:7000/3", RedisURL(address: .tcp(host: "localhost", port: 7000), database: 3)),
         ("REDIS://[::1]:6380", RedisURL(address: .tcp(host: "::1", port: 6380))),
-        ("redis://alice:s%40cret@h:1/2", RedisURL(address: .tcp(host: "h", port: 1), user: "alice", password: "s@cret", database: 2)),
+        (
+            "redis://alice:s%40cret@h:1/2",
+            RedisURL(address: .tcp(host: "h", port: 1), user: "alice", password: "s@cret", database: 2)
+        ),
         ("redis://:only@h", RedisURL(address: .tcp(host: "h", port: 6379), password: "only")),
         ("redis://h/", RedisURL(address: .tcp(host: "h", port: 6379))),
         ("unix:///run/redis.sock", RedisURL(address: .unix(path: "/run/redis.sock"))),
         ("unix:///run/redis.sock?db=4", RedisURL(address: .unix(path: "/run/redis.sock"), database: 4)),
-        ("unix://bob:pw@/tmp/r.sock?db=1", RedisURL(address: .unix(path: "/tmp/r.sock"), user: "bob", password: "pw", database: 1)),
+        (
+            "unix://bob:pw@/tmp/r.sock?db=1",
+            RedisURL(address: .unix(path: "/tmp/r.sock"), user: "bob", password: "pw", database: 1)
+        ),
     ])
     func aURLParsesToItsParts(text: String, expected: RedisURL) throws {
         #expect(try RedisURL(parsing: text) == expected)

@@ -161,7 +161,11 @@ public final class RedisClient: Sendable {
                 guard case .connecting(let waiters) = state.link else {
                     return ([CheckedContinuation<RedisConnection, any Error>](), false)
                 }
-                if case .success(let connection) = result { state.link = .ready(connection) } else { state.link = .idle }
+                if case .success(let connection) = result {
+                    state.link = .ready(connection)
+                } else {
+                    state.link = .idle
+                }
                 return (waiters, true)
             }
             guard installed else {
@@ -202,11 +206,13 @@ public final class RedisClient: Sendable {
     private func connectOnce() async throws(RedisError) -> RedisConnection {
         let configuration = self.configuration
         let timeout = RedisError(
-            .timeout, "Connecting to Redis at \(configuration.url.address) took longer than \(configuration.connectTimeout)",
+            .timeout,
+            "Connecting to Redis at \(configuration.url.address) took longer than \(configuration.connectTimeout)",
             mayHaveExecuted: false)
         let (connection, version) = try await time.race(configuration.connectTimeout, timeout: timeout) {
             () async throws(RedisError) -> (RedisConnection, Int) in
-            let connection = try await RedisConnection.connect(to: configuration.url.address, limits: configuration.limits)
+            let connection = try await RedisConnection.connect(
+                to: configuration.url.address, limits: configuration.limits)
             do throws(RedisError) {
                 return (connection, try await RedisHandshake.perform(on: connection, configuration))
             } catch {

@@ -26,7 +26,9 @@ enum RedisHandshake {
         if version == 2, let password = url.password {
             commands.append(url.user.map { RedisCommand("AUTH", $0, password) } ?? RedisCommand("AUTH", password))
         }
-        if version == 2, let name = configuration.clientName { commands.append(RedisCommand("CLIENT", "SETNAME", name)) }
+        if version == 2, let name = configuration.clientName {
+            commands.append(RedisCommand("CLIENT", "SETNAME", name))
+        }
         if url.database != 0 { commands.append(RedisCommand("SELECT", String(url.database))) }
         let replies = try await connection.send(commands)
         for (command, reply) in zip(commands, replies) {
@@ -44,7 +46,8 @@ enum RedisHandshake {
 
     static func refusal(_ message: String, url: RedisURL, during command: String) -> RedisError {
         let prefix = String(message.prefix { $0 != " " })
-        let isAuth = ["WRONGPASS", "NOAUTH", "NOPERM"].contains(prefix) || command == "AUTH"
+        let isAuth =
+            ["WRONGPASS", "NOAUTH", "NOPERM"].contains(prefix) || command == "AUTH"
             || message.lowercased().contains("password")
         guard isAuth else {
             let what = command == "SELECT" ? "database \(url.database)" : command
@@ -52,7 +55,8 @@ enum RedisHandshake {
                 .serverError, "Redis refused \(what) while connecting: \(message)", serverPrefix: prefix)
         }
         let who = url.user.map { "user '\($0)'" } ?? "the default user"
-        let hint = url.password == nil
+        let hint =
+            url.password == nil
             ? "the server requires a password: put it in the URL, redis://user:password@host:port"
             : "check the user and password in the URL"
         return RedisError(

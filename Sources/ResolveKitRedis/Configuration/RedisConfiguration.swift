@@ -67,7 +67,9 @@ public struct RedisBackoff: Sendable, Hashable {
     public var maximumDelay: Duration
 
     /// Creates a policy.
-    public init(maximumAttempts: Int = 4, initialDelay: Duration = .milliseconds(50), maximumDelay: Duration = .seconds(1)) {
+    public init(
+        maximumAttempts: Int = 4, initialDelay: Duration = .milliseconds(50), maximumDelay: Duration = .seconds(1)
+    ) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay

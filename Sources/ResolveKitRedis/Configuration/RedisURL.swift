@@ -79,7 +79,8 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible, CustomDebug
 
     private static func tcp(_ rest: String) throws(RedisError) -> RedisURL {
         if rest.contains("?") || rest.contains("#") {
-            throw invalid("a redis:// URL takes no query or fragment; put the database in the path: redis://host:port/2")
+            throw invalid(
+                "a redis:// URL takes no query or fragment; put the database in the path: redis://host:port/2")
         }
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
         let (user, password, hostPort) = try credentials(String(rest[..<slash]))
@@ -185,7 +186,9 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible, CustomDebug
         var result = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
-            if byte < 128, scalar.properties.isAlphabetic || (48...57).contains(byte) || "-._~".unicodeScalars.contains(scalar) {
+            if byte < 128,
+                scalar.properties.isAlphabetic || (48...57).contains(byte) || "-._~".unicodeScalars.contains(scalar)
+            {
                 result.unicodeScalars.append(scalar)
             } else {
                 result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)

@@ -49,7 +49,9 @@ extension RedisConnection {
                 close(RedisError(.connectionLost, "Writing to Redis failed; the connection broke"))
                 return
             }
-            var fds = [pollfd(fd: fd, events: wanted, revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: fd, events: wanted, revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
             if poll(&fds, 2, -1) < 0 {
                 if errno == EINTR { continue }
                 close(RedisError(.connectionLost, "poll() failed", errno: errno))

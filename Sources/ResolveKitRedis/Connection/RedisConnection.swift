@@ -158,7 +158,10 @@ final class RedisConnection: Sendable {
     /// Closes the connection: every waiting batch fails with `error` (and whether it was written), the thread stops
     /// and closes the socket. Closing twice does nothing.
     func close(_ error: RedisError) {
-        let (failures, connectWaiter) = state.withLock { state -> ([(CheckedContinuation<[RESPValue], any Error>, RedisError)], CheckedContinuation<Void, any Error>?) in
+        let (failures, connectWaiter) = state.withLock {
+            state -> (
+                [(CheckedContinuation<[RESPValue], any Error>, RedisError)], CheckedContinuation<Void, any Error>?
+            ) in
             if case .closed = state.phase { return ([], nil) }
             state.phase = .closed
             state.closeError = error

@@ -80,7 +80,9 @@ enum RedisSocket {
         if Glibc.connect(fd, address, length) == 0 { return .success(fd) }
         var code = errno
         if code == EINPROGRESS || code == EAGAIN {
-            var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: fd, events: Int16(POLLOUT), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
             while poll(&fds, 2, -1) < 0, errno == EINTR {}
             if fds[1].revents != 0 {
                 close(fd)
@@ -102,7 +104,8 @@ enum RedisSocket {
             return RedisError(
                 .connectRefused, "Nothing listens at the Redis address; is redis-server running there?", errno: code)
         default:
-            return RedisError(.connectFailed, "Cannot connect to Redis: \(String(cString: strerror(code)))", errno: code)
+            return RedisError(
+                .connectFailed, "Cannot connect to Redis: \(String(cString: strerror(code)))", errno: code)
         }
     }
 }

@@ -3,8 +3,8 @@ import Synchronization
 /// One user key's lease, held by this process: renewed well before it runs out, on the injected clock.
 ///
 /// Take one with ``acquire(_:in:holder:duration:clock:onStatusChange:)``, run ``keepRenewed()`` in a child task for
-/// as long as the key is served, and ``release()`` at the end; or let ``withLease(_:in:holder:duration:clock:onStatusChange:_:)``
-/// do all three. Every write for the key carries ``token``. Before starting a call, ask ``mayStartCalls()``: it
+/// as long as the key is served, and ``release()`` at the end; or let
+/// ``withLease(_:in:holder:duration:clock:onStatusChange:_:)`` do all three. Every write for the key carries ``token``. Before starting a call, ask ``mayStartCalls()``: it
 /// turns false before the lease can run out when renewals fail, and at once when the lease is lost, so the owner
 /// stops starting calls it could not journal.
 public final class RedisLease: Sendable {
@@ -135,7 +135,8 @@ public final class RedisLease: Sendable {
                     let failedAt = time.now()
                     machine.withLock {
                         $0.renewalFailed(
-                            at: failedAt, lost: error.code == .leaseLost, holder: error.holder, reason: error.description)
+                            at: failedAt, lost: error.code == .leaseLost, holder: error.holder,
+                            reason: error.description)
                     }
                 }
                 report(from: before)

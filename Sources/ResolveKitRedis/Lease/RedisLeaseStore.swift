@@ -83,7 +83,7 @@ public struct RedisLeaseStore: Sendable {
                 RedisLeaseScripts.fencedWrite,
                 keys: [keys.fence, keys.journal, keys.undelivered, keys.state, keys.approvals],
                 arguments: [String(token)] + change.arguments)
-        } catch where error.serverPrefix == "FENCED" {
+        } catch  where error.serverPrefix == "FENCED" {
             let current = Int64(error.message.split(separator: " ").last ?? "")
             var fenced = RedisError(
                 .fencedOut,

@@ -35,7 +35,8 @@ extension RESPParser {
             }
             try complete(.double(value), onValue)
         case UInt8(ascii: "("):
-            let digits = payload.first == UInt8(ascii: "-") || payload.first == UInt8(ascii: "+")
+            let digits =
+                payload.first == UInt8(ascii: "-") || payload.first == UInt8(ascii: "+")
                 ? UnsafeRawBufferPointer(rebasing: payload.dropFirst()) : payload
             guard !digits.isEmpty, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
                 throw malformed("a big number is not a decimal integer")
@@ -168,7 +169,8 @@ extension RESPParser {
             let digit = payload[index]
             guard digit >= 48, digit <= 57 else { throw malformed("a number has a byte that is not a digit") }
             let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative
+            let (next, overflow2) =
+                negative
                 ? shifted.subtractingReportingOverflow(Int64(digit - 48))
                 : shifted.addingReportingOverflow(Int64(digit - 48))
             guard !overflow1, !overflow2 else { throw malformed("a number does not fit in 64 bits") }

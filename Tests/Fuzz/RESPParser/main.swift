@@ -22,15 +22,18 @@ public func respParserFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) ->
     let control = start[0]
     let stream = UnsafeRawBufferPointer(start: start + 1, count: count - 1)
     // Tiny limits half of the time, so that short inputs reach every limit.
-    let limits = control & 1 == 0
+    let limits =
+        control & 1 == 0
         ? RESPParser.Limits()
         : RESPParser.Limits(maxBulkLength: 16, maxLineLength: 24, maxDepth: 3, maxAggregateCount: 5)
     let split = Int(control >> 1) % (stream.count + 1)
 
     let whole = run(limits, [stream])
-    let halves = run(limits, [
-        UnsafeRawBufferPointer(rebasing: stream[..<split]), UnsafeRawBufferPointer(rebasing: stream[split...]),
-    ])
+    let halves = run(
+        limits,
+        [
+            UnsafeRawBufferPointer(rebasing: stream[..<split]), UnsafeRawBufferPointer(rebasing: stream[split...]),
+        ])
     let bytewise = run(limits, (0..<stream.count).map { UnsafeRawBufferPointer(rebasing: stream[$0..<$0 + 1]) })
     check(whole.values == halves.values, "whole and split parses differ at \(split)")
     check(whole.error == halves.error, "whole and split parses fail differently at \(split)")
@@ -96,9 +99,10 @@ private func checkBounded(_ value: RESPValue, _ limits: RESPParser.Limits, depth
 /// Invalid UTF-8 in a line decodes to U+FFFD (three bytes), so the re-parse allows three times the lengths.
 private func checkFixedPoint(_ value: RESPValue, _ limits: RESPParser.Limits) {
     let encoded = value.encoded
-    var parser = RESPParser(limits: RESPParser.Limits(
-        maxBulkLength: limits.maxBulkLength * 3 + 8, maxLineLength: limits.maxLineLength * 3 + 8,
-        maxDepth: limits.maxDepth, maxAggregateCount: limits.maxAggregateCount))
+    var parser = RESPParser(
+        limits: RESPParser.Limits(
+            maxBulkLength: limits.maxBulkLength * 3 + 8, maxLineLength: limits.maxLineLength * 3 + 8,
+            maxDepth: limits.maxDepth, maxAggregateCount: limits.maxAggregateCount))
     do {
         let again = try parser.parse(encoded)
         check(again.count == 1 && again[0].encoded == encoded, "an encoded value does not parse back to itself")

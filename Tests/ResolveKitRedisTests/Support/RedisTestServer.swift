@@ -30,14 +30,16 @@ final class RedisTestServer: Sendable {
     /// Starts a server; `extraConfig` lines are appended to its config file (ACL users, renamed commands).
     static func start(extraConfig: [String] = []) async throws -> RedisTestServer {
         let executable = try ExternalProgram.redisServer.require()
-        let directory = FileManager.default.temporaryDirectory.path + "/rk-redis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let directory =
+            FileManager.default.temporaryDirectory.path + "/rk-redis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let server = RedisTestServer(executable: executable, port: freePort(), directory: directory)
-        let config = [
-            "port \(server.port)", "bind 127.0.0.1 -::1", "save \"\"", "appendonly yes", "appendfsync always",
-            "dir \(directory)", "unixsocket \(server.socketPath)", "unixsocketperm 700", "daemonize no",
-            "logfile \(directory)/redis.log", "protected-mode no",
-        ] + extraConfig
+        let config =
+            [
+                "port \(server.port)", "bind 127.0.0.1 -::1", "save \"\"", "appendonly yes", "appendfsync always",
+                "dir \(directory)", "unixsocket \(server.socketPath)", "unixsocketperm 700", "daemonize no",
+                "logfile \(directory)/redis.log", "protected-mode no",
+            ] + extraConfig
         try config.joined(separator: "\n").write(toFile: directory + "/redis.conf", atomically: true, encoding: .utf8)
         try await server.launch()
         return server
