@@ -55,10 +55,9 @@ struct RedisWorkload: Workload {
                         try await store.release(grant)
                     })
                 let commands = (0..<100).map { _ in RedisCommand("INCR", "n") }
-                var pipelined = try await Self.sample("pipelined-100", iterations: 500) {
+                var pipelined = try await Self.sample("pipelined-per-command", iterations: 500) {
                     _ = try await tcp.pipeline(commands)
                 }
-                pipelined.contender = "pipelined-per-command"
                 pipelined.value /= 100
                 pipelined.details = pipelined.details.mapValues { $0 / 100 }
                 rows.append(pipelined)
@@ -75,7 +74,7 @@ struct RedisWorkload: Workload {
         let grant = try await store.acquire("writer", holder: "bench", duration: .seconds(600))
         var index = 0
         let line = #"{"call_id":"call_0000","function_name":"host_status","result":{"load":0.42},"status":"answered"}"#
-        var row = try await Self.sample("fenced-write-\(fsync)") {
+        return try await Self.sample("fenced-write-\(fsync)") {
             index += 1
             var change = RedisStateChange()
             change.putJournalEntry(callID: "call_\(index % 4096)", line: line)
@@ -83,8 +82,6 @@ struct RedisWorkload: Workload {
             change.setField("cursor", to: String(index))
             try await store.write("writer", token: grant.token, change)
         }
-        row.contender = "fenced-write-\(fsync)"
-        return row
     }
 
     static func sample(

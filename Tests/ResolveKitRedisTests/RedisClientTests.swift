@@ -274,4 +274,22 @@ struct RedisClientTests {
             #expect(error?.code == .closed)
         }
     }
+
+    @Test func aCancelledCommandsReplyIsDroppedAndTheNextCommandGetsItsOwn() async throws {
+        try await withRedisServer(extraConfig: ["enable-debug-command yes"]) { server in
+            let client = try server.client()
+            defer { client.close() }
+            _ = try await client.send(RedisCommand("SET", "k", "v"))
+            let slow = Task { () async throws(RedisError) -> RESPValue in
+                try await client.send(RedisCommand("DEBUG", "SLEEP", "0.3"))
+            }
+            #expect(await pollUntil { client.waitingBatchCount == 1 })
+            slow.cancel()
+            let error = await slow.result.failure as? RedisError
+            #expect(error?.code == .cancelled)
+            #expect(error?.mayHaveExecuted == true)
+            #expect(try await client.send(RedisCommand("GET", "k")).string == "v")
+            #expect(client.isConnected)
+        }
+    }
 }

@@ -184,7 +184,9 @@ struct RedisLeaseStoreTests {
     /// each script passing here touches one slot, and `CLUSTER KEYSLOT` agrees with our slot function.
     @Test func everyScriptRunsOnOneSlotOfARedisCluster() async throws {
         // The cluster bus needs a port of its own (by default the port plus 10,000, which may be past 65,535).
-        let cluster = ["cluster-enabled yes", "cluster-config-file nodes.conf", "cluster-port \(RedisTestServer.freePort())"]
+        let cluster = [
+            "cluster-enabled yes", "cluster-config-file nodes.conf", "cluster-port \(RedisTestServer.freePort())",
+        ]
         try await withRedisServer(extraConfig: cluster) { server in
             let client = try server.client()
             defer { client.close() }

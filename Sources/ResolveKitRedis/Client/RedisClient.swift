@@ -60,6 +60,15 @@ public final class RedisClient: Sendable {
         }
     }
 
+    /// Batches sent on the current connection and not answered yet (cancelled ones included until their replies
+    /// are read), for tests and diagnostics.
+    package var waitingBatchCount: Int {
+        state.withLock { state in
+            guard case .ready(let connection) = state.link else { return 0 }
+            return connection.state.withLock { $0.pipeline.waitingCount }
+        }
+    }
+
     /// Sends one command and returns its reply.
     ///
     /// - Throws: ``RedisError``: ``RedisError/Code/serverError`` for an error reply (with its prefix), and the

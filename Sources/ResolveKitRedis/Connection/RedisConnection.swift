@@ -24,6 +24,8 @@ final class RedisConnection: Sendable {
         var phase = Phase.connecting
         var pipeline = RedisPipeline()
         var waiters: [Int: CheckedContinuation<[RESPValue], any Error>] = [:]
+        /// Batches with an id that have not reached ``queue`` yet, and those of them cancelled meanwhile.
+        var notYetQueued: Set<Int> = []
         var cancelledBeforeQueued: Set<Int> = []
         var connectWaiter: CheckedContinuation<Void, any Error>?
         var connectOutcome: Result<Void, RedisError>?
@@ -104,6 +106,7 @@ final class RedisConnection: Sendable {
         for command in commands { command.encode(into: &bytes) }
         let id = state.withLock { state in
             defer { state.nextID += 1 }
+            state.notYetQueued.insert(state.nextID)
             return state.nextID
         }
         do {
@@ -126,6 +129,7 @@ final class RedisConnection: Sendable {
         id: Int, bytes: [UInt8], count: Int, _ continuation: CheckedContinuation<[RESPValue], any Error>
     ) -> RedisError? {
         state.withLock { state in
+            state.notYetQueued.remove(id)
             if state.cancelledBeforeQueued.remove(id) != nil {
                 return RedisError(.cancelled, "The command was cancelled", mayHaveExecuted: false)
             }
@@ -146,7 +150,8 @@ final class RedisConnection: Sendable {
     private func abandon(id: Int) {
         let taken = state.withLock { state -> (CheckedContinuation<[RESPValue], any Error>, Bool)? in
             guard let waiter = state.waiters.removeValue(forKey: id) else {
-                state.cancelledBeforeQueued.insert(id)
+                // Not queued yet: refuse it when it comes. Already answered or failed: nothing to do.
+                if state.notYetQueued.contains(id) { state.cancelledBeforeQueued.insert(id) }
                 return nil
             }
             return (waiter, state.pipeline.abandon(id: id) ?? false)
