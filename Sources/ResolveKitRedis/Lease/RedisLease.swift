@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// Take one with ``acquire(_:in:holder:duration:clock:onStatusChange:)``, run ``keepRenewed()`` in a child task for
 /// as long as the key is served, and ``release()`` at the end; or let
-/// ``withLease(_:in:holder:duration:clock:onStatusChange:_:)`` do all three. Every write for the key carries ``token``. Before starting a call, ask ``mayStartCalls()``: it
-/// turns false before the lease can run out when renewals fail, and at once when the lease is lost, so the owner
-/// stops starting calls it could not journal.
+/// ``withLease(_:in:holder:duration:clock:onStatusChange:_:)`` do all three. Every write for the key carries
+/// ``token``. Before starting a call, ask ``mayStartCalls()``: it turns false before the lease can run out when
+/// renewals fail, and at once when the lease is lost, so the owner stops starting calls it could not journal.
 public final class RedisLease: Sendable {
     /// Where the lease is, as reported to `onStatusChange`.
     public enum Status: Sendable, Hashable {
