@@ -46,6 +46,8 @@ let package = Package(
             plugins: ["ResolveKitPlugin"]
         ),
         .target(name: "ResolveKitMCP", dependencies: ["ResolveKitTools"]),
+        // A RESP2/RESP3 client on the project's own sockets, and Redis leases with fencing tokens.
+        .target(name: "ResolveKitRedis", dependencies: ["ResolveKitCore"]),
 
         // Tools and the build plugin.
         .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen", "ResolveKitCore"]),
@@ -59,7 +61,7 @@ let package = Package(
             name: "rk-bench",
             dependencies: [
                 "ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen", "ResolveKit", "ResolveKitTesting",
-                "ResolveKitChildProcess",
+                "ResolveKitChildProcess", "ResolveKitRedis",
             ]
         ),
 
@@ -92,6 +94,9 @@ let package = Package(
         ),
         .testTarget(name: "ResolveKitCoreTests", dependencies: ["ResolveKitCore"]),
         .testTarget(name: "ResolveKitChildProcessTests", dependencies: ["ResolveKitChildProcess"]),
+        .testTarget(
+            name: "ResolveKitRedisTests",
+            dependencies: ["ResolveKitRedis", "ResolveKitTesting", "ResolveKitChildProcess", "ResolveKitCore"]),
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
         .testTarget(name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting"]),

@@ -35,6 +35,7 @@ TARGETS=(
     "EventEnvelope|ResolveKitCore=Sources/ResolveKitCore"
     "SchemaCoercion|ResolveKitCore=Sources/ResolveKitCore"
     "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
+    "RESPParser|ResolveKitRedis=Sources/ResolveKitRedis/RESP"
 )
 
 SWIFT_FLAGS=(
