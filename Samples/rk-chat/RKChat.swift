@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitCLI
 import ResolveKitSystemFunctions
 import ResolveKitTerminal
 import ResolveKitTesting
@@ -8,20 +9,13 @@ import ResolveKitTesting
 @main
 struct RKChat {
     static func main() async {
+        let tool = ChatFlags.tool
+        let parsed = tool.parseOrExit(version: ResolveKitRuntime.version)
         let options: ChatOptions
         do {
-            options = try ChatOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try ChatOptions.make(parsed)
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: error: \(error)\nSee rk-chat --help.\n".utf8))
-            exit(64)
-        }
-        if options.showHelp {
-            print(ChatOptions.help)
-            exit(0)
-        }
-        if options.showVersion {
-            print("rk-chat \(ResolveKitRuntime.version)")
-            exit(0)
+            tool.exit(with: error)
         }
         if let path = options.checkPolicy { exit(checkPolicy(path)) }
         exit(await run(options))
@@ -38,8 +32,7 @@ struct RKChat {
             // Before any backend starts, so a policy's mistakes are all the output.
             approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: error: --approve: \(error.message)\nSee rk-chat --help.\n".utf8))
-            return 64
+            return usageFailure("--approve: \(error.message)")
         }
         for warning in (approver as? PolicyApprover)?.warnings ?? [] {
             FileHandle.standardError.write(Data("\(warning)\n".utf8))
@@ -60,17 +53,14 @@ struct RKChat {
             baseURL = options.baseURL ?? ProcessInfo.processInfo.environment["RESOLVEKIT_BASE_URL"] ?? ""
             apiKey = readAPIKey(options)
             guard !baseURL.isEmpty else {
-                screen.print(StyledLine("rk-chat: error: no backend: pass --demo, or --base-url / RESOLVEKIT_BASE_URL"))
-                return 64
+                return usageFailure("no backend: pass --demo, or --base-url URL or RESOLVEKIT_BASE_URL")
             }
-            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                screen.print(StyledLine("rk-chat: error: RESOLVEKIT_BASE_URL '\(baseURL)' is not an http:// or https:// URL"))
-                return 64
+            guard CommandLineTool.isHTTPURL(baseURL), URL(string: baseURL) != nil else {
+                return usageFailure("RESOLVEKIT_BASE_URL '\(baseURL)' is not an http:// or https:// URL")
             }
             guard apiKey?.isEmpty == false else {
                 let source = options.apiKeyFile.map { "the file \($0) is empty" } ?? "RESOLVEKIT_API_KEY is not set"
-                screen.print(StyledLine("rk-chat: error: no API key: \(source); pass --api-key-file PATH or set it"))
-                return 64
+                return usageFailure("no API key: \(source); pass --api-key-file PATH or set it")
             }
         }
         if options.approval == nil, !interactive {
@@ -109,8 +99,7 @@ struct RKChat {
         do {
             problems = try PolicyApprover.check(contentsOf: URL(fileURLWithPath: path), functions: packRegistry)
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: error: --check-policy: \(error.message)\nSee rk-chat --help.\n".utf8))
-            return 64
+            return usageFailure("--check-policy: \(error.message)")
         }
         for problem in problems { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
         let errors = problems.filter { $0.severity == .error }.count
@@ -118,6 +107,12 @@ struct RKChat {
         print("\(path): " + (errors == 0 ? "OK" : "\(errors) error\(errors == 1 ? "" : "s")")
             + (warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"))
         return errors == 0 ? 0 : 1
+    }
+
+    /// Reports a usage error found after parsing, as the parser reports its own; returns 64.
+    static func usageFailure(_ message: String) -> Int32 {
+        FileHandle.standardError.write(Data(UsageError(message).report(for: ChatFlags.tool.name).utf8))
+        return UsageError.exitCode
     }
 
     static func readAPIKey(_ options: ChatOptions) -> String? {
