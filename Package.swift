@@ -150,7 +150,8 @@ let package = Package(
         .testTarget(
             name: "rk-serviceTests",
             dependencies: [
-                "rk-service", "rk-approve", "rk-crash-probe", "ResolveKitTesting", "ResolveKit", "ResolveKitChildProcess",
+                "rk-service", "rk-approve", "rk-chat", "rk-crash-probe", "ResolveKitTesting", "ResolveKit",
+                "ResolveKitChildProcess",
             ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),
