@@ -185,7 +185,8 @@ actor SessionEngine {
 
     @inline(never) private func announceRetry(_ action: SessionLifecycle.Action) {
         guard case .retry(let attempt, let delay) = action else { return }
-        output.setState(.reconnecting(attempt: attempt, delay: delay))
+        output.setState(.reconnecting(
+            attempt: attempt, delay: delay, cause: connection.lastConnectFailure.map(ResolveKitError.init(connectFailure:))))
     }
 
     @inline(never) private func sessionOpened() {
