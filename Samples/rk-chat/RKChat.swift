@@ -27,10 +27,12 @@ struct RKChat {
         let directory = FileManager.default.currentDirectoryPath
         let interactive = options.message == nil && terminal.isInteractive
         let clock = ResolveKitClock.continuous
+        let (interrupts, interrupt) = AsyncStream<Void>.makeStream()
         let approver: any ToolApprover
         do {
             // Before any backend starts, so a policy's mistakes are all the output.
-            approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
+            approver = try makeApprover(
+                options, interactive: interactive, screen: screen, clock: clock, onInterrupt: { interrupt.yield() })
         } catch {
             return usageFailure("--approve: \(error.message)")
         }
@@ -82,7 +84,9 @@ struct RKChat {
         if let message = options.message {
             code = await OneShot(runtime: runtime, screen: screen, showsHistory: options.showHistory).run(message)
         } else {
-            code = await Conversation(runtime: runtime, screen: screen, terminal: terminal, approver: approver).run()
+            code = await Conversation(
+                runtime: runtime, screen: screen, terminal: terminal, approver: approver, interrupts: interrupts
+            ).run()
         }
         await runtime.stop()
         await demo?.stop()
@@ -122,16 +126,19 @@ struct RKChat {
         return ProcessInfo.processInfo.environment["RESOLVEKIT_API_KEY"]
     }
 
+    /// The approver `--approve` asks for; a prompt calls `onInterrupt` when Ctrl-C declines at it.
     static func makeApprover(
-        _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock
+        _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock,
+        onInterrupt: @escaping @Sendable () -> Void
     ) throws(ResolveKitError) -> any ToolApprover {
+        let prompt = TerminalApprover(screen: screen, clock: clock, onInterrupt: onInterrupt)
         switch options.approval ?? (interactive ? .prompt : .declineAll) {
         case .approveAll: return AutoApprover()
         case .declineAll: return DenyAllApprover()
         case .policy(let path):
-            let prompt = interactive ? TerminalApprover(screen: screen, clock: clock) : nil
-            return try PolicyApprover(contentsOf: URL(fileURLWithPath: path), functions: packRegistry, fallback: prompt)
-        case .prompt: return TerminalApprover(screen: screen, clock: clock)
+            return try PolicyApprover(
+                contentsOf: URL(fileURLWithPath: path), functions: packRegistry, fallback: interactive ? prompt : nil)
+        case .prompt: return prompt
         }
     }
 }
