@@ -38,7 +38,9 @@ struct ApproveOptions: Equatable {
             return options
         }
         let hours = parsed.number(Flags.hours)
-        if let hours, hours <= 0 { throw UsageError("--hours must be more than 0, got '\(parsed.value(Flags.hours)!)'") }
+        if let hours, hours <= 0 {
+            throw UsageError("--hours must be more than 0, got '\(parsed.value(Flags.hours) ?? "0")'")
+        }
         guard options.socketPath != nil else {
             throw UsageError("--socket PATH is required: the socket rk-service was started with")
         }

@@ -36,7 +36,8 @@ struct Watch {
             changed.yield()
         }
         defer { reader.cancel() }
-        let approver = TerminalApprover(screen: screen, onInterrupt: { shared.state.withLock { $0.interrupted = true } })
+        let approver = TerminalApprover(
+            screen: screen, onInterrupt: { shared.state.withLock { $0.interrupted = true } })
         var decisionNumber = 0
         for await _ in changes {
             while let request = shared.state.withLock({ $0.closed ? nil : $0.batches.first }) {

@@ -3,10 +3,12 @@ import ResolveKitCLI
 /// `rk-devserver`'s flag table: what it parses, and what `--help`, the completions and the manual page say.
 enum DevServerFlags {
     static let port = Flag(
-        "--port", value: "N", kind: .integer(0...65535), help: "The port to listen on (default 8080; 0 picks a free one).")
+        "--port", value: "N", kind: .integer(0...65535),
+        help: "The port to listen on (default 8080; 0 picks a free one).")
     static let apiKey = Flag(
         "--api-key", value: "KEY", help: "An accepted API key; repeat for several (default rk_dev).", repeatable: true)
-    static let appID = Flag("--app-id", value: "UUID", help: "The app id (default 00000000-0000-4000-8000-0000000a0001).")
+    static let appID = Flag(
+        "--app-id", value: "UUID", help: "The app id (default 00000000-0000-4000-8000-0000000a0001).")
     static let sessionTTL = Flag(
         "--session-ttl", value: "SECONDS", kind: .integer(1...Int.max), help: "Session idle TTL (default 1800).")
     static let tokenTTL = Flag(

@@ -42,9 +42,9 @@ struct MCPOptions: Equatable {
 enum MCPFlags {
     static let policy = Flag(
         "--policy", value: "FILE", kind: .file(mustExist: true),
-        help: "Approve by a policy: {\"default\": \"deny\", \"functions\": {\"read_log_tail\": \"allow\"}}; calls it says "
-            + "to \"ask\" about go to --approve. Checked against the functions served: any error stops the start with "
-            + "each at FILE:LINE:COLUMN.")
+        help: "Approve by a policy: {\"default\": \"deny\", \"functions\": {\"read_log_tail\": \"allow\"}}; calls it "
+            + "says to \"ask\" about go to --approve. Checked against the functions served: any error stops the start "
+            + "with each at FILE:LINE:COLUMN.")
     static let approve = Flag(
         "--approve", value: "MODE", kind: .choiceOrFile(["all", "none", "prompt"]),
         help: "Who decides calls that need approval (or that the policy says to ask about): all, none (the default: "
@@ -82,6 +82,11 @@ enum MCPFlags {
                 In an MCP client's server list:
                 {"command": "rk-mcp", "args": ["--policy", "/etc/rk-mcp/policy.json", "--allowed-root", "/var/log"]}
                 """),
-            .init("EXIT CODES", "0   the client closed stdin, or SIGTERM\n64  usage error (the message names the flag)"),
+            .init(
+                "EXIT CODES",
+                """
+                0   the client closed stdin, or SIGTERM
+                64  usage error (the message names the flag)
+                """),
         ])
 }

@@ -25,8 +25,8 @@ extension Service {
         return configuration
     }
 
-    /// Logs approval requests and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when the
-    /// runtime has failed or is blocked (or `nil` when cancelled).
+    /// Logs approval requests and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when
+    /// the runtime has failed or is blocked (or `nil` when cancelled).
     static func watch(_ runtime: ResolveKitRuntime, log: ResolveKitLogger, notifier: SystemdNotifier) async
         -> StopReason?
     {

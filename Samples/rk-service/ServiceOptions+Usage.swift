@@ -5,11 +5,12 @@ enum ServiceFlags {
     static let policy = Flag(
         "--policy", value: "FILE", kind: .file(mustExist: false),
         help: "Approvals: {\"default\": \"deny\", \"functions\": {\"get_host_status\": \"allow\", \"read_log_tail\": "
-            + "{\"rules\": [{\"if\": {\"$.path\": {\"below\": \"/var/log/nginx\"}}, \"then\": \"allow\"}], \"default\": "
-            + "\"ask\"}}} (the README's Approvals section has every condition); without it every call that needs "
-            + "approval is declined. Checked against the functions served: any error stops the start (exit 64) with "
-            + "each at FILE:LINE:COLUMN; warnings are printed to stderr. With --socket, calls the policy says to "
-            + "\"ask\" about wait for an operator's decision through rk-approve --socket PATH until their deadline.")
+            + "{\"rules\": [{\"if\": {\"$.path\": {\"below\": \"/var/log/nginx\"}}, \"then\": \"allow\"}], "
+            + "\"default\": \"ask\"}}} (the README's Approvals section has every condition); without it every call "
+            + "that needs approval is declined. Checked against the functions served: any error stops the start "
+            + "(exit 64) with each at FILE:LINE:COLUMN; warnings are printed to stderr. With --socket, calls the policy "
+            + "says to \"ask\" about wait for an operator's decision through rk-approve --socket PATH until their "
+            + "deadline.")
     static let checkPolicy = Flag(
         "--check-policy", value: "FILE", kind: .file(mustExist: false),
         help: "Check a policy against the functions served and exit: each problem to stderr as FILE:LINE:COLUMN: "
@@ -73,7 +74,8 @@ enum ServiceFlags {
                 """
                 One JSON object per line; one answer line each:
                   {"id": "1", "message": "How busy is this machine?"}
-                    -> {"answer":"…","id":"1","status":"ok","tool_calls":[{"function":"get_host_status","status":"completed"}]}
+                    -> {"answer":"…","id":"1","status":"ok",
+                        "tool_calls":[{"function":"get_host_status","status":"completed"}]}
                   {"id": "2", "command": "status"}
                     -> {"connection":"active","counts":{…},"id":"2","session_id":"…","status":"ok"}
                   {"id": "3", "user": "alice", "message": "Is the disk full?"}
@@ -83,7 +85,8 @@ enum ServiceFlags {
                 A declined call is {"function": "…", "status": "declined", "error": "<the reason>"}.
                 Approvals (what rk-approve uses; answered at once):
                   {"command": "approvals"}  {"command": "subscribe"}  (then one {"event": …} line per change)
-                  {"command": "approve", "call_ids": ["…"]}   {"command": "approve", "call_id": "…", "arguments": {…}}
+                  {"command": "approve", "call_ids": ["…"]}
+                  {"command": "approve", "call_id": "…", "arguments": {…}}
                   {"command": "decline", "call_ids": ["…"], "reason": "…"}
                   {"command": "remember", "function": "…", "scope": "always" | {"hours": 8}, "if": {…}}
                   {"command": "revoke", "remembered_id": "…"}

@@ -116,7 +116,8 @@ extension CommandLineTool {
         switch kind {
         case .text, .url, .integer, .number: return " "
         case .choice(let words): return "(\(words.joined(separator: " ")))"
-        case .choiceOrFile(let words): return "{_alternatives \"words:word:(\(words.joined(separator: " ")))\" \"files:file:_files\"}"
+        case .choiceOrFile(let words):
+            return "{_alternatives \"words:word:(\(words.joined(separator: " ")))\" \"files:file:_files\"}"
         case .file: return "_files"
         case .directory: return "_files -/"
         }

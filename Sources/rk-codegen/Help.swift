@@ -7,7 +7,8 @@ enum CodegenFlags {
         "--output", short: "-o", value: "FILE", kind: .file(mustExist: false),
         help: "The generated Swift file (required). It is never scanned itself.")
     static let moduleName = Flag(
-        "--module-name", value: "NAME", help: "The module named in the generated header and manifest (default: Module).")
+        "--module-name", value: "NAME",
+        help: "The module named in the generated header and manifest (default: Module).")
     static let access = Flag(
         "--access", value: "LEVEL", kind: .choice(["internal", "public"]),
         help: "Access level of ResolveKitAutoRegistry: internal (default) or public.")

@@ -10,15 +10,24 @@ struct ToolMistakesTests {
         ("rk-chat", ["--bogus"], "unknown option '--bogus'"),
         ("rk-chat", ["--message"], "--message needs a value"),
         ("rk-chat", ["--demo=yes"], "--demo takes no value, got '--demo=yes'"),
-        ("rk-chat", ["--demo", "-m", "hi", "--approve", "maybe"], "--approve expects all, none, prompt or a readable file, got 'maybe'"),
+        (
+            "rk-chat", ["--demo", "-m", "hi", "--approve", "maybe"],
+            "--approve expects all, none, prompt or a readable file, got 'maybe'"
+        ),
         ("rk-chat", ["hello"], "unexpected argument 'hello'"),
         ("rk-service", ["--polcy", "p.json"], "unknown option '--polcy'; did you mean '--policy'?"),
         ("rk-service", ["--drain-timeout", "soon"], "--drain-timeout expects a whole number in 0...3600, got 'soon'"),
         ("rk-service", ["--log-level", "loud"], "--log-level expects trace, debug, info, warning or error, got 'loud'"),
-        ("rk-service", ["--base-url", "agent.example.com"], "--base-url 'agent.example.com' is not an http:// or https:// URL"),
+        (
+            "rk-service", ["--base-url", "agent.example.com"],
+            "--base-url 'agent.example.com' is not an http:// or https:// URL"
+        ),
         ("rk-approve", ["--sokcet", "/tmp/s"], "unknown option '--sokcet'; did you mean '--socket'?"),
         ("rk-approve", ["--socket", "/tmp/s", "lst"], "unknown command 'lst'; did you mean 'list'?"),
-        ("rk-approve", ["--socket", "/tmp/s", "remember", "f", "--hours", "soon"], "--hours expects a number from 0 to 8784, got 'soon'"),
+        (
+            "rk-approve", ["--socket", "/tmp/s", "remember", "f", "--hours", "soon"],
+            "--hours expects a number from 0 to 8784, got 'soon'"
+        ),
         ("rk-approve", ["--socket"], "--socket needs a value"),
         ("rk-mcp", ["--aprove", "maybe"], "unknown option '--aprove'; did you mean '--approve'?"),
         ("rk-mcp", ["--approve", "maybe"], "--approve expects all, none, prompt or a readable file, got 'maybe'"),
@@ -28,7 +37,10 @@ struct ToolMistakesTests {
         ("rk-devserver", ["--event-ids", "uuid"], "--event-ids expects redis or numeric, got 'uuid'"),
         ("rk-codegen", ["a.swift", "--outptu", "b.swift"], "unknown option '--outptu'; did you mean '--output'?"),
         ("rk-codegen", ["Sources/Nope", "--output", "x.swift"], "Sources/Nope does not exist"),
-        ("rk-codegen", ["a.swift", "-o", "b.swift", "--access", "open"], "--access expects internal or public, got 'open'"),
+        (
+            "rk-codegen", ["a.swift", "-o", "b.swift", "--access", "open"],
+            "--access expects internal or public, got 'open'"
+        ),
         ("rk-install", ["--prefix", "relative"], "--prefix must be absolute, got 'relative'"),
         ("rk-install", ["--dryrun"], "unknown option '--dryrun'; did you mean '--dry-run'?"),
     ]

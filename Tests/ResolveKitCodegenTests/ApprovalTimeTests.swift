@@ -26,9 +26,14 @@ struct ApprovalTimeTests {
         #expect(manifest.functions.first?.timeoutSeconds == timeout)
     }
 
+    static func warning(_ seconds: Int) -> String {
+        "timeout \(seconds) is too short for a function that needs approval: the backend's timeout includes the wait "
+            + "for a person's decision, so the prompt would show less than \(seconds) seconds; use 60 or more"
+    }
+
     @Test(arguments: [
-        (", timeout: 15", "A.swift:2:43: warning: timeout 15 is too short for a function that needs approval: the backend's timeout includes the wait for a person's decision, so the prompt would show less than 15 seconds; use 60 or more"),
-        (", requiresApproval: true, timeout: 59", "A.swift:2:67: warning: timeout 59 is too short for a function that needs approval: the backend's timeout includes the wait for a person's decision, so the prompt would show less than 59 seconds; use 60 or more"),
+        (", timeout: 15", "A.swift:2:43: warning: \(warning(15))"),
+        (", requiresApproval: true, timeout: 59", "A.swift:2:67: warning: \(warning(59))"),
     ])
     func aTimeoutTooShortForAPersonIsAWarningAtTheTimeoutAndTheFunctionIsStillMade(arguments: String, warning: String) {
         let (manifest, diagnostics) = Snippet.manifest(["A.swift": Self.function(arguments)])

@@ -52,7 +52,9 @@ struct ConfigurationStartTests {
             "The configuration's baseURL 'ftp://agent.example.com' is not an http:// or https:// URL"
         ),
     ] as [(String?, [String: String], ResolveKitError.Code, String)])
-    func aBaseURLThatCannotWorkIsNamed(given: String?, environment: [String: String], code: ResolveKitError.Code, text: String) {
+    func aBaseURLThatCannotWorkIsNamed(
+        given: String?, environment: [String: String], code: ResolveKitError.Code, text: String
+    ) {
         let configuration = ResolveKitConfiguration(baseURL: given.flatMap(URL.init(string:)), apiKeyProvider: { nil })
         #expect {
             try configuration.checkedForStart(environment: environment)

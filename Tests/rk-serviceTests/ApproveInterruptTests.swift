@@ -10,7 +10,9 @@ struct ApproveInterruptTests {
             let socket = harness.directory + "/rk.sock"
             let policy = harness.directory + "/policy.json"
             try Data(#"{"default": "ask"}"#.utf8).write(to: URL(fileURLWithPath: policy))
-            let service = try harness.launch(["--socket", socket, "--policy", policy, "--allowed-root", harness.directory])
+            let service = try harness.launch([
+                "--socket", socket, "--policy", policy, "--allowed-root", harness.directory,
+            ])
             #expect(await service.waitFor(\.stderr) { $0.contains(#"msg="ready""#) })
             let watcher = try ApproveEndToEndTests.inTerminal(["--socket", socket])
             #expect(await watcher.waitFor { $0.contains("watching for calls") })

@@ -20,7 +20,9 @@ struct ServiceWordsTests {
             let client = try UnixStreamClient(path: socket)
             client.send(#"{"id": "m1", "message": "list_directory path: \#(harness.directory)"}"#)
             let callID = try #require(await ApproveEndToEndTests.pendingCallID(socket))
-            let declined = try await ApproveEndToEndTests.once(["--socket", socket, "decline", callID, "--reason", "not now"])
+            let declined = try await ApproveEndToEndTests.once([
+                "--socket", socket, "decline", callID, "--reason", "not now",
+            ])
             #expect(declined.status == 0, "\(declined.output)")
             let reply = try #require(await offThePool { client.readLine() })
             let object = try #require(JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
@@ -33,7 +35,8 @@ struct ServiceWordsTests {
             let lines = service.stderr.split(separator: "\n")
             let command = lines.filter { $0.contains(#"msg="approval command""#) }
             #expect(command.count == 1)
-            #expect(command.first?.contains("call_ids=\(callID) command=decline reason=\"not now\"") == true, "\(command)")
+            let words = "call_ids=\(callID) command=decline reason=\"not now\""
+            #expect(command.first?.contains(words) == true, "\(command)")
             #expect(!service.stderr.contains("Optional("))
             #expect(!service.stderr.contains("decline(callIDs"))
             let outcome = lines.filter { $0.contains("call_id=\(callID)") && $0.contains(#"msg="tool call "#) }

@@ -24,7 +24,8 @@ extension ResolveKitConfiguration {
         let host = (baseURL?.host).flatMap { $0.isEmpty ? nil : $0 } ?? "default"
         let port = baseURL?.port.map { "_\($0)" } ?? ""
         let key = apiKey.flatMap { $0.isEmpty ? nil : String(SHA256.hexDigest($0).prefix(12)) } ?? "no-key"
-        return root + "/" + safe(program, fallback: "program") + "/" + safe(host + port, fallback: "default") + "-" + key
+        let program = safe(program, fallback: "program")
+        return root + "/" + program + "/" + safe(host + port, fallback: "default") + "-" + key
     }
 
     /// `name` with anything but letters, digits, `.`, `_` and `-` replaced by `_`, and never `.` or `..`.

@@ -185,8 +185,8 @@ actor SessionEngine {
 
     @inline(never) private func announceRetry(_ action: SessionLifecycle.Action) {
         guard case .retry(let attempt, let delay) = action else { return }
-        output.setState(.reconnecting(
-            attempt: attempt, delay: delay, cause: connection.lastConnectFailure.map(ResolveKitError.init(connectFailure:))))
+        let cause = connection.lastConnectFailure.map(ResolveKitError.init(connectFailure:))
+        output.setState(.reconnecting(attempt: attempt, delay: delay, cause: cause))
     }
 
     @inline(never) private func sessionOpened() {

@@ -50,7 +50,8 @@ struct AnnotationArguments: Sendable, Hashable {
         }
         // Only an annotation that is otherwise right: a wrong one is fixed first.
         if !diagnostics.contains(where: { $0.severity == .error }),
-            let warning = ApprovalTime.warning(timeout: timeout, requiresApproval: requiresApproval, at: timeoutLocation)
+            let warning = ApprovalTime.warning(
+                timeout: timeout, requiresApproval: requiresApproval, at: timeoutLocation)
         {
             diagnostics.append(warning)
         }

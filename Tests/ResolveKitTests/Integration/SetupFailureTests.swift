@@ -51,7 +51,9 @@ struct SetupFailureTests {
     func aRejectionRetryingCannotFixEndsTheStartAtOnceNamingTheRequest(
         status: Int, body: String, code: ResolveKitError.Code, text: String
     ) async throws {
-        let server = try LoopbackHTTPServer.start { _ in LoopbackResponse(status: status, body: .bytes(Array(body.utf8))) }
+        let server = try LoopbackHTTPServer.start { _ in
+            LoopbackResponse(status: status, body: .bytes(Array(body.utf8)))
+        }
         defer { Task { await server.stop() } }
         let (error, took) = await Self.failedStart(Self.runtime(server.baseURL))
         #expect(took < .seconds(5))

@@ -35,7 +35,11 @@ public enum SchemaArguments {
         }
         var missing: [String] = []
         for name in names where arguments[name] == nil && required.contains(name) {
-            if let filled = fill(name, properties[name] ?? [:]) { arguments[name] = filled } else { missing.append(name) }
+            if let filled = fill(name, properties[name] ?? [:]) {
+                arguments[name] = filled
+            } else {
+                missing.append(name)
+            }
         }
         return missing.isEmpty ? .success(.object(arguments)) : .failure(MissingArguments(names: missing))
     }
@@ -53,7 +57,9 @@ public enum SchemaArguments {
 
     /// The value the message gives the parameter by name, coerced to its type and kept within its bounds, with the
     /// token it came from; or an enum value said anywhere.
-    static func valueSaid(for name: String, _ property: JSONValue, in text: String) -> (value: JSONValue, token: String?)? {
+    static func valueSaid(
+        for name: String, _ property: JSONValue, in text: String
+    ) -> (value: JSONValue, token: String?)? {
         let spoken = name.replacingOccurrences(of: "_", with: " ")
         for label in Set([name, spoken]) {
             let pattern = "(?i)\\b" + NSRegularExpression.escapedPattern(for: label)
