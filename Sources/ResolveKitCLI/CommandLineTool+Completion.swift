@@ -1,7 +1,9 @@
 extension CommandLineTool {
     /// A shell the tools print completion scripts for.
     package enum Shell: String, Sendable, CaseIterable {
+        /// GNU bash with the bash-completion package.
         case bash
+        /// zsh's completion system (`compinit`).
         case zsh
     }
 

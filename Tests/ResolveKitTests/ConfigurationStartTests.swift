@@ -26,7 +26,9 @@ struct ConfigurationStartTests {
             #expect(error.message.contains("baseURL"))
             #expect(runtime.lastError?.code == .missingBaseURL)
         }
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // At once, not after a connect budget (30 s): the bound leaves room for a machine busy with the whole suite
+        // (check-readme times the same failure in a process of its own: under a second).
+        #expect(ContinuousClock.now - started < .seconds(5))
         await runtime.stop()
     }
 
