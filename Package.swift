@@ -13,7 +13,15 @@ let package = Package(
         .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
         .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
         .library(name: "ResolveKitMCP", targets: ["ResolveKitMCP"]),
+        // Every tool is a product, so an adopter's package can `swift run rk-devserver` and the install step
+        // can build them all.
         .executable(name: "rk-codegen", targets: ["rk-codegen"]),
+        .executable(name: "rk-chat", targets: ["rk-chat"]),
+        .executable(name: "rk-service", targets: ["rk-service"]),
+        .executable(name: "rk-approve", targets: ["rk-approve"]),
+        .executable(name: "rk-mcp", targets: ["rk-mcp"]),
+        .executable(name: "rk-devserver", targets: ["rk-devserver"]),
+        .executable(name: "rk-install", targets: ["rk-install"]),
         .plugin(name: "ResolveKitPlugin", targets: ["ResolveKitPlugin"]),
     ],
     dependencies: [],
@@ -36,6 +44,8 @@ let package = Package(
         // CCurl only for <sys/epoll.h>, which Glibc's Swift module leaves out: the loopback server waits on epoll.
         .target(name: "ResolveKitTesting", dependencies: ["ResolveKitCore", "CCurl", "ResolveKitChildProcess"]),
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
+        // One flag parser for every tool: parsing, --help, completions and manual pages from one table per tool.
+        .target(name: "ResolveKitCLI"),
         // Child processes through posix_spawn: Foundation's Process crashes a process with many descriptors open.
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
         .target(name: "ResolveKitChildProcess", dependencies: ["CSpawn"]),
@@ -50,7 +60,10 @@ let package = Package(
         .target(name: "ResolveKitRedis", dependencies: ["ResolveKitCore"]),
 
         // Tools and the build plugin.
-        .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen", "ResolveKitCore"]),
+        .executableTarget(name: "rk-codegen", dependencies: ["ResolveKitCodegen", "ResolveKitCore", "ResolveKitCLI"]),
+        // Installs the tools built beside it, with the manual pages and completions they print.
+        .executableTarget(
+            name: "rk-install", dependencies: ["ResolveKitCLI", "ResolveKitCore", "ResolveKitChildProcess"]),
         .plugin(
             name: "ResolveKitPlugin",
             capability: .buildTool(),
@@ -67,20 +80,27 @@ let package = Package(
 
         // Samples.
         .executableTarget(
-            name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP"], path: "Samples/rk-devserver"),
+            name: "rk-devserver", dependencies: ["ResolveKitTesting", "ResolveKitHTTP", "ResolveKitCLI"],
+            path: "Samples/rk-devserver"),
         .executableTarget(
             name: "rk-chat",
-            dependencies: ["ResolveKit", "ResolveKitTerminal", "ResolveKitSystemFunctions", "ResolveKitTesting"],
+            dependencies: [
+                "ResolveKit", "ResolveKitTerminal", "ResolveKitSystemFunctions", "ResolveKitTesting", "ResolveKitCLI",
+            ],
             path: "Samples/rk-chat"
         ),
         .executableTarget(
-            name: "rk-mcp", dependencies: ["ResolveKitMCP", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitTerminalCore"],
+            name: "rk-mcp",
+            dependencies: [
+                "ResolveKitMCP", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitTerminalCore", "ResolveKitCLI",
+            ],
             path: "Samples/rk-mcp"),
         .executableTarget(
-            name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal"], path: "Samples/rk-approve"),
+            name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal", "ResolveKitCLI"],
+            path: "Samples/rk-approve"),
         .executableTarget(
             name: "rk-service",
-            dependencies: ["ResolveKit", "ResolveKitSystemFunctions"],
+            dependencies: ["ResolveKit", "ResolveKitSystemFunctions", "ResolveKitCLI"],
             path: "Samples/rk-service",
             exclude: ["rk-service.service", "policy.json"]
         ),
@@ -127,6 +147,13 @@ let package = Package(
             name: "ResolveKitTerminalTests",
             dependencies: ["ResolveKitTerminal", "ResolveKitTerminalCore", "ResolveKit", "ResolveKitTesting"]),
         .testTarget(name: "rk-chatTests", dependencies: ["rk-chat", "ResolveKitChildProcess"]),
+        // The shared parser, and every tool's command line run as a process (so every tool is a dependency).
+        .testTarget(
+            name: "ResolveKitCLITests",
+            dependencies: [
+                "ResolveKitCLI", "ResolveKitChildProcess", "ResolveKitTesting", "rk-chat", "rk-service", "rk-approve",
+                "rk-mcp", "rk-devserver", "rk-codegen", "rk-install",
+            ]),
         .testTarget(
             name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess"]),
         .testTarget(
@@ -135,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "rk-serviceTests",
             dependencies: [
-                "rk-service", "rk-approve", "rk-crash-probe", "ResolveKitTesting", "ResolveKit", "ResolveKitChildProcess",
+                "rk-service", "rk-approve", "rk-chat", "rk-crash-probe", "ResolveKitTesting", "ResolveKit",
+                "ResolveKitChildProcess",
             ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),

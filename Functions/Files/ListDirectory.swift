@@ -5,7 +5,7 @@ public import ResolveKitCore
 /// - Parameters:
 ///   - path: Absolute path of the directory; it must resolve inside one of the allowed root directories.
 ///   - includeHidden: Whether to include entries whose names start with a dot.
-// @ResolveKit(name: "list_directory", timeout: 15, requiresApproval: true)
+// @ResolveKit(name: "list_directory", timeout: 120, requiresApproval: true)
 public struct ListDirectory: ResolveKitFunction {
     /// Creates the function; its roots and limits come from each call's context.
     public init() {}

@@ -1,3 +1,6 @@
+import ResolveKit
+import ResolveKitCLI
+
 /// The command line of `rk-approve`.
 struct ApproveOptions: Equatable {
     /// What to do.
@@ -16,148 +19,85 @@ struct ApproveOptions: Equatable {
     var action: Action?
     /// `--session ID`: the session of the calls, when the same call id waits in several.
     var sessionID: String?
-    var showHelp = false
-    var showVersion = false
 
-    /// A command-line mistake: one line, then "See rk-approve --help.", exit 64.
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
+    /// Parses `arguments` (without the program name) with ``ApproveFlags/tool``.
+    static func parse(_ arguments: [String]) throws(UsageError) -> ApproveOptions {
+        try make(try ApproveFlags.tool.parse(arguments))
     }
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> ApproveOptions {
+    /// Reads the options from a parsed command line and checks what the table cannot: the command's arguments,
+    /// and that `--socket` is given unless the audit trail is verified.
+    static func make(_ parsed: ParsedCommandLine) throws(UsageError) -> ApproveOptions {
+        typealias Flags = ApproveFlags
         var options = ApproveOptions()
-        var words: [String] = []
-        var reason: String?
-        var hours: Double?
-        var session: String?
-        var conditions: String?
-        var index = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(description: "\(flag) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "-h", "--help": options.showHelp = true
-            case "--version": options.showVersion = true
-            case "--socket": options.socketPath = try value(argument)
-            case "--reason": reason = try value(argument)
-            case "--session":
-                session = try value(argument)
-                options.sessionID = session
-            case "--if": conditions = try value(argument)
-            case "--hours":
-                let text = try value(argument)
-                guard let number = Double(text), number > 0, number <= 24 * 366 else {
-                    throw UsageError(description: "--hours must be a number of hours from 0 to 8784, got '\(text)'")
-                }
-                hours = number
-            case "--verify-audit": options.action = .verifyAudit(try value(argument))
-            default:
-                guard !argument.hasPrefix("-") else { throw UsageError(description: "unknown option '\(argument)'") }
-                words.append(argument)
-            }
-            index += 1
-        }
-        if options.showHelp || options.showVersion { return options }
-        if case .verifyAudit = options.action {
-            guard words.isEmpty else { throw UsageError(description: "--verify-audit takes no command") }
+        options.socketPath = parsed.value(Flags.socket)
+        options.sessionID = parsed.value(Flags.session)
+        if let path = parsed.value(Flags.verifyAudit) {
+            guard parsed.command == nil else { throw UsageError("--verify-audit takes no command") }
+            options.action = .verifyAudit(path)
             return options
         }
-        guard options.socketPath != nil else {
-            throw UsageError(description: "--socket PATH is required: the socket rk-service was started with")
+        let hours = parsed.number(Flags.hours)
+        if let hours, hours <= 0 {
+            throw UsageError("--hours must be more than 0, got '\(parsed.value(Flags.hours) ?? "0")'")
         }
-        options.action = try action(words, reason: reason, hours: hours, session: session, conditions: conditions)
+        guard options.socketPath != nil else {
+            throw UsageError("--socket PATH is required: the socket rk-service was started with")
+        }
+        options.action = try action(
+            parsed.command?.name, parsed.operands, reason: parsed.value(Flags.reason), hours: hours,
+            session: options.sessionID, conditions: parsed.value(Flags.conditions))
+        if case .edit(_, let text) = options.action, jsonObject(text) == nil {
+            throw UsageError("edit needs the arguments as a JSON object, got '\(text)'")
+        }
+        if case .remember(_, _, _, let conditions?) = options.action, jsonObject(conditions) == nil {
+            throw UsageError(
+                "--if needs a JSON object such as '{\"$.path\": {\"below\": \"/var/log\"}}', got '\(conditions)'")
+        }
         return options
     }
 
+    /// `text` as a JSON object, or `nil` when it is not one.
+    static func jsonObject(_ text: String) -> JSONValue? {
+        guard let value = try? JSONValue(parsing: Array(text.utf8)), value.objectValue != nil else { return nil }
+        return value
+    }
+
     private static func action(
-        _ words: [String], reason: String?, hours: Double?, session: String?, conditions: String?
+        _ command: String?, _ rest: [String], reason: String?, hours: Double?, session: String?, conditions: String?
     ) throws(UsageError) -> Action {
-        guard let command = words.first else { return .watch }
-        let rest = Array(words.dropFirst())
-        func needs(_ count: ClosedRange<Int>, _ usage: String) throws(UsageError) {
+        guard let command else { return .watch }
+        func needs(_ count: ClosedRange<Int>) throws(UsageError) {
             guard count.contains(rest.count) else {
-                throw UsageError(description: "usage: rk-approve --socket PATH \(usage)")
+                let usage = ApproveFlags.tool.commands.first { $0.name == command }.map { "\($0.name) \($0.arguments)" }
+                throw UsageError("usage: rk-approve --socket PATH \(usage ?? command)")
             }
         }
         switch command {
         case "watch":
-            try needs(0...0, "watch")
+            try needs(0...0)
             return .watch
         case "list":
-            try needs(0...0, "list")
+            try needs(0...0)
             return .list
         case "approve":
-            try needs(1...1000, "approve CALL_ID...")
+            try needs(1...1000)
             return .approve(rest)
         case "decline":
-            try needs(1...1000, "decline CALL_ID... [--reason TEXT]")
+            try needs(1...1000)
             return .decline(rest, reason: reason)
         case "edit":
-            try needs(2...2, "edit CALL_ID '{\"argument\": value}'")
+            try needs(2...2)
             return .edit(rest[0], arguments: rest[1])
         case "remember":
-            try needs(1...1, "remember FUNCTION [--hours N | --session SESSION_ID] [--if JSON]")
+            try needs(1...1)
             guard hours == nil || session == nil else {
-                throw UsageError(description: "remember takes --hours or --session, not both")
+                throw UsageError("remember takes --hours or --session, not both")
             }
             return .remember(rest[0], hours: hours, session: session, conditions: conditions)
-        case "revoke":
-            try needs(1...1, "revoke REMEMBERED_ID")
-            return .revoke(rest[0])
         default:
-            throw UsageError(
-                description:
-                    "unknown command '\(command)'; the commands are watch, list, approve, decline, edit, remember, "
-                    + "revoke"
-            )
+            try needs(1...1)
+            return .revoke(rest[0])
         }
     }
-
-    static let help = """
-        USAGE: rk-approve --socket PATH [COMMAND]
-               rk-approve --verify-audit FILE
-
-        The approval prompt for an rk-service that has no terminal: it connects to the service's Unix socket,
-        shows each batch of calls waiting for approval with the same checklist as rk-chat, and sends your
-        decision back. Several operators may watch at once: the first decision wins and the others see it.
-        Every decision records your user and process id (from the socket) in the service's audit trail.
-
-        COMMANDS:
-          watch                      (default in a terminal) prompt for each batch as it arrives: a approve all,
-                                     d decline all, c choose per call, v view arguments, s allow the function for
-                                     the session (remembered by the service), ? help
-          list                       print the pending batches and remembered decisions as JSON, then exit
-                                     (what rk-approve does without a terminal, so it never blocks)
-          approve CALL_ID...         approve these calls
-          decline CALL_ID... [--reason TEXT]
-                                     decline them; the model is told TEXT (approve, decline and edit take
-                                     --session ID when the same call id waits in several sessions)
-          edit CALL_ID JSON          approve one call with corrected arguments, e.g. '{"lines": 50}'; they are
-                                     checked against the function's schema and the model is told they changed
-          remember FUNCTION [--hours N | --session SESSION_ID] [--if JSON]
-                                     allow FUNCTION from now on: always (default), for N hours, or for one
-                                     session; with --if, only calls meeting a rule's conditions, e.g.
-                                     '{"$.path": {"below": "/var/log/nginx"}}'; kept in the service's state
-                                     folder; a deny rule still wins
-          revoke ID                  revoke a remembered decision (ids are in `list`)
-
-        OPTIONS:
-          --socket PATH              the socket rk-service was started with (--socket)
-          --verify-audit FILE        check the hash chain of an audit trail (and its rotated FILE.1, FILE.2 …);
-                                     prints OK or the first broken line, exits 0 or 1
-          -h, --help                 this help
-          --version                  print the version
-
-        EXIT CODES: 0 done, 1 refused by the service or a broken audit trail, 64 usage error,
-                    69 the service cannot be reached.
-
-        EXAMPLES:
-          rk-approve --socket /run/rk-service/socket
-          rk-approve --socket /run/rk-service/socket decline 3f1c… --reason "not during business hours"
-          rk-approve --verify-audit /var/lib/rk-service/audit.jsonl
-        """
 }

@@ -1,26 +1,20 @@
 import Foundation
 import Glibc
 import ResolveKit
+import ResolveKitCLI
 import ResolveKitTerminal
 
 /// `rk-approve`: decides the approvals an `rk-service` publishes on its socket.
 @main
 struct RKApprove {
     static func main() async {
+        let tool = ApproveFlags.tool
+        let parsed = tool.parseOrExit(version: ResolveKitRuntime.version)
         let options: ApproveOptions
         do {
-            options = try ApproveOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try ApproveOptions.make(parsed)
         } catch {
-            FileHandle.standardError.write(Data("rk-approve: error: \(error)\nSee rk-approve --help.\n".utf8))
-            exit(64)
-        }
-        if options.showHelp {
-            print(ApproveOptions.help)
-            exit(0)
-        }
-        if options.showVersion {
-            print("rk-approve \(ResolveKitRuntime.version)")
-            exit(0)
+            tool.exit(with: error)
         }
         exit(await run(options))
     }
@@ -62,12 +56,7 @@ struct RKApprove {
             if let reason { command["reason"] = .string(reason) }
             return await oneShot(command, session: options.sessionID, connection)
         case .edit(let callID, let text):
-            guard let arguments = try? JSONValue(parsing: Array(text.utf8)), arguments.objectValue != nil else {
-                printError(
-                    "rk-approve: error: edit needs the arguments as a JSON object, got '\(text)'\n"
-                        + "See rk-approve --help.")
-                return 64
-            }
+            let arguments = ApproveOptions.jsonObject(text) ?? [:]
             return await oneShot(
                 ["command": "approve", "call_id": .string(callID), "arguments": arguments], session: options.sessionID,
                 connection)
@@ -75,15 +64,7 @@ struct RKApprove {
             let scope: JSONValue =
                 hours.map { ["hours": .number($0)] } ?? session.map { ["session": .string($0)] } ?? "always"
             var command: JSONObject = ["command": "remember", "function": .string(function), "scope": scope]
-            if let conditions {
-                guard let ifObject = try? JSONValue(parsing: Array(conditions.utf8)), ifObject.objectValue != nil else {
-                    printError(
-                        "rk-approve: error: --if needs a JSON object such as "
-                            + "'{\"$.path\": {\"below\": \"/var/log\"}}', got '\(conditions)'\nSee rk-approve --help.")
-                    return 64
-                }
-                command["if"] = ifObject
-            }
+            if let conditions { command["if"] = ApproveOptions.jsonObject(conditions) }
             return await oneShot(command, connection) { answer in
                 print("remembered \(answer["remembered"]?["id"]?.stringValue ?? "?"): allow \(function)")
             }

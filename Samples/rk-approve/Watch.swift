@@ -16,6 +16,8 @@ struct Watch {
         /// The session and calls of the prompt on screen, and the task running it.
         var prompting: (sessionID: String, callIDs: Set<String>, task: Task<ToolBatchDecision, Never>)?
         var closed = false
+        /// Ctrl-C at the prompt: its calls are declined, then rk-approve quits.
+        var interrupted = false
     }
 
     private final class Shared: Sendable {
@@ -34,7 +36,8 @@ struct Watch {
             changed.yield()
         }
         defer { reader.cancel() }
-        let approver = TerminalApprover(screen: screen)
+        let approver = TerminalApprover(
+            screen: screen, onInterrupt: { shared.state.withLock { $0.interrupted = true } })
         var decisionNumber = 0
         for await _ in changes {
             while let request = shared.state.withLock({ $0.closed ? nil : $0.batches.first }) {
@@ -47,6 +50,9 @@ struct Watch {
                     return Set(
                         state.batches.first { $0.batchID == request.batchID && $0.sessionID == request.sessionID }?
                             .calls.map(\.id.rawValue) ?? [])
+                }
+                if shared.state.withLock({ $0.interrupted }) {
+                    return await quitAfterInterrupt(decision, for: request, waiting: stillWaiting, shared)
                 }
                 guard !stillWaiting.isEmpty, stillWaiting == Set(request.calls.map(\.id.rawValue)) else { continue }
                 decisionNumber += 1
@@ -65,6 +71,23 @@ struct Watch {
         }
         screen.print(StyledLine("rk-approve: the service closed the connection", .yellow))
         return 0
+    }
+
+    /// Ctrl-C at the prompt: sends the declines of the calls still waiting, lets the service answer them (it closes
+    /// the connection once it has read everything), and quits with 130, as Ctrl-C anywhere else would.
+    private func quitAfterInterrupt(
+        _ decision: ToolBatchDecision, for request: ToolApprovalRequest, waiting: Set<String>, _ shared: Shared
+    ) async -> Int32 {
+        var still = request
+        still.calls = request.calls.filter { waiting.contains($0.id.rawValue) }
+        if !still.calls.isEmpty { send(decision, for: still, number: 0) }
+        connection.finishSending()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+        while !shared.state.withLock({ $0.closed }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        screen.print(StyledLine("rk-approve: Ctrl-C: the calls shown were declined; quitting", .dim))
+        return 130
     }
 
     /// Sends the prompt's decisions, except declines the prompt made only because a deadline passed (the

@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitCLI
 import ResolveKitSystemFunctions
 import ResolveKitTerminal
 import ResolveKitTesting
@@ -8,20 +9,13 @@ import ResolveKitTesting
 @main
 struct RKChat {
     static func main() async {
+        let tool = ChatFlags.tool
+        let parsed = tool.parseOrExit(version: ResolveKitRuntime.version)
         let options: ChatOptions
         do {
-            options = try ChatOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try ChatOptions.make(parsed)
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: error: \(error)\nSee rk-chat --help.\n".utf8))
-            exit(64)
-        }
-        if options.showHelp {
-            print(ChatOptions.help)
-            exit(0)
-        }
-        if options.showVersion {
-            print("rk-chat \(ResolveKitRuntime.version)")
-            exit(0)
+            tool.exit(with: error)
         }
         if let path = options.checkPolicy { exit(checkPolicy(path)) }
         exit(await run(options))
@@ -33,13 +27,14 @@ struct RKChat {
         let directory = FileManager.default.currentDirectoryPath
         let interactive = options.message == nil && terminal.isInteractive
         let clock = ResolveKitClock.continuous
+        let (interrupts, interrupt) = AsyncStream<Void>.makeStream()
         let approver: any ToolApprover
         do {
             // Before any backend starts, so a policy's mistakes are all the output.
-            approver = try makeApprover(options, interactive: interactive, screen: screen, clock: clock)
+            approver = try makeApprover(
+                options, interactive: interactive, screen: screen, clock: clock, onInterrupt: { interrupt.yield() })
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: error: --approve: \(error.message)\nSee rk-chat --help.\n".utf8))
-            return 64
+            return usageFailure("--approve: \(error.message)")
         }
         for warning in (approver as? PolicyApprover)?.warnings ?? [] {
             FileHandle.standardError.write(Data("\(warning)\n".utf8))
@@ -60,17 +55,14 @@ struct RKChat {
             baseURL = options.baseURL ?? ProcessInfo.processInfo.environment["RESOLVEKIT_BASE_URL"] ?? ""
             apiKey = readAPIKey(options)
             guard !baseURL.isEmpty else {
-                screen.print(StyledLine("rk-chat: error: no backend: pass --demo, or --base-url / RESOLVEKIT_BASE_URL"))
-                return 64
+                return usageFailure("no backend: pass --demo, or --base-url URL or RESOLVEKIT_BASE_URL")
             }
-            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                screen.print(StyledLine("rk-chat: error: RESOLVEKIT_BASE_URL '\(baseURL)' is not an http:// or https:// URL"))
-                return 64
+            guard CommandLineTool.isHTTPURL(baseURL), URL(string: baseURL) != nil else {
+                return usageFailure("RESOLVEKIT_BASE_URL '\(baseURL)' is not an http:// or https:// URL")
             }
             guard apiKey?.isEmpty == false else {
                 let source = options.apiKeyFile.map { "the file \($0) is empty" } ?? "RESOLVEKIT_API_KEY is not set"
-                screen.print(StyledLine("rk-chat: error: no API key: \(source); pass --api-key-file PATH or set it"))
-                return 64
+                return usageFailure("no API key: \(source); pass --api-key-file PATH or set it")
             }
         }
         if options.approval == nil, !interactive {
@@ -92,7 +84,9 @@ struct RKChat {
         if let message = options.message {
             code = await OneShot(runtime: runtime, screen: screen, showsHistory: options.showHistory).run(message)
         } else {
-            code = await Conversation(runtime: runtime, screen: screen, terminal: terminal, approver: approver).run()
+            code = await Conversation(
+                runtime: runtime, screen: screen, terminal: terminal, approver: approver, interrupts: interrupts
+            ).run()
         }
         await runtime.stop()
         await demo?.stop()
@@ -109,8 +103,7 @@ struct RKChat {
         do {
             problems = try PolicyApprover.check(contentsOf: URL(fileURLWithPath: path), functions: packRegistry)
         } catch {
-            FileHandle.standardError.write(Data("rk-chat: error: --check-policy: \(error.message)\nSee rk-chat --help.\n".utf8))
-            return 64
+            return usageFailure("--check-policy: \(error.message)")
         }
         for problem in problems { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
         let errors = problems.filter { $0.severity == .error }.count
@@ -120,6 +113,12 @@ struct RKChat {
         return errors == 0 ? 0 : 1
     }
 
+    /// Reports a usage error found after parsing, as the parser reports its own; returns 64.
+    static func usageFailure(_ message: String) -> Int32 {
+        FileHandle.standardError.write(Data(UsageError(message).report(for: ChatFlags.tool.name).utf8))
+        return UsageError.exitCode
+    }
+
     static func readAPIKey(_ options: ChatOptions) -> String? {
         if let path = options.apiKeyFile {
             return (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -127,16 +126,19 @@ struct RKChat {
         return ProcessInfo.processInfo.environment["RESOLVEKIT_API_KEY"]
     }
 
+    /// The approver `--approve` asks for; a prompt calls `onInterrupt` when Ctrl-C declines at it.
     static func makeApprover(
-        _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock
+        _ options: ChatOptions, interactive: Bool, screen: TerminalScreen, clock: ResolveKitClock,
+        onInterrupt: @escaping @Sendable () -> Void
     ) throws(ResolveKitError) -> any ToolApprover {
+        let prompt = TerminalApprover(screen: screen, clock: clock, onInterrupt: onInterrupt)
         switch options.approval ?? (interactive ? .prompt : .declineAll) {
         case .approveAll: return AutoApprover()
         case .declineAll: return DenyAllApprover()
         case .policy(let path):
-            let prompt = interactive ? TerminalApprover(screen: screen, clock: clock) : nil
-            return try PolicyApprover(contentsOf: URL(fileURLWithPath: path), functions: packRegistry, fallback: prompt)
-        case .prompt: return TerminalApprover(screen: screen, clock: clock)
+            return try PolicyApprover(
+                contentsOf: URL(fileURLWithPath: path), functions: packRegistry, fallback: interactive ? prompt : nil)
+        case .prompt: return prompt
         }
     }
 }

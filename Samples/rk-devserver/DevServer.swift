@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ResolveKitCLI
 import ResolveKitHTTP
 import ResolveKitTesting
 
@@ -7,20 +8,13 @@ import ResolveKitTesting
 @main
 enum DevServer {
     static func main() async {
+        let tool = DevServerFlags.tool
+        let parsed = tool.parseOrExit(version: ReferenceBackend.version)
         let options: DevServerOptions
         do {
-            options = try DevServerOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try DevServerOptions.make(parsed)
         } catch {
-            write("rk-devserver: error: \(error.message)\nSee rk-devserver --help.\n", to: .standardError)
-            exit(64)
-        }
-        if options.showHelp {
-            write(DevServerOptions.usage + "\n")
-            exit(0)
-        }
-        if options.showVersion {
-            write("rk-devserver \(ReferenceBackend.version)\n")
-            exit(0)
+            tool.exit(with: error)
         }
         var configuration = options.configuration
         let environment = ProcessInfo.processInfo.environment

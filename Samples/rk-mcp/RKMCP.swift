@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ResolveKitCLI
 import ResolveKitTools
 import ResolveKitMCP
 import ResolveKitSystemFunctions
@@ -9,25 +10,19 @@ import ResolveKitTerminalCore
 @main
 struct RKMCP {
     static func main() async {
+        let tool = MCPFlags.tool
+        let parsed = tool.parseOrExit(version: ResolveKitVersion.current)
         let options: MCPOptions
         do {
-            options = try MCPOptions.parse(Array(CommandLine.arguments.dropFirst()))
+            options = try MCPOptions.make(parsed)
         } catch {
-            fail("\(error)", code: 64)
-        }
-        if options.showHelp {
-            print(MCPOptions.help)
-            exit(0)
-        }
-        if options.showVersion {
-            print("rk-mcp \(ResolveKitVersion.current)")
-            exit(0)
+            tool.exit(with: error)
         }
         let server: MCPServer
         do {
             server = try MCPServer(configuration: configuration(options))
         } catch {
-            fail(error.message, code: 64)
+            tool.exit(with: UsageError(error.message))
         }
         let serving = Task { await server.serve() }
         let terminations = cancelOnTermination(serving)
@@ -80,10 +75,5 @@ struct RKMCP {
                 // stdout belongs to the protocol: logs go to stderr.
                 FileHandle.standardError.write(Data("level=\(record.level) msg=\"\(record.message)\"\n".utf8))
             })
-    }
-
-    static func fail(_ message: String, code: Int32) -> Never {
-        FileHandle.standardError.write(Data("rk-mcp: error: \(message)\nSee rk-mcp --help.\n".utf8))
-        exit(code)
     }
 }

@@ -88,3 +88,37 @@ enum ApprovalCommand: Equatable, Sendable {
         throw ParseFailure(#"scope must be "always", {"hours": N} or {"session": "<session id>"}"#)
     }
 }
+
+extension ApprovalCommand {
+    /// The command as log fields, in words: `command=decline call_ids=call_1,call_2 reason="…"`. Edited arguments
+    /// are not logged, only that there were some (they may hold what a person typed).
+    var logMetadata: [String: String] {
+        var fields: [String: String]
+        switch self {
+        case .list: fields = ["command": "approvals"]
+        case .subscribe: fields = ["command": "subscribe"]
+        case .approve(let callIDs, let sessionID):
+            fields = ["command": "approve", "call_ids": callIDs.joined(separator: ",")]
+            fields["session_id"] = sessionID
+        case .approveEdited(let callID, let sessionID, _):
+            fields = ["command": "approve", "call_ids": callID, "edited_arguments": "true"]
+            fields["session_id"] = sessionID
+        case .decline(let callIDs, let sessionID, let reason):
+            fields = ["command": "decline", "call_ids": callIDs.joined(separator: ",")]
+            fields["session_id"] = sessionID
+            fields["reason"] = reason
+        case .remember(let function, let arguments, let conditions, let scope):
+            let until: String
+            switch scope {
+            case .always: until = "always"
+            case .session(let id): until = "session " + id
+            case .until(let date): until = "until " + ISO8601Timestamp.format(date)
+            }
+            fields = ["command": "remember", "function": function, "scope": until]
+            if arguments != nil { fields["only_arguments"] = "true" }
+            if conditions != nil { fields["only_if"] = "true" }
+        case .revoke(let id): fields = ["command": "revoke", "remembered_id": id]
+        }
+        return fields
+    }
+}

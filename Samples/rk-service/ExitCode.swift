@@ -10,4 +10,7 @@ enum ExitCode: Int32 {
     case unavailable = 69
     /// An internal failure (`EX_SOFTWARE`).
     case internalFailure = 70
+    /// The state folder cannot be used: another process holds it (`state_locked`), or it cannot be read or written
+    /// (`EX_CANTCREAT`). A local problem, not an unavailable backend.
+    case stateUnavailable = 73
 }

@@ -1,25 +1,14 @@
 import Foundation
 import Glibc
 import ResolveKit
+import ResolveKitCLI
 
 /// `rk-service`: parse the command line, validate it against the environment, then run the service.
 @main
 enum RKService {
     static func main() async {
-        let options: ServiceOptions
-        do {
-            options = try ServiceOptions.parse(Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            usageFailure(error)
-        }
-        if options.showHelp {
-            FileHandle.standardOutput.write(Data((ServiceOptions.usage + "\n").utf8))
-            exit(ExitCode.clean.rawValue)
-        }
-        if options.showVersion {
-            FileHandle.standardOutput.write(Data("rk-service \(ResolveKitRuntime.version)\n".utf8))
-            exit(ExitCode.clean.rawValue)
-        }
+        let parsed = ServiceFlags.tool.parseOrExit(version: ResolveKitRuntime.version)
+        let options = ServiceOptions.make(parsed)
         if let path = options.checkPolicy { exit(checkPolicy(path)) }
         let settings: ServiceSettings
         do {
@@ -50,7 +39,6 @@ enum RKService {
     }
 
     private static func usageFailure(_ error: ServiceOptions.UsageError) -> Never {
-        FileHandle.standardError.write(Data("rk-service: error: \(error.message)\nSee rk-service --help.\n".utf8))
-        exit(ExitCode.usage.rawValue)
+        ServiceFlags.tool.exit(with: error)
     }
 }

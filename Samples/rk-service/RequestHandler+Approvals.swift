@@ -42,7 +42,7 @@ extension RequestHandler {
                 id: id,
                 fields: ["status": "error", "error": .string(error.message), "code": .string(error.code.rawValue)])
         }
-        log.info("approval command", metadata: ["command": "\(command)", "by": decider.description])
+        log.info("approval command", metadata: command.logMetadata.merging(["by": decider.description]) { $1 })
         return ServiceResponse(id: id, fields: ["status": "ok"])
     }
 

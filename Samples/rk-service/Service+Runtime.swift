@@ -25,18 +25,14 @@ extension Service {
         return configuration
     }
 
-    /// Logs tool calls and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when the
-    /// runtime has failed or is blocked (or `nil` when cancelled).
+    /// Logs approval requests and connection changes, mirrors the connection in systemd's `STATUS=`, and returns when
+    /// the runtime has failed or is blocked (or `nil` when cancelled).
     static func watch(_ runtime: ResolveKitRuntime, log: ResolveKitLogger, notifier: SystemdNotifier) async
         -> StopReason?
     {
         for await event in runtime.events {
+            // Each call's outcome is logged once, with its user, by the request that made it (RequestHandler).
             switch event {
-            case .toolCallUpdated(let item):
-                let call = ServiceResponse.ToolCall(item)
-                var metadata = ["function": call.function, "status": call.status, "call_id": item.id.rawValue]
-                if let error = call.error { metadata["error"] = error }
-                log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
             case .toolBatchAwaitingApproval(let batch):
                 log.info(
                     "approval requested",

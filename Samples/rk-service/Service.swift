@@ -49,10 +49,9 @@ struct Service {
         notifier.notify("STATUS=Connecting to \(settings.baseURL.host ?? "the backend")")
 
         switch await Self.start(host, signals: signals) {
-        case .failure(let reason):
-            log.error("cannot connect", metadata: ["reason": reason.reason])
+        case .failure(let failure):
             source.stop()
-            return .unavailable
+            return Self.report(failure.error, log: log)
         case .success(let received?):
             log.info("stopping before ready", metadata: ["signal": SignalWatcher.name(received)])
             notifier.notify("STOPPING=1")
@@ -62,10 +61,12 @@ struct Service {
         case .success(nil):
             break
         }
-        guard let shared = try? await host.session(for: RequestHandler.sharedKey) else {
-            log.error("cannot connect", metadata: ["reason": "the shared session closed while starting"])
+        let shared: ResolveKitRuntime
+        do {
+            shared = try await host.session(for: RequestHandler.sharedKey)
+        } catch {
             source.stop()
-            return .unavailable
+            return Self.report(error, log: log)
         }
         let handler = RequestHandler(host: host, turnTimeout: settings.turnTimeout, log: log)
         source.start()
@@ -97,11 +98,11 @@ struct Service {
     static func start(_ host: ResolveKitHost, signals: SignalWatcher) async -> Result<Int32?, StartFailure> {
         await withTaskGroup(of: Result<Int32?, StartFailure>?.self) { group in
             group.addTask {
-                do {
+                do throws(ResolveKitError) {
                     _ = try await host.session(for: RequestHandler.sharedKey)
                     return .success(nil)
                 } catch {
-                    return .failure(StartFailure(reason: "\(error)"))
+                    return .failure(StartFailure(error: error))
                 }
             }
             group.addTask { await signals.next().map { .success($0) } }
@@ -113,7 +114,21 @@ struct Service {
 
     /// Why the runtime did not start.
     struct StartFailure: Error {
-        var reason: String
+        var error: ResolveKitError
+    }
+
+    /// Logs why the service could not start and chooses the exit code: a state folder that another process holds
+    /// or that cannot be written is a local problem (73), anything else the backend's (69).
+    static func report(_ error: ResolveKitError, log: ResolveKitLogger) -> ExitCode {
+        let metadata = ["code": error.code.rawValue, "reason": error.message]
+        switch error.code {
+        case .stateLocked, .stateStore:
+            log.error("cannot use the state folder", metadata: metadata)
+            return .stateUnavailable
+        default:
+            log.error("cannot connect", metadata: metadata)
+            return .unavailable
+        }
     }
 
     /// Answers every line of `source` concurrently (the handler keeps each user's order); returns when the input

@@ -20,7 +20,10 @@ struct ServiceResponse: Equatable, Sendable {
             switch item.status {
             case .completed: status = "completed"
             case .failed(let reason): (status, error) = ("failed", reason)
-            case .cancelled(let reason): (status, error) = ("cancelled", reason)
+            // A call an approver declined (or whose approval timed out) is "declined", as everywhere else; one
+            // abandoned otherwise (its session ended, the service is draining) is "cancelled".
+            case .cancelled(let reason):
+                (status, error) = (item.decision == .declined ? "declined" : "cancelled", reason)
             case .running: status = "running"
             case .pendingApproval: status = "pending_approval"
             }

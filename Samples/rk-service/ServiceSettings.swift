@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitCLI
 import ResolveKitSystemFunctions
 
 /// Everything `rk-service` runs with, validated: the options joined with the environment and the files they name.

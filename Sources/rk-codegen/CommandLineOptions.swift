@@ -1,3 +1,4 @@
+import ResolveKitCLI
 import ResolveKitCodegen
 
 /// The validated command line of `rk-codegen`.
@@ -10,63 +11,28 @@ struct CommandLineOptions: Equatable {
     var moduleName = "Module"
     var access = CodegenOptions.RegistryAccess.internal
     var check = false
-    var help = false
-    var version = false
 
-    /// Parses `arguments` (without the program name).
-    /// - Throws: ``UsageError`` for an unknown option, a missing or invalid value, or missing inputs/output.
-    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+    /// Reads the options from a parsed command line and checks what the table cannot: inputs and `--output` are
+    /// required, and every input exists.
+    /// - Throws: ``UsageError`` naming what is missing or wrong.
+    static func make(_ parsed: ParsedCommandLine) throws(UsageError) -> CommandLineOptions {
+        typealias Flags = CodegenFlags
         var options = CommandLineOptions()
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw UsageError("option \(name) needs a value")
-                }
-                return next
-            }
-            switch name {
-            case "--help", "-h": options.help = true
-            case "--version": options.version = true
-            case "--output", "-o": options.output = try value()
-            case "--manifest": options.manifest = try value()
-            case "--cache": options.cache = try value()
-            case "--module-name": options.moduleName = try value()
-            case "--access":
-                let text = try value()
-                guard let access = CodegenOptions.RegistryAccess(rawValue: text) else {
-                    throw UsageError("--access must be 'public' or 'internal', not '\(text)'")
-                }
-                options.access = access
-            case "--check": options.check = true
-            case "--":
-                options.inputs += remaining
-                remaining = []
-            default:
-                guard !argument.hasPrefix("-") else { throw UsageError("unknown option '\(argument)'") }
-                options.inputs.append(argument)
-            }
-        }
-        guard !options.help, !options.version else { return options }
+        options.inputs = parsed.operands
+        options.output = parsed.value(Flags.output)
+        options.manifest = parsed.value(Flags.manifest)
+        options.cache = parsed.value(Flags.cache)
+        options.moduleName = parsed.value(Flags.moduleName) ?? options.moduleName
+        options.access = parsed.value(Flags.access).flatMap(CodegenOptions.RegistryAccess.init(rawValue:)) ?? .internal
+        options.check = parsed.has(Flags.check)
         guard !options.inputs.isEmpty else { throw UsageError("no input files or directories given") }
-        guard options.output != nil else { throw UsageError("--output <file> is required") }
+        guard options.output != nil else { throw UsageError("--output FILE is required") }
+        try parsed.checkFiles(operands: CodegenFlags.tool.operands?.kind)
         return options
     }
-}
 
-/// A command line that cannot be run; exit code 2.
-struct UsageError: Error, Equatable, CustomStringConvertible {
-    /// What is wrong with the command line.
-    var description: String
-
-    init(_ description: String) {
-        self.description = description
+    /// Parses `arguments` (without the program name), as ``make(_:)`` after the table's parse.
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+        try make(try CodegenFlags.tool.parse(arguments))
     }
 }

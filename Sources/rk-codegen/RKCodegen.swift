@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCLI
 import ResolveKitCodegen
 import ResolveKitCore
 
@@ -6,21 +7,17 @@ import ResolveKitCore
 @main
 enum RKCodegen {
     static func main() {
+        let tool = CodegenFlags.tool
+        let parsed = tool.parseOrExit(version: ResolveKitVersion.current)
+        let options: CommandLineOptions
+        do {
+            options = try CommandLineOptions.make(parsed)
+        } catch {
+            tool.exit(with: error)
+        }
         let code: Int32
         do {
-            let options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
-            if options.help {
-                print(Help.text)
-                code = 0
-            } else if options.version {
-                print("rk-codegen \(ResolveKitVersion.current)")
-                code = 0
-            } else {
-                code = try run(options)
-            }
-        } catch let error as UsageError {
-            printError("rk-codegen: error: \(error)\nSee rk-codegen --help.")
-            code = 64
+            code = try run(options)
         } catch {
             printError("rk-codegen: error: \(error)")
             code = 4

@@ -1,7 +1,8 @@
 // rk-crash-probe: a runtime in a process of its own, for tests that kill it and start it again.
 //
-//   rk-crash-probe --base-url URL --state-dir DIR [--message TEXT] [--key KEY]
+//   rk-crash-probe --base-url URL --state-dir DIR|automatic [--message TEXT] [--key KEY]
 //
+// `--state-dir automatic` keeps its state where a program's is by default (`$XDG_STATE_HOME/resolvekit/<program>/…`).
 // With --message it asks and prints `answer: …`; without, it starts, posts what the journal still holds, and exits.
 // With --key it runs the session of that key in a ResolveKitHost instead of a runtime of its own.
 // Its functions print `started <call id>` when they begin, so a test knows exactly when to kill it.
@@ -52,7 +53,7 @@ guard let base = options["--base-url"].flatMap(URL.init(string:)), let state = o
 }
 let configuration = ResolveKitConfiguration(
     baseURL: base, apiKeyProvider: { "rk_dev" }, deviceIDProvider: { "crash-probe" },
-    functions: [Hold.self, Quick.self], stateLocation: .directory(state))
+    functions: [Hold.self, Quick.self], stateLocation: state == "automatic" ? .automatic : .directory(state))
 do {
     if let key = options["--key"] {
         let host = ResolveKitHost(configuration: configuration, options: .init(idleTimeout: nil))

@@ -36,7 +36,7 @@ struct GeneratedFunctionTests {
     }
 
     @Test func annotationFlagsAndDescriptionsReachTheConformance() throws {
-        #expect(SetLights.resolveKitTimeoutSeconds == 30)
+        #expect(SetLights.resolveKitTimeoutSeconds == 60)
         #expect(SetLights.resolveKitRequiresApproval)
         #expect(SetLights.resolveKitDescription == "Turn the lights in a room on or off.\n\nRooms are matched by name.")
         #expect(EchoScalars.resolveKitRequiresApproval == false)

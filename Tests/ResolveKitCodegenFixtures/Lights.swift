@@ -1,6 +1,6 @@
 public import ResolveKitCore
 
-// @ResolveKit(name: "set_lights", timeout: 30, requiresApproval: true)
+// @ResolveKit(name: "set_lights", timeout: 60, requiresApproval: true)
 /// Turn the lights in a room on or off.
 ///
 /// Rooms are matched by name.

@@ -1,6 +1,6 @@
 public import ResolveKitCore
 
-// @ResolveKit(name: "set_thermostat", timeout: 20, requiresApproval: true)
+// @ResolveKit(name: "set_thermostat", timeout: 60, requiresApproval: true)
 /// Set a room's thermostat.
 /// - Parameters:
 ///   - room: The room, e.g. "kitchen".

@@ -53,19 +53,21 @@ struct CommandLineTests {
         let run = try Self.run(["--help"])
         #expect(run.code == 0)
         #expect(run.stdout.contains("EXAMPLE:"))
-        #expect(run.stdout.contains("// @ResolveKit(name: \"set_lights\", timeout: 30, requiresApproval: true)"))
+        #expect(run.stdout.contains("// @ResolveKit(name: \"set_lights\", timeout: 60, requiresApproval: true)"))
         #expect(run.stdout.contains("3  --check found the output stale"))
     }
 
     static let usageErrors: [([String], String)] = [
         ([], "rk-codegen: error: no input files or directories given"),
-        (["a.swift"], "rk-codegen: error: --output <file> is required"),
-        (["a.swift", "--output"], "rk-codegen: error: option --output needs a value"),
+        (["a.swift"], "rk-codegen: error: --output FILE is required"),
+        (["a.swift", "--output"], "rk-codegen: error: --output needs a value"),
         (["a.swift", "-o", "b.swift", "--verbose"], "rk-codegen: error: unknown option '--verbose'"),
+        (["a.swift", "-o", "b.swift", "--chek"], "rk-codegen: error: unknown option '--chek'; did you mean '--check'?"),
         (
             ["a.swift", "-o", "b.swift", "--access=open"],
-            "rk-codegen: error: --access must be 'public' or 'internal', not 'open'"
+            "rk-codegen: error: --access expects internal or public, got 'open'"
         ),
+        (["/nonexistent/rk", "--output", "/tmp/x.swift"], "rk-codegen: error: /nonexistent/rk does not exist"),
     ]
 
     @Test("usage errors exit with 64 and say what is wrong", arguments: usageErrors)
@@ -106,10 +108,29 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
     }
 
-    @Test func aMissingInputExitsWith4() throws {
-        let run = try Self.run(["/nonexistent/rk", "--output", "/tmp/x.swift"])
-        #expect(run.code == 4)
-        #expect(run.stderr == "rk-codegen: error: no such file or directory: /nonexistent/rk\n")
+    @Test func aFunctionThatNeedsApprovalWithATimeoutTooShortForAPersonIsWarnedAbout() throws {
+        let root = try Self.directory([
+            "Logs.swift": """
+                /// Reads the log.
+                // @ResolveKit(name: "read_log", timeout: 15)
+                struct ReadLog: ResolveKitFunction { func perform() async throws {} }
+
+                /// Says the time.
+                // @ResolveKit(name: "time", timeout: 5, requiresApproval: false)
+                struct Time: ResolveKitFunction { func perform() async throws {} }
+
+                """
+        ])
+        let run = try Self.run(["Logs.swift", "-o", "Out.swift"], in: root)
+        #expect(run.code == 0)
+        #expect(
+            run.stderr == """
+                Logs.swift:2:43: warning: timeout 15 is too short for a function that needs approval: the backend's \
+                timeout includes the wait for a person's decision, so the prompt would show less than 15 seconds; \
+                use 60 or more
+
+                """)
+        #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
     }
 
     @Test func directoriesAreSearchedRecursivelyAndTheOutputIsNotScanned() throws {

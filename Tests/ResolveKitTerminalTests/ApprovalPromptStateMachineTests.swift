@@ -16,7 +16,7 @@ struct ApprovalPromptStateMachineTests {
         arguments: [
             (Key.character("a"), ApprovalPrompt.Verdict.approved(via: .terminal)),
             (.character("d"), .declined(reason: "Declined at the terminal", via: .terminal)),
-            (.controlC, .declined(reason: "Declined at the terminal", via: .terminal)),
+            (.controlC, .declined(reason: "Declined at the terminal", via: .interrupt)),
             (.controlD, .declined(reason: "Declined at the terminal", via: .endOfInput)),
         ])
     func batchKeys(key: Key, verdict: ApprovalPrompt.Verdict) {

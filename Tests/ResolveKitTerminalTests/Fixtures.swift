@@ -30,11 +30,12 @@ struct Harness {
 
     init(
         columns: Int = 100, isInteractive: Bool = true, environment: [String: String] = ["TERM": "xterm-256color"],
-        fallback: any ToolApprover = DenyAllApprover()
+        fallback: any ToolApprover = DenyAllApprover(), onInterrupt: (@Sendable () -> Void)? = nil
     ) {
         terminal = FakeTerminal(columns: columns, rows: 40, isInteractive: isInteractive, environment: environment)
         approver = TerminalApprover(
-            screen: TerminalScreen(terminal: terminal.io), fallback: fallback, clock: ResolveKitClock(clock))
+            screen: TerminalScreen(terminal: terminal.io), fallback: fallback, clock: ResolveKitClock(clock),
+            onInterrupt: onInterrupt)
     }
 }
 

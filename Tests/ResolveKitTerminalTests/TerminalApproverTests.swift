@@ -1,6 +1,7 @@
 import ResolveKit
 import ResolveKitTerminal
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -89,7 +90,8 @@ struct TerminalApproverTests {
         async let decision = harness.approver.decide(makeRequest(calls))
         harness.terminal.type("?")
         await harness.terminal.waitForInputRequest()
-        #expect(harness.terminal.screen.contains("Ctrl-C, Ctrl-D, end of input   decline every call"))
+        #expect(harness.terminal.screen.contains("Ctrl-C     decline every call, then quit"))
+        #expect(harness.terminal.screen.contains("Ctrl-D, end of input   decline every call"))
         harness.terminal.type("a")
         #expect(await decision.unattributed == .approveAll)
     }
@@ -126,6 +128,18 @@ struct TerminalApproverTests {
         #expect(await harness.approver.decide(makeRequest(calls)).unattributed == .declineAll(reason: "Declined at the terminal"))
         #expect(!harness.terminal.isInRawMode)
         #expect(harness.terminal.rawModeEntries == 1)
+    }
+
+    @Test(
+        "Ctrl-C at a prompt asks the host to quit after declining; Ctrl-D and the end of input only decline",
+        arguments: [(FakeTerminal.controlC, 1), (FakeTerminal.controlD, 0), ([], 0)])
+    func onlyCtrlCAsksTheHostToQuit(bytes: [UInt8], interrupts: Int) async {
+        let count = Mutex(0)
+        let harness = Harness(onInterrupt: { count.withLock { $0 += 1 } })
+        if bytes.isEmpty { harness.terminal.endInput() } else { harness.terminal.send(bytes) }
+        let decision = await harness.approver.decide(makeRequest(calls))
+        #expect(decision.unattributed == .declineAll(reason: "Declined at the terminal"))
+        #expect(count.withLock { $0 } == interrupts)
     }
 
     @Test("After the decision the checklist follows the calls in place: running, done, failed, declined")

@@ -30,6 +30,13 @@ struct LoopbackRequestParserTests {
         }
     }
 
+    @Test func aTLSHandshakeIsRefusedAtItsFirstByteWithoutWaitingForAHead() {
+        // The start of a TLS ClientHello: a handshake record (0x16), version 3.1, then the length.
+        var parser = LoopbackRequestParser()
+        parser.append([0x16, 0x03, 0x01, 0x02, 0x00])
+        #expect(parser.next() == .failure(status: 400, reason: "Bad Request"))
+    }
+
     @Test func pipelinedRequestsComeOutOneByOne() {
         let bytes = Array(
             "GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.0\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\n\r\n".utf8)

@@ -83,4 +83,62 @@ struct SchemaDrivenAgentTests {
                 """)
         #expect(ReadableResult.lines(#""10:42""#) == nil)
     }
+
+    static let temperature: JSONValue = [
+        "type": "object", "required": ["celsius"],
+        "properties": ["celsius": ["type": "number", "minimum": -273.15, "description": "The temperature."]],
+    ]
+    static let order: JSONValue = [
+        "type": "object", "required": ["order_id"],
+        "properties": ["order_id": ["type": "string", "description": "The order, e.g. \"A-1001\"."]],
+    ]
+    static let logTail: JSONValue = [
+        "type": "object", "required": ["path"],
+        "properties": [
+            "path": ["type": "string", "description": "Absolute path of the file."],
+            "lines": ["type": "integer", "minimum": 1, "maximum": 1000],
+        ],
+    ]
+
+    @Test(arguments: [
+        (temperature, "what is 30 degrees celsius in fahrenheit?", ["celsius": 30] as JSONValue),
+        (temperature, "convert -40 to fahrenheit", ["celsius": -40]),
+        (temperature, "convert a temperature to fahrenheit", ["celsius": -273.15]),
+        (order, "look up order A-1234", ["order_id": "A-1234"]),
+        (order, #"look up order "B 77", please"#, ["order_id": "B 77"]),
+        (order, "look up my order", ["order_id": "A-1001"]),
+        (logTail, "show the last 50 lines of /var/log/syslog", ["lines": 50, "path": "/var/log/syslog"]),
+        (logTail, "show /var/log/syslog", ["path": "/var/log/syslog"]),
+        (
+            thermostat.parametersSchema, "set the thermostat in room 4B to 21",
+            ["celsius": 21, "mode": "heat", "room": "4B"]
+        ),
+        (
+            thermostat.parametersSchema, "set the thermostat to 45",
+            ["celsius": 5, "mode": "heat", "room": "living room"]
+        ),
+    ] as [(JSONValue, String, JSONValue)])
+    func valuesComeFromTheQuestionWhenTheyFitAndTheDescriptionsExampleOnlyWhenItHasNone(
+        schema: JSONValue, text: String, expected: JSONValue
+    ) throws {
+        #expect(try SchemaArguments.build(schema: schema, text: text).get() == expected)
+    }
+
+    @Test func theAnswerSaysWhenACallFailed() {
+        let failed = #"{"error": "User denied action"}"#
+        let done = ReferenceBackend.render(
+            AgentScript.doneTemplate, results: [("read_log_tail", failed)], userText: "show me the log")
+        #expect(done == "That did not work. The read_log_tail call failed: User denied action.")
+        let partly = ReferenceBackend.render(
+            "Done.\nThe {name1} returned \"{result1}\".\nThe {name2} returned \"{result2}\".",
+            results: [("get_local_time", #""10:42""#), ("read_log_tail", failed)], userText: "")
+        #expect(
+            partly == """
+                Only partly done.
+                The get_local_time returned ""10:42"".
+                The read_log_tail call failed: User denied action.
+                """)
+        let placed = ReferenceBackend.render("Result: {result}", results: [("f", failed)], userText: "")
+        #expect(placed == "Result: failed: User denied action")
+    }
 }

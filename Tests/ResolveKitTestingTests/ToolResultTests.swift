@@ -108,7 +108,7 @@ struct ToolResultTests {
         await harness.backend.waitForIdleTurns()
         #expect(
             Frame(harness.backend.events(inSession: session.id)[1].frame)?.payload["full_text"]
-                == "Done. The get_local_time returned:\nerror: User declined the action")
+                == "That did not work. The get_local_time call failed: User declined the action.")
     }
 
     @Test(

@@ -75,7 +75,7 @@ struct TurnTests {
         let complete = try #require(Frame(events[1].frame))
         #expect(
             complete.payload["full_text"]
-                == "Done. The get_local_time returned:\nerror: Function 'get_local_time' timed out after 30s")
+                == "That did not work. The get_local_time call failed: Function 'get_local_time' timed out after 30s.")
         #expect(harness.backend.counters.toolCallsTimedOut == 1)
         let callID = try #require(Frame(events[0].frame)?.payload["call_id"]?.stringValue)
         let late = await harness.answer(callID, turn: turn, in: session, result: "1")
@@ -200,7 +200,7 @@ struct TurnTests {
         await harness.backend.waitForIdleTurns()
         let events = harness.backend.events(inSession: session.id)
         #expect(events.map(\.type) == ["turn_complete", "feedback_requested"])
-        #expect(Frame(events[0].frame)?.payload["full_text"] == "error: Function 'set_lights' is not available")
+        #expect(Frame(events[0].frame)?.payload["full_text"] == "failed: Function 'set_lights' is not available")
     }
 
     @Test("Text deltas arrive before the final text with the accumulated draft")

@@ -1,3 +1,4 @@
+import ResolveKitHTTP
 import Testing
 
 @testable import ResolveKit
@@ -43,5 +44,41 @@ struct BackendFailurePolicyTests {
         let action = BackendFailurePolicy.action(
             endpoint, status: status, isChatUnavailable: chatUnavailable, tokenRefreshed: refreshed)
         #expect(action == expected, "\(endpoint) \(status.map(String.init) ?? "transport")")
+    }
+}
+
+/// What the table cannot see from a status alone: an older backend's 404 on the compatibility endpoint, and the
+/// transport failures no retry can fix.
+struct BackendFailureCauseTests {
+    static func compat404(_ body: String) -> BackendError {
+        BackendError(
+            code: .httpStatus, endpoint: "GET /v1/sdk/compat", message: "HTTP 404", status: 404,
+            serverError: ServerErrorBody(bytes: Array(body.utf8)))
+    }
+
+    @Test func aCompatibility404InTheBackendsShapeIsAnOlderBackendAndAnyOtherIsNoBackend() {
+        #expect(BackendFailurePolicy.isOlderBackendWithoutCompatibility(Self.compat404(#"{"detail":"Not Found"}"#)))
+        #expect(!BackendFailurePolicy.isOlderBackendWithoutCompatibility(Self.compat404("<html>Not Found</html>")))
+        #expect(!BackendFailurePolicy.isOlderBackendWithoutCompatibility(Self.compat404("")))
+        #expect(BackendFailurePolicy.action(.compatibility, Self.compat404("<html>Not Found</html>")) == .fail)
+    }
+
+    @Test func onlyATransportFailureNoRetryCanFixIsUnfixable() {
+        func transport(_ error: HTTPError) -> BackendError {
+            BackendError(code: .transport, endpoint: "GET /v1/sdk/compat", message: "\(error)", transport: error)
+        }
+        let unknownHost = HTTPError(code: .connectFailed, message: "no host", curlCode: 6)
+        let refused = HTTPError(code: .connectFailed, message: "refused", curlCode: 7)
+        let plainHTTP = HTTPError(
+            code: .tlsFailed, message: "tls", curlCode: 35,
+            curlMessage: "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number")
+        let badCertificate = HTTPError(code: .tlsFailed, message: "tls", curlCode: 60, curlMessage: "self signed")
+        #expect(BackendFailurePolicy.isUnfixableByRetry(transport(unknownHost)))
+        #expect(BackendFailurePolicy.isUnfixableByRetry(transport(plainHTTP)))
+        #expect(!BackendFailurePolicy.isUnfixableByRetry(transport(refused)))
+        #expect(!BackendFailurePolicy.isUnfixableByRetry(transport(badCertificate)))
+        #expect(!BackendFailurePolicy.isUnfixableByRetry(Self.compat404("")))
+        #expect(!transport(unknownHost).isTransient)
+        #expect(transport(refused).isTransient)
     }
 }

@@ -1,3 +1,4 @@
+import ResolveKitHTTP
 import Testing
 
 @testable import ResolveKit
@@ -45,5 +46,31 @@ struct SessionLifecycleTests {
         #expect(!lifecycle.reuses)
         _ = lifecycle.opened()
         #expect(lifecycle.reuses)
+    }
+
+    static let unknownHost = BackendError(
+        code: .transport, endpoint: "GET /v1/sdk/compat", message: "no host",
+        transport: HTTPError(code: .connectFailed, message: "no host", curlCode: 6))
+    static let refused = BackendError(
+        code: .transport, endpoint: "GET /v1/sdk/compat", message: "refused",
+        transport: HTTPError(code: .connectFailed, message: "refused", curlCode: 7))
+
+    @Test func aFailureNoRetryCanFixEndsARuntimeThatNeverConnectedAtOnce() {
+        var lifecycle = SessionLifecycle(retryBudget: nil)
+        guard case .fail(let error) = lifecycle.setupFailed(Self.unknownHost, jitter: 0.5) else {
+            Issue.record("an unknown host was retried")
+            return
+        }
+        #expect(error.code == .unreachable)
+        #expect(!error.isRetryable)
+        #expect(error.message.hasPrefix("Gave up at once, as retrying cannot help: GET /v1/sdk/compat"))
+    }
+
+    @Test func aFailureRetryingCanFixKeepsTheBudgetAndOnceConnectedSoDoesEveryOther() {
+        var lifecycle = SessionLifecycle(retryBudget: 3)
+        #expect(lifecycle.setupFailed(Self.refused, jitter: 0.5) == .retry(attempt: 1, delay: .seconds(1)))
+        _ = lifecycle.opened()
+        // Once a session opened, a name that stops resolving is more likely an outage than a mistake.
+        #expect(lifecycle.setupFailed(Self.unknownHost, jitter: 0.5) == .retry(attempt: 1, delay: .seconds(1)))
     }
 }

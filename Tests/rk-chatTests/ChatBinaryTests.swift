@@ -56,12 +56,18 @@ struct ChatBinaryTests {
     }
 
     static let usageErrors: [([String], String)] = [
-        (["--bogus"], "unknown argument --bogus"),
+        (["--bogus"], "unknown option '--bogus'"),
         (["--demo", "--base-url", "http://x"], "--demo runs its own backend"),
         (["--message"], "--message needs a value"),
         (["--api-key", "rk_1"], "--api-key would show the key"),
-        (["--demo", "-m", "hi", "--approve", "sometimes"], "--approve 'sometimes' is neither all, none, prompt"),
-        (["--demo", "-m", "hi", "--approve", "/nope/policy.json"], "--approve '/nope/policy.json'"),
+        (
+            ["--demo", "-m", "hi", "--approve", "sometimes"],
+            "--approve expects all, none, prompt or a readable file, got 'sometimes'"
+        ),
+        (
+            ["--demo", "-m", "hi", "--approve", "/nope/policy.json"],
+            "--approve expects all, none, prompt or a readable file, got '/nope/policy.json'"
+        ),
         (["--base-url", "http://127.0.0.1:9", "--api-key-file", "/nope"], "--api-key-file /nope does not exist"),
         (["--base-url", "not a url", "-m", "hi"], "--base-url 'not a url' is not an http:// or https:// URL"),
         (["--demo", "-m", "hi", "--allowed-root", "/nope/dir"], "--allowed-root /nope/dir is not an existing folder"),

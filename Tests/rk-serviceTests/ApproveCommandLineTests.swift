@@ -14,7 +14,10 @@ struct ApproveCommandLineTests {
         (["list"], "--socket PATH is required"),
         (["--socket"], "--socket needs a value"),
         (["--socket", "/tmp/x", "approve"], "usage: rk-approve --socket PATH approve CALL_ID..."),
-        (["--socket", "/tmp/x", "remember", "f", "--hours", "soon"], "--hours must be a number of hours"),
+        (
+            ["--socket", "/tmp/x", "remember", "f", "--hours", "soon"],
+            "--hours expects a number from 0 to 8784, got 'soon'"
+        ),
         (["--socket", "/tmp/x", "reboot"], "unknown command 'reboot'"),
         (["--frobnicate"], "unknown option '--frobnicate'"),
     ])

@@ -77,10 +77,10 @@ struct ServiceLifecycleTests {
 
     static let usageErrors: [([String], String)] = [
         (["--bogus"], "unknown option '--bogus'"),
-        (["--api-key", "rk_visible_in_ps"], "--api-key is not supported"),
+        (["--api-key", "rk_visible_in_ps"], "--api-key would show the key to every user in `ps`"),
         (["--base-url", "http://127.0.0.1:9"], "no API key"),
         (["--base-url", "http://127.0.0.1:9", "--api-key-file", "/nonexistent/key"], "cannot read the API key file"),
-        (["--base-url", "ftp://example.com"], "the base URL must be an http(s) URL"),
+        (["--base-url", "ftp://example.com"], "--base-url 'ftp://example.com' is not an http:// or https:// URL"),
     ]
 
     @Test(arguments: usageErrors)

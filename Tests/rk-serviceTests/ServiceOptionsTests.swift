@@ -1,4 +1,5 @@
 import ResolveKit
+import ResolveKitCLI
 import Testing
 
 @testable import rk_service

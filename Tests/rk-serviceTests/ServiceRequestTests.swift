@@ -82,14 +82,14 @@ struct ServiceRequestTests {
         }
     }
 
-    @Test func aCallThePolicyDoesNotAllowIsReportedAsCancelled() async throws {
+    @Test func aCallThePolicyDoesNotAllowIsReportedAsDeclined() async throws {
         try await ServiceHarness.run { harness in
             let service = try harness.launch()
             service.send(#"{"id": "1", "message": "show me the log path: /var/log/syslog"}"#)
             let answer = try await service.answer(id: "1")
             let calls = try #require(answer["tool_calls"] as? [[String: Any]])
             #expect(calls.first?["function"] as? String == "read_log_tail")
-            #expect(calls.first?["status"] as? String == "cancelled")
+            #expect(calls.first?["status"] as? String == "declined")
             #expect(calls.first?["error"] as? String == "Denied by policy")
             service.closeInput()
             #expect(await service.exitStatus() == 0)

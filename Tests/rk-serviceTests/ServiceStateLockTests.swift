@@ -11,8 +11,11 @@ struct ServiceStateLockTests {
             first.send(#"{"id": "1", "command": "status"}"#)
             _ = try await first.answer(id: "1")
             let second = try harness.launch()
-            #expect(await second.exitStatus(timeout: .seconds(20)) == 69)
+            // A local problem, not an unavailable backend: its own exit code, said at error level.
+            #expect(await second.exitStatus(timeout: .seconds(20)) == 73)
             #expect(second.stderr.contains("held by process \(first.pid)"))
+            let line = second.stderr.split(separator: "\n").first { $0.contains("code=state_locked") }
+            #expect(line?.hasPrefix(#"level=error label=rk-service msg="cannot use the state folder""#) == true)
             // The first one still serves, and ran its one turn alone.
             first.send(#"{"id": "2", "message": "what time is it"}"#)
             #expect(try await first.answer(id: "2")["status"] as? String == "ok")

@@ -16,11 +16,12 @@ struct BackendClient: Sendable {
         self.timeout = timeout
     }
 
-    /// `GET /v1/sdk/compat`; `nil` when the backend is too old to have it (404).
+    /// `GET /v1/sdk/compat`; `nil` when the backend is too old to have it (a 404 in the backend's JSON shape). A 404
+    /// of anything else (a web server's page) is thrown: the base URL does not point at a ResolveKit backend.
     func compatibility() async throws(BackendError) -> CompatibilityInfo? {
         do {
             return try await call(.get, "/v1/sdk/compat", as: CompatibilityInfo.self)
-        } catch where error.status == 404 {
+        } catch where BackendFailurePolicy.isOlderBackendWithoutCompatibility(error) {
             return nil
         }
     }
@@ -105,7 +106,7 @@ struct BackendClient: Sendable {
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
         } catch {
-            throw BackendError(code: .transport, endpoint: endpoint, message: error.description, httpError: error)
+            throw BackendError(code: .transport, endpoint: endpoint, message: error.description, transport: error)
         }
         guard (200..<300).contains(response.status) else {
             throw BackendError(

@@ -30,27 +30,32 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
     public var endpoint: String
     /// What happened.
     public var message: String
-    /// For ``Code/transport``: the HTTP client's error, whose code says which (connect refused, TLS, deadline …).
-    public var httpError: HTTPError?
+    /// The HTTP client's error, for ``Code/transport``: its code, curl code and whether a retry can fix it.
+    public var transport: HTTPError?
 
     /// Creates an error.
     public init(
         code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil,
-        httpError: HTTPError? = nil
+        transport: HTTPError? = nil
     ) {
         self.code = code
         self.endpoint = endpoint
         self.message = message
         self.status = status
         self.serverError = serverError
-        self.httpError = httpError
+        self.transport = transport
     }
 
-    /// Whether trying the same request again later may work (transport errors, 5xx, 429, 400 config errors).
+    /// Whether trying the same request again later may work (transport errors no retry cannot fix, 5xx, 429, 400
+    /// config errors).
     public var isTransient: Bool {
-        guard code == .httpStatus, let status else { return code == .transport }
+        guard code == .httpStatus, let status else { return code == .transport && !isPermanentTransportFailure }
         return status >= 500 || status == 429 || status == 408 || status == 400
     }
+
+    /// Whether the request got no HTTP answer for a reason no retry can fix: a host name that does not resolve, a
+    /// server that answers TLS in plain HTTP, a malformed URL (``HTTPError/isPermanent``).
+    public var isPermanentTransportFailure: Bool { code == .transport && transport?.isPermanent == true }
 
     /// `403 chat_unavailable`: an expired capability token, or chat switched off (§2.2).
     public var isChatUnavailable: Bool { status == 403 && serverError?.isChatUnavailable == true }

@@ -7,7 +7,9 @@ public import Foundation
 public struct ResolveKitConfiguration: Sendable {
     /// Where state survives restarts.
     public enum StateLocation: Sendable, Hashable {
-        /// `$XDG_STATE_HOME/resolvekit/<host>` (or `~/.local/state/…`), one folder per backend.
+        /// `$XDG_STATE_HOME/resolvekit/<program>/<host>-<key digest>` (or `~/.local/state/…`): one folder per
+        /// program (``ResolveKitConfiguration/programName``), backend and API key, so two programs on one machine
+        /// never share a device id, session or journal.
         case automatic
         /// This folder.
         case directory(String)
@@ -15,8 +17,10 @@ public struct ResolveKitConfiguration: Sendable {
         case inMemory
     }
 
-    /// The backend's base URL, including any path prefix (`https://host/agent`).
-    public var baseURL: URL
+    /// The backend's base URL given in code, including any path prefix (`https://host/agent`); `nil` (the default)
+    /// takes `RESOLVEKIT_BASE_URL` from the environment when the runtime starts. With neither, `start()` and `run()`
+    /// fail at once with ``ResolveKitError/Code/missingBaseURL``.
+    public var configuredBaseURL: URL?
     /// Called at each start; `nil` or empty blocks the runtime with a clear reason. Never logged.
     public var apiKeyProvider: @Sendable () -> String?
     /// A stable device or user id; `nil` → a UUID persisted in the state folder.
@@ -45,6 +49,8 @@ public struct ResolveKitConfiguration: Sendable {
     public var logger: ResolveKitLogger
     /// Where state survives restarts.
     public var stateLocation: StateLocation
+    /// The program's name in the ``StateLocation/automatic`` folder; the executable's name by default.
+    public var programName: String
     /// The host application's version and build, sent in the client context.
     public var appVersion: String
     /// The host application's build.
@@ -77,8 +83,11 @@ public struct ResolveKitConfiguration: Sendable {
     public var clock: ResolveKitClock
 
     /// Creates a configuration. The first parameters are the reference SDK's.
+    /// - Parameters:
+    ///   - baseURL: the backend; `nil` (the default) reads `RESOLVEKIT_BASE_URL` when the runtime starts.
+    ///   - programName: the program's name in the automatic state folder; the executable's name by default.
     public init(
-        baseURL: URL = ResolveKitConfiguration.defaultBaseURL,
+        baseURL: URL? = nil,
         apiKeyProvider: @escaping @Sendable () -> String?,
         deviceIDProvider: @escaping @Sendable () -> String? = { nil },
         llmContextProvider: @escaping @Sendable () -> JSONObject = { [:] },
@@ -91,6 +100,7 @@ public struct ResolveKitConfiguration: Sendable {
         approver: any ToolApprover = DenyAllApprover(reason: "No approver is configured on this host"),
         logger: ResolveKitLogger = .disabled,
         stateLocation: StateLocation = .automatic,
+        programName: String? = nil,
         appVersion: String = "1.0.0",
         appBuild: String? = nil,
         batchWindow: Duration = .milliseconds(250),
@@ -105,7 +115,7 @@ public struct ResolveKitConfiguration: Sendable {
         resultDeliveryMargin: Duration = .seconds(1),
         clock: ResolveKitClock = .continuous
     ) {
-        self.baseURL = baseURL
+        self.configuredBaseURL = baseURL
         self.apiKeyProvider = apiKeyProvider
         self.deviceIDProvider = deviceIDProvider
         self.llmContextProvider = llmContextProvider
@@ -118,6 +128,7 @@ public struct ResolveKitConfiguration: Sendable {
         self.approver = approver
         self.logger = logger
         self.stateLocation = stateLocation
+        self.programName = programName ?? ResolveKitDefaults.programName
         self.appVersion = appVersion
         self.appBuild = appBuild
         self.batchWindow = batchWindow
@@ -133,21 +144,22 @@ public struct ResolveKitConfiguration: Sendable {
         self.clock = clock
     }
 
-    /// `RESOLVEKIT_BASE_URL` from the environment, else `https://agent.example.com` (as the reference SDK).
-    public static var defaultBaseURL: URL { ResolveKitDefaults.baseURL }
+    /// `RESOLVEKIT_BASE_URL` from the environment, when it is set to a URL; there is no other default.
+    public static var defaultBaseURL: URL? { ResolveKitDefaults.environmentBaseURL() }
 
-    /// The state folder this configuration resolves to, or `nil` for memory only.
-    public var resolvedStateDirectory: String? {
-        switch stateLocation {
-        case .inMemory: return nil
-        case .directory(let path): return path
-        case .automatic:
-            let host = baseURL.host ?? "default"
-            let port = baseURL.port.map { "_\($0)" } ?? ""
-            let safe = (host + port).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" }
-            return ResolveKitDefaults.stateRoot + "/" + String(safe)
-        }
+    /// The base URL the runtime connects to: ``configuredBaseURL``, else `RESOLVEKIT_BASE_URL`. Setting it sets
+    /// ``configuredBaseURL``. With neither set it reads `unset:RESOLVEKIT_BASE_URL`, which no runtime connects to:
+    /// `start()` fails first, naming both (see ``resolvedBaseURL`` to tell).
+    public var baseURL: URL {
+        get { resolvedBaseURL ?? Self.unsetBaseURL }
+        set { configuredBaseURL = newValue }
     }
+
+    /// ``configuredBaseURL``, else `RESOLVEKIT_BASE_URL`; `nil` when neither is set.
+    public var resolvedBaseURL: URL? { configuredBaseURL ?? ResolveKitDefaults.environmentBaseURL() }
+
+    /// What ``baseURL`` reads when no base URL is set anywhere: not http(s), so nothing can connect to it.
+    static let unsetBaseURL = URL(string: "unset:RESOLVEKIT_BASE_URL")!
 
     /// The locale to request: the provider's, else the first preferred, else the environment's.
     var resolvedLocale: String? {

@@ -2,15 +2,22 @@ package import Foundation
 
 /// Defaults read from the process environment.
 package enum ResolveKitDefaults {
-    /// `RESOLVEKIT_BASE_URL`, else `https://agent.example.com` (as the reference SDK).
-    package static var baseURL: URL {
-        if let text = ProcessInfo.processInfo.environment["RESOLVEKIT_BASE_URL"], let url = URL(string: text),
-            url.scheme != nil
-        {
-            return url
+    /// The variable a base URL is read from when the configuration gives none.
+    package static let baseURLVariable = "RESOLVEKIT_BASE_URL"
+
+    /// `RESOLVEKIT_BASE_URL` as a URL (whatever its scheme: the start checks it), or `nil` when it is unset or empty.
+    /// There is no built-in default: a missing setting must fail, not connect somewhere else.
+    package static func environmentBaseURL(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL? {
+        guard let text = environment[baseURLVariable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            return nil
         }
-        return URL(string: "https://agent.example.com")!
+        return URL(string: text)
     }
+
+    /// The executable's name: the default program name of the automatic state folder.
+    package static var programName: String { ProcessInfo.processInfo.processName }
 
     /// The SDK name sent in the client context.
     package static let sdkName = "resolvekit-linux-sdk"

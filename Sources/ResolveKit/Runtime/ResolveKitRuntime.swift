@@ -88,9 +88,10 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///
     /// The state folder is locked for the whole run, so no other runtime, in this process or another, can share
     /// its session and journal.
-    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/invalidConfiguration`` (a refused function, a base
-    ///   URL that is not http(s)), ``ResolveKitError/Code/stateLocked`` or ``ResolveKitError/Code/stateStore``
-    ///   before anything connects. Once running, a block or failure ends `run()` without throwing; it is in
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/missingBaseURL`` (no `baseURL`, no
+    ///   `RESOLVEKIT_BASE_URL`), ``ResolveKitError/Code/invalidConfiguration`` (a refused function, a base URL that is
+    ///   not http(s)), ``ResolveKitError/Code/stateLocked`` or ``ResolveKitError/Code/stateStore`` at once, before
+    ///   anything connects. Once running, a block or failure ends `run()` without throwing; it is in
     ///   ``connectionState`` and ``lastError``.
     public func run() async throws(ResolveKitError) {
         let (driver, lock) = try makeDriver()
@@ -108,13 +109,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
         case .failure(let error):
             throw ResolveKitError(.invalidConfiguration, "A function was refused: \(error)", underlying: error)
         }
-        guard let scheme = configuration.baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            configuration.baseURL.host?.isEmpty == false
-        else {
-            throw ResolveKitError(
-                .invalidConfiguration, "The base URL \(configuration.baseURL.absoluteString) is not an http(s) URL")
-        }
-        let lock = try Self.lockStateFolder(configuration.resolvedStateDirectory)
+        let configuration = try configuration.checkedForStart()
+        let lock = try Self.lockStateFolder(store.directory)
         let output = makeOutput()
         let runner = ToolCallRunner(
             dispatcher: ToolDispatcher(

@@ -89,4 +89,23 @@ enum BackendFailurePolicy {
     static func action(_ endpoint: Endpoint, _ error: BackendError, tokenRefreshed: Bool = false) -> Action {
         action(endpoint, status: error.status, isChatUnavailable: error.isChatUnavailable, tokenRefreshed: tokenRefreshed)
     }
+
+    /// Whether a failed `GET /v1/sdk/compat` means an older backend without the endpoint, which setup goes on
+    /// without (§4.1): a 404 in the backend's JSON error shape (`{"detail": …}`). A 404 of anything else (a web
+    /// server's page) is no backend at all, and ``action(_:status:isChatUnavailable:tokenRefreshed:)`` fails it.
+    static func isOlderBackendWithoutCompatibility(_ error: BackendError) -> Bool {
+        guard error.status == 404 else { return false }
+        switch error.serverError {
+        case .detail?, .coded?, .validation?: return true
+        case .other?, nil: return false
+        }
+    }
+
+    /// Whether a failed request's cause is one no retry can fix although the policy says to retry it: the request
+    /// got no HTTP answer because the host name does not resolve, the server answered TLS in plain HTTP, or the URL
+    /// is malformed (``BackendError/isPermanentTransportFailure``). Setup gives up on it at once while the runtime
+    /// has never connected.
+    static func isUnfixableByRetry(_ cause: any Error) -> Bool {
+        (cause as? BackendError)?.isPermanentTransportFailure == true
+    }
 }

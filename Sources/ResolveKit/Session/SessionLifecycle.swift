@@ -16,6 +16,9 @@ struct SessionLifecycle: Sendable {
     }
 
     private var failures = 0
+    /// Whether a session ever opened: until then, a failure no retry can fix ends the runtime at once; after, the same
+    /// failure (a name that stopped resolving) is more likely an outage, and is retried like any other.
+    private var hasOpened = false
     private var reuseNextSession = true
     private var pendingNotice: String?
     let retryBudget: Int?
@@ -30,13 +33,20 @@ struct SessionLifecycle: Sendable {
     /// Setup succeeded: the session is open. Returns the notice to tell the user now, if any.
     mutating func opened() -> String? {
         failures = 0
+        hasOpened = true
         reuseNextSession = true
         defer { pendingNotice = nil }
         return pendingNotice
     }
 
-    /// Setup failed in a way retrying may fix.
+    /// Setup failed in a way retrying may fix, by ``BackendFailurePolicy``'s table; one whose cause no retry can fix
+    /// (``BackendFailurePolicy/isUnfixableByRetry(_:)``) fails at once if no session ever opened.
     mutating func setupFailed(_ cause: any Error & Sendable, jitter: Double = Double.random(in: 0...1)) -> Action {
+        if !hasOpened, BackendFailurePolicy.isUnfixableByRetry(cause) {
+            return .fail(ResolveKitError(
+                .unreachable, "Gave up at once, as retrying cannot help: \(cause)", isRetryable: false,
+                underlying: cause))
+        }
         failures += 1
         if let retryBudget, failures > retryBudget {
             return .fail(ResolveKitError(.unreachable, "Gave up after \(retryBudget) retries: \(cause)", underlying: cause))

@@ -1,7 +1,8 @@
 /// Where the runtime's session and event stream are (the reference SDK's lifecycle).
 ///
 /// `idle → registering → connecting → active`; after a drop `reconnecting → reconnected → active`; `failed` when
-/// the connect budget ran out or an unrecoverable error occurred; `blocked` when the runtime must not connect (no
+/// the connect budget ran out or an unrecoverable error occurred (at once, before any session opened, when no retry
+/// can fix it: an unknown host, TLS against a plain-HTTP server); `blocked` when the runtime must not connect (no
 /// API key, a rejected key, an SDK the backend does not support, chat disabled, a state folder in use). Both carry
 /// the ``ResolveKitError``, also kept in ``ResolveKitRuntime/lastError``.
 ///
@@ -15,8 +16,9 @@ public enum ResolveKitConnectionState: Sendable, Hashable, CustomStringConvertib
     case connecting
     /// The event stream is open.
     case active
-    /// The stream dropped; the next attempt comes after `delay`.
-    case reconnecting(attempt: Int, delay: Duration)
+    /// Connecting failed or the stream dropped; the next attempt comes after `delay`. `cause` is why the last
+    /// attempt failed, when the runtime knows it (a setup request's failure), so it shows from the first attempt on.
+    case reconnecting(attempt: Int, delay: Duration, cause: ResolveKitError? = nil)
     /// A reconnect succeeded; `active` follows.
     case reconnected
     /// Gave up, for this reason.
@@ -31,10 +33,19 @@ public enum ResolveKitConnectionState: Sendable, Hashable, CustomStringConvertib
         case .registering: "registering"
         case .connecting: "connecting"
         case .active: "active"
-        case .reconnecting(let attempt, let delay): "reconnecting (attempt \(attempt), in \(delay))"
+        case .reconnecting(let attempt, let delay, let cause):
+            "reconnecting (attempt \(attempt), in \(delay))" + (cause.map { ": \($0.message)" } ?? "")
         case .reconnected: "reconnected"
         case .failed(let error): "failed: \(error)"
         case .blocked(let error): "blocked: \(error)"
         }
+    }
+}
+
+extension ResolveKitError {
+    /// Why a connection attempt failed, as a ``ResolveKitConnectionState/reconnecting(attempt:delay:cause:)`` shows
+    /// it: ``Code/unreachable`` with the cause's words.
+    init(connectFailure cause: any Error & Sendable) {
+        self.init(.unreachable, "\(cause)", underlying: cause)
     }
 }

@@ -63,7 +63,7 @@ public enum CodegenBenchmark {
                 ///   - count: How many.
                 ///     - Minimum: 0
                 ///   - payload: The payload.
-                // @ResolveKit(name: "fn_\(file)_\(function)", timeout: \(10 + function), requiresApproval: \(function == 0))
+                // @ResolveKit(name: "fn_\(file)_\(function)", timeout: \(60 + function), requiresApproval: \(function == 0))
                 struct Function\(file)x\(function): ResolveKitFunction {
                     func perform(
                         name: String, count: Int = 3, payload: Payload\(file)?, when: Date? = nil,

@@ -12,6 +12,7 @@ struct AnnotationArguments: Sendable, Hashable {
     var description: String?
     var descriptionLocation: SourceLocation?
     var timeout: Int?
+    var timeoutLocation: SourceLocation?
     var requiresApproval = true
     var diagnostics: [Diagnostic] = []
 
@@ -47,6 +48,13 @@ struct AnnotationArguments: Sendable, Hashable {
             diagnostics.append(
                 .error("@ResolveKit needs a name, as in @ResolveKit(name: \"set_lights\")", at: annotation.location))
         }
+        // Only an annotation that is otherwise right: a wrong one is fixed first.
+        if !diagnostics.contains(where: { $0.severity == .error }),
+            let warning = ApprovalTime.warning(
+                timeout: timeout, requiresApproval: requiresApproval, at: timeoutLocation)
+        {
+            diagnostics.append(warning)
+        }
     }
 
     private mutating func read(_ argument: Annotation.Argument) {
@@ -65,6 +73,7 @@ struct AnnotationArguments: Sendable, Hashable {
             descriptionLocation = at
         case ("timeout", .integer(let value)):
             timeout = value
+            timeoutLocation = at
             if !(1...300).contains(value) {
                 diagnostics.append(.error("timeout must be between 1 and 300 seconds, not \(value)", at: at))
             }

@@ -98,7 +98,7 @@ struct ManifestBuilder {
         diagnostics += arguments.diagnostics
         let name = declaration.name
         let access = index.effectiveAccess(of: qualifiedName)
-        var isValid = arguments.diagnostics.isEmpty
+        var isValid = !arguments.diagnostics.contains { $0.severity == .error }
         func fail(_ message: String, at location: SourceLocation) {
             diagnostics.append(.error(message, at: location))
             isValid = false
@@ -198,7 +198,9 @@ struct ManifestBuilder {
         functions.append(
             FunctionManifest(
                 name: functionName, description: description, schema: schema,
-                requiresApproval: arguments.requiresApproval, timeoutSeconds: arguments.timeout,
+                requiresApproval: arguments.requiresApproval,
+                timeoutSeconds: ApprovalTime.registered(
+                    timeout: arguments.timeout, requiresApproval: arguments.requiresApproval),
                 typeName: qualifiedName, access: access, parameters: parameters, result: result,
                 outputSchema: outputSchema,
                 nameLocation: arguments.nameLocation, needsFoundation: needsFoundation))

@@ -20,6 +20,8 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
 
         /// The API key provider returned nothing: configure a key.
         public static let missingAPIKey = Code("missing_api_key")
+        /// No base URL: neither the configuration's `baseURL` nor `RESOLVEKIT_BASE_URL` is set.
+        public static let missingBaseURL = Code("missing_base_url")
         /// The backend answered 401: the API key is wrong or revoked.
         public static let apiKeyRejected = Code("api_key_rejected")
         /// The backend does not support this SDK version.

@@ -6,12 +6,28 @@ extension HTTPError {
         let raw = Int(code.rawValue)
         let text = String(cString: curl_easy_strerror(code))
         let curlMessage = (detail?.isEmpty ?? true) ? text : detail
-        let (kind, message) = Self.classify(raw, text: text)
+        let (kind, message) = Self.classify(raw, text: text, detail: curlMessage ?? text)
         return HTTPError(code: kind, message: message, curlCode: raw, curlMessage: curlMessage)
     }
 
-    private static func classify(_ raw: Int, text: String) -> (Code, String) {
+    /// What OpenSSL says when the bytes that came back to its handshake are not TLS: a plain-HTTP server's
+    /// `HTTP/1.1 400` read as a TLS record.
+    static let plainHTTPAnswerMarkers = ["wrong version number", "packet length too long"]
+
+    /// Whether libcurl's detail says the server answered the TLS handshake with something that is not TLS.
+    static func isPlainHTTPAnswer(_ detail: String?) -> Bool {
+        guard let detail = detail?.lowercased() else { return false }
+        return plainHTTPAnswerMarkers.contains { detail.contains($0) }
+    }
+
+    private static func classify(_ raw: Int, text: String, detail: String) -> (Code, String) {
         switch raw {
+        case 35 where isPlainHTTPAnswer(detail):
+            return (
+                .tlsFailed,
+                "The server answered the TLS handshake in plain HTTP: use an http:// URL for it, or its TLS port: "
+                    + text
+            )
         case 1, 3:
             return (.invalidRequest, "The URL is malformed or not http/https: \(text)")
         case 5, 6:

@@ -68,6 +68,18 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         HTTPError(code: .httpStatus, message: "The server answered HTTP \(status)", status: status, body: body)
     }
 
+    /// Whether no retry can fix this failure, because the request as configured cannot work: a malformed URL, a host
+    /// name that does not resolve (or a proxy's), or a server that answered the TLS handshake in plain HTTP. A
+    /// refused or dropped connection, a deadline, a certificate problem or an HTTP status may go away, and are not.
+    public var isPermanent: Bool {
+        switch code {
+        case .invalidRequest: true
+        case .connectFailed: curlCode == 6 || curlCode == 5
+        case .tlsFailed: curlCode == 35 && Self.isPlainHTTPAnswer(curlMessage)
+        default: false
+        }
+    }
+
     /// The body as UTF-8 text (invalid bytes replaced), when there is one.
     public var bodyText: String? { body.map { String(decoding: $0, as: UTF8.self) } }
 

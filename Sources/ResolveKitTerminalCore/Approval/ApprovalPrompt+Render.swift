@@ -10,7 +10,8 @@ extension ApprovalPrompt {
         "  v          show the selected call's arguments in full",
         "  s          allow the selected call's function for the rest of the session (approves it now)",
         "  ?          this help",
-        "  Ctrl-C, Ctrl-D, end of input   decline every call",
+        "  Ctrl-C     decline every call, then quit",
+        "  Ctrl-D, end of input   decline every call",
     ]
 
     /// The live region for the current state.

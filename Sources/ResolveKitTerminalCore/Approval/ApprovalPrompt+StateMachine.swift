@@ -13,7 +13,7 @@ extension ApprovalPrompt {
         case .character("d"):
             return finish { _ in .declined(reason: Self.declinedReason, via: .terminal) }
         case .controlC:
-            return finish { _ in .declined(reason: Self.declinedReason, via: .terminal) }
+            return finish { _ in .declined(reason: Self.declinedReason, via: .interrupt) }
         case .controlD:
             return endOfInput()
         case .character("c") where mode == .overview, .character(" ") where mode == .overview:

@@ -13,6 +13,8 @@ package struct ApprovalPrompt: Sendable {
         case sessionAllow = "session_allow"
         /// The input ended (end of file or Ctrl-D) before anyone answered.
         case endOfInput = "end_of_input"
+        /// The operator pressed Ctrl-C: what is pending is declined, and the host is asked to quit.
+        case interrupt
     }
 
     package enum Verdict: Sendable, Hashable {
@@ -39,6 +41,9 @@ package struct ApprovalPrompt: Sendable {
         package var verdicts: [ToolCallID: Verdict]
         /// Functions the operator allowed for the rest of the session.
         package var sessionAllowedFunctions: Set<String>
+
+        /// Whether the operator pressed Ctrl-C: the host quits once these verdicts are given.
+        package var isInterrupted: Bool { verdicts.values.contains(.declined(reason: declinedReason, via: .interrupt)) }
     }
 
     /// What the driver does next.

@@ -65,7 +65,9 @@ extension TerminalApprover {
         }
         continuation.finish()
         guard let outcome else { return cancelled(request, &machine) }
-        return settle(request, outcome)
+        let decision = settle(request, outcome)
+        if outcome.isInterrupted { onInterrupt?() }
+        return decision
     }
 
     private func show(_ action: ApprovalPrompt.Action) {

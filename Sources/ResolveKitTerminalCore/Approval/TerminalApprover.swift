@@ -15,8 +15,9 @@ import Synchronization
 /// ```
 /// Keys: `a` approve all, `d` decline all, `c`/space choose per call (↑/↓ or j/k move, space toggles, enter
 /// confirms, esc back), `v` print the selected call's arguments in full, `s` allow the selected call's function
-/// for the rest of the session (approved now; later calls to it are approved without asking), `?` help. Ctrl-C,
-/// Ctrl-D and the end of input decline ("Declined at the terminal").
+/// for the rest of the session (approved now; later calls to it are approved without asking), `?` help. Ctrl-D
+/// and the end of input decline ("Declined at the terminal"); so does Ctrl-C, which then calls `onInterrupt`, so
+/// that a host quits as Ctrl-C promises.
 ///
 /// When standard input is not a terminal, nothing blocks: the `fallback` approver decides and the approver says so
 /// once. Each decision names who made it (this process's user and terminal), for the runtime's
@@ -29,6 +30,8 @@ public struct TerminalApprover: ToolApprover {
     public let fallback: any ToolApprover
     /// The clock countdowns run on; the runtime's clock.
     public let clock: ResolveKitClock
+    /// Called when the operator pressed Ctrl-C at a prompt, just before its calls are returned declined.
+    let onInterrupt: (@Sendable () -> Void)?
     let storage = Storage()
 
     /// Creates an approver.
@@ -36,13 +39,18 @@ public struct TerminalApprover: ToolApprover {
     ///   - screen: where to draw; the process's terminal by default.
     ///   - fallback: who decides when standard input is not a terminal; declines everything by default.
     ///   - clock: the clock for countdowns and deadlines; pass the runtime's clock.
+    ///   - onInterrupt: called when the operator presses Ctrl-C at a prompt, just before the prompt's calls are
+    ///     returned declined. A host quits then, as Ctrl-C promises; one that must deliver the declines first
+    ///     waits for the batch to close (``ResolveKit/ResolveKitRuntime/pendingApprovals``) and drains. Without it,
+    ///     Ctrl-C only declines.
     public init(
         screen: TerminalScreen = TerminalScreen(terminal: .live), fallback: any ToolApprover = DenyAllApprover(),
-        clock: ResolveKitClock = .continuous
+        clock: ResolveKitClock = .continuous, onInterrupt: (@Sendable () -> Void)? = nil
     ) {
         self.screen = screen
         self.fallback = fallback
         self.clock = clock
+        self.onInterrupt = onInterrupt
     }
 
     /// Decides a batch: approves calls to functions allowed for the session without asking, asks the operator
@@ -94,7 +102,8 @@ public struct TerminalApprover: ToolApprover {
                 decider = .remembered(id: "session allow of \(call.call.functionName) at the terminal")
             case .approved(.endOfInput), .declined(_, .endOfInput):
                 decider = .automatic(reason: "the terminal's input ended")
-            case .approved(.terminal), .declined(_, .terminal), .timedOut:
+            case .approved(.terminal), .declined(_, .terminal), .approved(.interrupt), .declined(_, .interrupt),
+                .timedOut:
                 decider = operatorAtThisTerminal
             }
             decisions[call.id] = .attributed(verdict.callDecision, by: decider)

@@ -42,6 +42,12 @@ public struct ExternalProgram: Sendable, CustomStringConvertible {
     public static let redisServer = ExternalProgram(name: "redis-server", install: "apt-get install -y redis-server")
     /// `promtool`, from Debian's `prometheus` package.
     public static let promtool = ExternalProgram(name: "promtool", install: "apt-get install -y prometheus")
+    /// `bash`, which loads the tools' bash completions.
+    public static let bash = ExternalProgram(name: "bash", install: "apt-get install -y bash")
+    /// `zsh`, which loads the tools' zsh completions.
+    public static let zsh = ExternalProgram(name: "zsh", install: "apt-get install -y zsh")
+    /// `groff`, from Debian's `groff-base` package, which `man` renders the tools' manual pages with.
+    public static let groff = ExternalProgram(name: "groff", install: "apt-get install -y groff-base")
 
     /// The absolute path of the program, or `nil` when it is not installed (or its probe fails).
     public var path: String? {

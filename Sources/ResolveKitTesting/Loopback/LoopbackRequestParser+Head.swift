@@ -1,6 +1,13 @@
 extension LoopbackRequestParser {
     /// Parses the request line and header fields once their terminating empty line has arrived.
     mutating func parseHead() -> Head? {
+        // A request starts with its method's capital letters. Anything else, such as a TLS handshake sent to this
+        // plain-HTTP server, is refused at once, as nginx does, so the client learns its mistake now instead of
+        // waiting for a head that never comes.
+        if position < buffer.count, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(buffer[position]) {
+            fail(400, "Bad Request")
+            return nil
+        }
         guard let end = headEnd() else {
             if buffer.count - position > limits.maxHeadBytes { fail(431, "Request Header Fields Too Large") }
             return nil

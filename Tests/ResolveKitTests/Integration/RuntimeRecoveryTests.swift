@@ -10,7 +10,7 @@ struct RuntimeRecoveryTests {
         let events = runtime.events
         return Task {
             for await event in events {
-                if case .connectionStateChanged(.reconnecting(_, let delay)) = event {
+                if case .connectionStateChanged(.reconnecting(_, let delay, _)) = event {
                     await clock.waitForSleeper(at: clock.now.advanced(by: delay))
                     clock.advance(by: delay)
                 }

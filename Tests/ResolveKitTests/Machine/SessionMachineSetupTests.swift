@@ -41,7 +41,7 @@ struct SessionMachineSetupTests {
         var script = Script(settings: settings)
         script.feed(.start(Restored(), hasAPIKey: true))
         let failed = script.feed(.answered(.setup(epoch: 0), Script.transportFailure(.registration)))
-        guard case .reconnecting(attempt: 1, _) = Script.states(failed).last else {
+        guard case .reconnecting(attempt: 1, _, let cause) = Script.states(failed).last, cause != nil else {
             Issue.record("no reconnecting state in \(failed)")
             return
         }

@@ -49,6 +49,7 @@ extension RuntimeOutput {
             if item.decision == nil { item.decision = .notRequired }
             let row = item
             update { $0.addImmediate(row) }
+            emit(.toolCallUpdated(row))
         case .batch(let items):
             var batch = ToolCallChecklistBatch(id: 0, items: items)
             update { batch = $0.startBatch(items) }

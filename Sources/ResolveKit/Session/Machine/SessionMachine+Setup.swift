@@ -100,7 +100,7 @@ extension SessionMachine {
             switch link.lifecycle.setupFailed(error, jitter: jitter()) {
             case .retry(let attempt, let delay):
                 out.log("Setup failed (\(error)); retrying in \(delay)", .warning)
-                show(.reconnecting(attempt: attempt, delay: delay), &out)
+                show(.reconnecting(attempt: attempt, delay: delay, cause: ResolveKitError(connectFailure: error)), &out)
                 link.phase = .retrying
                 arm(.setupRetry, at: now.elapsed + delay, &out)
             case .fail(let error): endRun(failed: error, now, &out)

@@ -230,10 +230,17 @@ extension ReferenceBackend {
             StoredEvent(id: id, position: position, type: type, turnID: turn.turnID, frame: frame))
     }
 
-    /// Fills `{name}`, `{result}`, `{nameN}`, `{resultN}` and `{text}` of a text template.
+    /// Fills `{name}`, `{result}`, `{nameN}`, `{resultN}` and `{text}` of a text template. A call that failed is
+    /// said to have failed, with its error: `The x returned "{result}".` becomes `The x call failed: <error>.`, a
+    /// lone `{result}` `failed: <error>`, and a leading `Done.` says that it was not (all failed) or only partly.
     static func render(_ template: String, results: [(name: String, text: String)], userText: String) -> String {
         guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var text = template
+        let failures = results.map { ReadableResult.failure($0.text) }
+        if text.hasPrefix("Done."), failures.contains(where: { $0 != nil }) {
+            let prefix = failures.allSatisfy { $0 != nil } ? "That did not work." : "Only partly done."
+            text = prefix + String(text.dropFirst("Done.".count))
+        }
         // Each placeholder is replaced in turn (a result's own text can hold a later placeholder), but only when
         // the text holds it: most templates name one or two of them, and every replacement goes through NSString.
         func replace(_ placeholder: String, with value: @autoclosure () -> String) {
@@ -243,7 +250,11 @@ extension ReferenceBackend {
         // A structured result reads as lines (ReadableResult), never as a JSON dump; a string is quoted as it is.
         func place(_ key: String, _ result: (name: String, text: String)) {
             guard text.utf8.firstRange(of: "{\(key)}".utf8) != nil else { return }
-            if let lines = ReadableResult.lines(result.text) {
+            if let error = ReadableResult.failure(result.text) {
+                let sentence = error.hasSuffix(".") ? error : error + "."
+                replace(" returned \"{\(key)}\".", with: " call failed: " + sentence)
+                replace("{\(key)}", with: "failed: " + error)
+            } else if let lines = ReadableResult.lines(result.text) {
                 replace(" \"{\(key)}\".", with: ":\n" + lines)
                 replace("{\(key)}", with: lines)
             } else {

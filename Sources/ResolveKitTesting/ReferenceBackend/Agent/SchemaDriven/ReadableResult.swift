@@ -15,6 +15,13 @@ public enum ReadableResult {
         }
     }
 
+    /// The error of a failed call's result, as the model sees it (`{"error": "User denied action"}`); `nil` for a
+    /// result.
+    public static func failure(_ resultText: String) -> String? {
+        guard let object = (try? JSONValue(parsing: resultText))?.objectValue, object.count == 1 else { return nil }
+        return object["error"]?.stringValue
+    }
+
     static func lines(_ object: JSONObject, indent: String) -> [String] {
         object.keys.sorted().flatMap { key -> [String] in
             let label = words(key)

@@ -1,26 +1,52 @@
 public import ResolveKitCore
 import Foundation
 
-/// Builds a call's arguments from its JSON Schema and the user's message: a parameter named in the message takes
-/// its value from there (`room: kitchen`, `room=kitchen`, `room kitchen`, an enum value said anywhere), a
-/// required one that is not named gets a value the schema accepts (its default, its first enum value, its
-/// minimum, an example from its description), and an optional one that is not named is left out.
+/// Builds a call's arguments from its JSON Schema and the user's message, the way a model reads a question:
+///
+/// 1. a parameter named with a value (`room: kitchen`, `room=kitchen`, `room kitchen`) takes it, kept within the
+///    schema's bounds; an enum value said anywhere names itself;
+/// 2. a number just before a parameter's name (`30 degrees celsius`, `the last 50 lines`) is that parameter's;
+/// 3. a required parameter still without a value takes a value of the message that fits its schema: a number within
+///    its bounds, or a quoted text or id-like token (`A-1234`, `cron.service`, `/var/log/syslog`) that meets its
+///    pattern and length;
+/// 4. only then a required one gets a value of the schema's own: its default, its first enum value, its minimum, or
+///    the example of its description (`e.g. "A-1001"`). An optional one that is not named is left out.
 public enum SchemaArguments {
     /// The arguments, or the names of required parameters no value could be found for.
     public static func build(schema: JSONValue, text: String) -> Result<JSONValue, MissingArguments> {
         let properties = schema["properties"]?.objectValue ?? [:]
         let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let names = properties.keys.sorted()
+        var message = MessageValues(text)
         var arguments: JSONObject = [:]
-        var missing: [String] = []
-        for name in properties.keys.sorted() {
+        for name in names {
+            guard let said = valueSaid(for: name, properties[name] ?? [:], in: text) else { continue }
+            arguments[name] = said.value
+            if let token = said.token { message.use(text: token) }
+        }
+        for name in names where arguments[name] == nil {
             let property = properties[name] ?? [:]
-            if let said = valueSaid(for: name, property, in: text) {
-                arguments[name] = said
-            } else if required.contains(name) {
-                if let filled = fill(name, property) { arguments[name] = filled } else { missing.append(name) }
+            if let number = message.takeNumber(before: spokenWords(of: name), fitting: property) {
+                arguments[name] = number
+            }
+        }
+        for name in names where arguments[name] == nil && required.contains(name) {
+            arguments[name] = message.take(fitting: properties[name] ?? [:])
+        }
+        var missing: [String] = []
+        for name in names where arguments[name] == nil && required.contains(name) {
+            if let filled = fill(name, properties[name] ?? [:]) {
+                arguments[name] = filled
+            } else {
+                missing.append(name)
             }
         }
         return missing.isEmpty ? .success(.object(arguments)) : .failure(MissingArguments(names: missing))
+    }
+
+    /// The words a person says for a parameter: `max_results` or `maxResults` → `max`, `results`.
+    static func spokenWords(of name: String) -> [String] {
+        FunctionMatcher.words(ReadableResult.words(name).lowercased())
     }
 
     /// Required parameters the message gave no value for and the schema offers none for.
@@ -29,8 +55,11 @@ public enum SchemaArguments {
         public var names: [String]
     }
 
-    /// The value the message gives the parameter, coerced to its type and kept within its bounds.
-    static func valueSaid(for name: String, _ property: JSONValue, in text: String) -> JSONValue? {
+    /// The value the message gives the parameter by name, coerced to its type and kept within its bounds, with the
+    /// token it came from; or an enum value said anywhere.
+    static func valueSaid(
+        for name: String, _ property: JSONValue, in text: String
+    ) -> (value: JSONValue, token: String?)? {
         let spoken = name.replacingOccurrences(of: "_", with: " ")
         for label in Set([name, spoken]) {
             let pattern = "(?i)\\b" + NSRegularExpression.escapedPattern(for: label)
@@ -39,14 +68,14 @@ public enum SchemaArguments {
                 let token = match.output[1].substring.map(String.init)
             else { continue }
             let unquoted = token.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            if let value = coerce(unquoted, property) { return value }
+            if let value = coerce(unquoted, property) { return (value, unquoted) }
         }
         // An enum value said anywhere names itself.
         let words = Set(FunctionMatcher.words(text.lowercased()))
         if let options = property["enum"]?.arrayValue?.compactMap(\.stringValue),
             let said = options.first(where: { words.contains($0.lowercased()) })
         {
-            return .string(said)
+            return (.string(said), nil)
         }
         return nil
     }

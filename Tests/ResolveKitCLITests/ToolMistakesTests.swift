@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Every tool, run as a process, answers the same mistake in the same words: one line naming it (with the flag
+/// or command it is most likely a misspelling of), then `See <tool> --help.`, exit 64, nothing on stdout.
+@Suite(.timeLimit(.minutes(2)))
+struct ToolMistakesTests {
+    static let mistakes: [(tool: String, arguments: [String], message: String)] = [
+        ("rk-chat", ["--aprove", "all"], "unknown option '--aprove'; did you mean '--approve'?"),
+        ("rk-chat", ["--bogus"], "unknown option '--bogus'"),
+        ("rk-chat", ["--message"], "--message needs a value"),
+        ("rk-chat", ["--demo=yes"], "--demo takes no value, got '--demo=yes'"),
+        (
+            "rk-chat", ["--demo", "-m", "hi", "--approve", "maybe"],
+            "--approve expects all, none, prompt or a readable file, got 'maybe'"
+        ),
+        ("rk-chat", ["hello"], "unexpected argument 'hello'"),
+        ("rk-service", ["--polcy", "p.json"], "unknown option '--polcy'; did you mean '--policy'?"),
+        ("rk-service", ["--drain-timeout", "soon"], "--drain-timeout expects a whole number in 0...3600, got 'soon'"),
+        ("rk-service", ["--log-level", "loud"], "--log-level expects trace, debug, info, warning or error, got 'loud'"),
+        (
+            "rk-service", ["--base-url", "agent.example.com"],
+            "--base-url 'agent.example.com' is not an http:// or https:// URL"
+        ),
+        ("rk-approve", ["--sokcet", "/tmp/s"], "unknown option '--sokcet'; did you mean '--socket'?"),
+        ("rk-approve", ["--socket", "/tmp/s", "lst"], "unknown command 'lst'; did you mean 'list'?"),
+        (
+            "rk-approve", ["--socket", "/tmp/s", "remember", "f", "--hours", "soon"],
+            "--hours expects a number from 0 to 8784, got 'soon'"
+        ),
+        ("rk-approve", ["--socket"], "--socket needs a value"),
+        ("rk-mcp", ["--aprove", "maybe"], "unknown option '--aprove'; did you mean '--approve'?"),
+        ("rk-mcp", ["--approve", "maybe"], "--approve expects all, none, prompt or a readable file, got 'maybe'"),
+        ("rk-mcp", ["--allowed-root", "relative"], "--allowed-root must be absolute, got 'relative'"),
+        ("rk-devserver", ["--prot", "8080"], "unknown option '--prot'; did you mean '--port'?"),
+        ("rk-devserver", ["--port", "70000"], "--port expects a whole number in 0...65535, got '70000'"),
+        ("rk-devserver", ["--event-ids", "uuid"], "--event-ids expects redis or numeric, got 'uuid'"),
+        ("rk-codegen", ["a.swift", "--outptu", "b.swift"], "unknown option '--outptu'; did you mean '--output'?"),
+        ("rk-codegen", ["Sources/Nope", "--output", "x.swift"], "Sources/Nope does not exist"),
+        (
+            "rk-codegen", ["a.swift", "-o", "b.swift", "--access", "open"],
+            "--access expects internal or public, got 'open'"
+        ),
+        ("rk-install", ["--prefix", "relative"], "--prefix must be absolute, got 'relative'"),
+        ("rk-install", ["--dryrun"], "unknown option '--dryrun'; did you mean '--dry-run'?"),
+    ]
+
+    @Test(arguments: mistakes)
+    func aMistakeIsOneLineThenAPointerToHelpAndExit64(tool: String, arguments: [String], message: String) throws {
+        let run = try BuiltTool.run(tool, arguments)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr == "\(tool): error: \(message)\nSee \(tool) --help.\n")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+    }
+
+    @Test(arguments: BuiltTool.all)
+    func everyToolIsWalkedWithAMisspelling(tool: String) {
+        #expect(Self.mistakes.contains { $0.tool == tool && $0.message.contains("did you mean") })
+    }
+
+    @Test(arguments: BuiltTool.all)
+    func everyToolPrintsItsVersionHelpCompletionsAndManual(tool: String) throws {
+        let version = try BuiltTool.run(tool, ["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("\(tool) 1."))
+        let help = try BuiltTool.run(tool, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("\(tool): "))
+        #expect(help.stdout.contains("\nUSAGE:\n"))
+        #expect(help.stdout.contains("  -h, --help"))
+        let bash = try BuiltTool.run(tool, ["--generate-completion-script", "bash"])
+        #expect(bash.stdout.hasSuffix("complete -F _\(tool.replacingOccurrences(of: "-", with: "_")) \(tool)\n"))
+        let zsh = try BuiltTool.run(tool, ["--generate-completion-script", "zsh"])
+        #expect(zsh.stdout.hasPrefix("#compdef \(tool)\n"))
+        let manual = try BuiltTool.run(tool, ["--generate-manual"])
+        #expect(manual.stdout.hasPrefix(".TH \(tool.uppercased().replacingOccurrences(of: "-", with: "\\-")) 1 "))
+    }
+}
