@@ -1,5 +1,10 @@
+public import ResolveKitHTTP
+
 /// A failed call to the backend: transport trouble, an HTTP status with the server's error body, or a response
 /// that does not have the protocol's shape. Never contains the API key or the capability token.
+///
+/// An answer the network in front of the server wrote (a proxy's 407, nginx's page for a refused client
+/// certificate) is a ``Code/transport`` failure with its typed ``underlying`` cause, not an HTTP status.
 public struct BackendError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. New codes may be added.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -28,14 +33,21 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
     public var endpoint: String
     /// What happened.
     public var message: String
+    /// For ``Code/transport``, the HTTP client's error, whose code names the cause (an untrusted certificate, a
+    /// pin mismatch, a proxy that wants credentials…).
+    public var underlying: HTTPError?
 
     /// Creates an error.
-    public init(code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil) {
+    public init(
+        code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil,
+        underlying: HTTPError? = nil
+    ) {
         self.code = code
         self.endpoint = endpoint
         self.message = message
         self.status = status
         self.serverError = serverError
+        self.underlying = underlying
     }
 
     /// Whether trying the same request again later may work (transport errors, 5xx, 429, 400 config errors).

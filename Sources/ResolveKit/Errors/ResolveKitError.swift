@@ -1,3 +1,5 @@
+import ResolveKitHTTP
+
 /// Why the runtime could not do what was asked: what `start()` throws, what ``ResolveKitRuntime/lastError`` holds,
 /// what a blocked or failed connection state carries, and what `ask` and `sendMessage` fail with.
 ///
@@ -6,8 +8,14 @@
 ///
 /// Switch on ``code`` (with a `default`: codes may be added). ``isRetryable`` says whether the same operation may
 /// succeed later without a change on this side; ``underlying`` is the cause (``BackendError``, `HTTPError`,
-/// `EventStreamError`, ``StateFolderLockError``…). The description never contains the API key or a capability
-/// token.
+/// `EventStreamError`, ``StateFolderLockError``…). When the cause is the network (a TLS certificate, a pin, a
+/// proxy), ``underlying`` is the `HTTPError` itself, whose code names it, so a caller can switch on it:
+///
+/// ```swift
+/// if let cause = error.underlying as? HTTPError, cause.code == .untrustedCertificate { … }
+/// ```
+///
+/// The description never contains the API key, a capability token, a proxy password or a key passphrase.
 public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -80,7 +88,26 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
         self.code = code
         self.message = message
         self.isRetryable = isRetryable ?? Self.retryableCodes.contains(code)
-        self.underlying = underlying
+        self.underlying = underlying.flatMap { Self.networkCause(of: $0) } ?? underlying
+    }
+
+    /// The `HTTPError` inside a transport failure: a ``BackendError`` that got no answer, or an `EventStreamError`
+    /// whose connects failed (its last cause, after an exhausted budget). A status the network in front of the
+    /// server answered (a proxy's 407, nginx refusing a client certificate) counts too. `nil` for anything else.
+    static func networkCause(of error: any Error) -> HTTPError? {
+        switch error {
+        case let error as HTTPError:
+            return error
+        case let error as BackendError:
+            return error.underlying
+        case let error as EventStreamError:
+            if let status = error.status, let refusal = HTTPError.networkRefusal(status: status, body: error.body) {
+                return refusal
+            }
+            return error.underlying.flatMap(networkCause)
+        default:
+            return nil
+        }
     }
 
     private static let retryableCodes: Set<Code> = [

@@ -95,7 +95,7 @@ extension SessionEngine {
         if let budget = configuration.reconnectAttemptBudget { streamConfiguration.backoff.maxAttempts = budget }
         return EventStream(
             url: backend.eventsURL(for: response.eventsURL), cursor: progress.cursor.value,
-            configuration: streamConfiguration, transport: .http(http), clock: clock,
+            configuration: streamConfiguration, transport: backend.eventStreamTransport(), clock: clock,
             headers: { [weak self] in await self?.streamHeaders() ?? [] })
     }
 
