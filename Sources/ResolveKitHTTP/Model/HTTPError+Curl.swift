@@ -11,24 +11,38 @@ extension HTTPError {
 /// What libcurl reported about a failed transfer, read on the curl thread before its handle is reset, and the
 /// error it means. Where one `CURLcode` covers several causes (60 for any verification failure, 35 and 56 for a TLS
 /// alert), OpenSSL's verification result and the alert named in libcurl's error text tell them apart. Pure.
-struct CurlFailure: Sendable, Hashable {
+package struct CurlFailure: Sendable, Hashable {
     /// The `CURLcode`.
-    var code: Int
+    package var code: Int
     /// libcurl's error buffer (`CURLOPT_ERRORBUFFER`); `nil` or empty when it wrote none.
-    var detail: String?
+    package var detail: String?
     /// `CURLINFO_SSL_VERIFYRESULT`: OpenSSL's `X509_V_ERR_*`, 0 when verification passed or did not run.
-    var verifyResult = 0
+    package var verifyResult = 0
     /// `CURLINFO_HTTP_CONNECTCODE`: the proxy's answer to `CONNECT`, 0 without one.
-    var proxyStatus = 0
+    package var proxyStatus = 0
     /// `CURLINFO_PROXY_ERROR`: a `CURLPX_*` value for `CURLE_PROXY` (97), 0 otherwise.
-    var proxyError = 0
+    package var proxyError = 0
     /// Whether ``NetworkSettings/proxy`` named a proxy, so a refused connection is the proxy's.
-    var usesConfiguredProxy = false
+    package var usesConfiguredProxy = false
     /// Whether a ``NetworkSettings/lowSpeedLimit`` was set, so a libcurl timeout may be that floor.
-    var hasLowSpeedLimit = false
+    package var hasLowSpeedLimit = false
+
+    /// Creates a failure report.
+    package init(
+        code: Int, detail: String?, verifyResult: Int = 0, proxyStatus: Int = 0, proxyError: Int = 0,
+        usesConfiguredProxy: Bool = false, hasLowSpeedLimit: Bool = false
+    ) {
+        self.code = code
+        self.detail = detail
+        self.verifyResult = verifyResult
+        self.proxyStatus = proxyStatus
+        self.proxyError = proxyError
+        self.usesConfiguredProxy = usesConfiguredProxy
+        self.hasLowSpeedLimit = hasLowSpeedLimit
+    }
 
     /// The error for the failure.
-    var error: HTTPError {
+    package var error: HTTPError {
         let text = String(cString: curl_easy_strerror(CURLcode(UInt32(clamping: code))))
         let curlMessage = (detail?.isEmpty ?? true) ? text : detail
         let (kind, message) = classify(text: curlMessage ?? text)
@@ -66,12 +80,14 @@ struct CurlFailure: Sendable, Hashable {
     }
 
     private func proxyCause(_ text: String) -> (HTTPError.Code, String)? {
-        if proxyStatus == 407
+        // tinyproxy answers wrong credentials with 401 rather than 407; from a proxy, both mean its credentials.
+        if proxyStatus == 407 || proxyStatus == 401
             || proxyError == Int(CURLPX_USER_REJECTED.rawValue) || proxyError == Int(CURLPX_NO_AUTH.rawValue)
         {
             return (
                 .proxyAuthenticationRequired,
-                "The proxy wants credentials (407) and none or wrong ones were sent; set the proxy's credentials"
+                "The proxy wants credentials (\(proxyStatus == 0 ? "SOCKS" : String(proxyStatus))) and none or wrong "
+                    + "ones were sent; set the proxy's credentials"
             )
         }
         if proxyStatus != 0, !(200..<300).contains(proxyStatus) {
@@ -106,8 +122,9 @@ struct CurlFailure: Sendable, Hashable {
             return (.certificateExpired, "The server's certificate has expired; its operator must renew it: \(text)")
         case 62, 64:
             return (.hostnameMismatch, Self.hostnameMessage(text))
-        case 0 where text.contains("host name") || text.contains("hostname"):
-            // libcurl checks the name itself after OpenSSL verified the chain, so the verify result stays 0.
+        case _ where text.contains("target host name"):
+            // libcurl checks the name itself once OpenSSL verified the chain: "no alternative certificate subject name
+            // matches target host name …", "certificate subject name … does not match target host name …".
             return (.hostnameMismatch, Self.hostnameMessage(text))
         default:
             return (.tlsFailed, "The server's certificate failed verification: \(text)")

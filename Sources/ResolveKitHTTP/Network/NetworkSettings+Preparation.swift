@@ -1,9 +1,9 @@
 extension NetworkSettings {
     /// The settings of one request, checked and with their providers called: what the curl thread applies. It
     /// holds the key passphrase and the proxy password for the transfer's life and is never printed.
-    struct Prepared: Sendable {
+    package struct Prepared: Sendable {
         /// How one of libcurl's CA options is set.
-        enum Location: Sendable, Hashable {
+        package enum Location: Sendable, Hashable {
             /// libcurl's built-in default: the system store.
             case keep
             /// This file or folder list.
@@ -90,7 +90,9 @@ extension NetworkSettings {
 
     /// libcurl's CA file and folder for `trust`. Adding to the system store keeps libcurl's built-in bundle file, or
     /// its built-in folder (`systemFolder`) beside yours: OpenSSL reads a `:`-separated list of folders.
-    static func locations(for trust: Trust, systemFolder: String?) throws(HTTPError) -> (Prepared.Location, Prepared.Location) {
+    package static func locations(
+        for trust: Trust, systemFolder: String?
+    ) throws(HTTPError) -> (file: Prepared.Location, path: Prepared.Location) {
         if trust.caFile?.isEmpty == true || trust.caDirectory?.isEmpty == true {
             throw HTTPError(code: .invalidSettings, message: "A CA file or folder path of the trust settings is empty")
         }
@@ -122,7 +124,7 @@ extension NetworkSettings {
     }
 
     /// Refuses a proxy URL that libcurl would not take as meant, or that carries a password.
-    static func checkProxyURL(_ url: String) throws(HTTPError) {
+    package static func checkProxyURL(_ url: String) throws(HTTPError) {
         let schemes = ["http", "https", "socks5", "socks5h"]
         let parts = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
         let authority = parts.count == 2 ? parts[1].prefix { $0 != "/" && $0 != "?" && $0 != "#" } : ""
@@ -144,7 +146,7 @@ extension NetworkSettings {
 
     /// Refuses a field that is malformed, protected, or already in `existing`. The value is never quoted: it may be
     /// a token.
-    static func check(_ field: HTTPHeaders.Field, addedTo existing: HTTPHeaders) throws(HTTPError) {
+    package static func check(_ field: HTTPHeaders.Field, addedTo existing: HTTPHeaders) throws(HTTPError) {
         let name = field.name
         guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
             throw HTTPError(code: .headerNotAllowed, message: "The extra header name \"\(name)\" is not an HTTP token")
