@@ -134,8 +134,8 @@ actor SessionEngine {
             return false
         }
         backend = BackendClient(
-            http: http, baseURL: configuration.baseURL.absoluteString, apiKey: apiKey, timeout: configuration.requestTimeout,
-            network: configuration.network)
+            http: http, baseURL: configuration.baseURL.absoluteString, apiKey: apiKey,
+            timeout: configuration.requestTimeout, network: configuration.network)
         return true
     }
 

@@ -73,7 +73,9 @@ package struct CurlFailure: Sendable, Hashable {
             if let alert = alertCause(text) { return alert }
             return Self.classifyGeneric(code, text: text)
         case 28 where hasLowSpeedLimit && text.lowercased().contains("too slow"):
-            return (.tooSlow, "The transfer stayed below the configured speed floor; the connection is stalled: \(text)")
+            return (
+                .tooSlow, "The transfer stayed below the configured speed floor; the connection is stalled: \(text)"
+            )
         default:
             return Self.classifyGeneric(code, text: text)
         }

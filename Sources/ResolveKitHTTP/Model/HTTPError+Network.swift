@@ -8,7 +8,8 @@ extension HTTPError {
         case 407:
             return HTTPError(
                 code: .proxyAuthenticationRequired,
-                message: "The proxy wants credentials (407) and none or wrong ones were sent; set the proxy's credentials",
+                message:
+                    "The proxy wants credentials (407) and none or wrong ones were sent; set the proxy's credentials",
                 status: status)
         case 400 where body.count < 4096:
             let text = String(decoding: body, as: UTF8.self)

@@ -21,7 +21,8 @@ package final class LoopbackServerProcess: Sendable {
     }
 
     /// Starts the program on a free port: `configure` gets the port and the folder, writes the configuration there
-    /// and returns the arguments; `logFile` is the program's log, relative to the folder. A port taken by someone else in between is tried again with another.
+    /// and returns the arguments; `logFile` is the program's log, relative to the folder. A port taken by someone
+    /// else in between is tried again with another.
     /// - Throws: ``FixtureError`` with the program's log when it does not listen within 10 s.
     package static func start(
         _ executable: String, name: String, logFile: String,

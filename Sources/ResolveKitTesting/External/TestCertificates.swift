@@ -103,12 +103,14 @@ package struct TestCertificates: Sendable {
         }
 
         func key(_ name: String) async throws {
-            try await openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", name + ".key")
+            try await openssl(
+                "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", name + ".key")
         }
 
         func selfSigned(_ name: String, subject: String) async throws {
             try await key(name)
-            try await openssl("req", "-x509", "-key", name + ".key", "-out", name + ".pem", "-days", "2", "-subj", subject)
+            try await openssl(
+                "req", "-x509", "-key", name + ".key", "-out", name + ".pem", "-days", "2", "-subj", subject)
         }
 
         /// A certificate for `key` signed by `ca`; a negative `days` makes it expired.

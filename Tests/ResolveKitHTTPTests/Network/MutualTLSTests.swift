@@ -23,12 +23,16 @@ struct MutualTLSTests {
     @Test func nginxRefusingAMissingOrForeignClientCertificateIsNamed() async throws {
         try await TLSFixture.run(requireClientCertificate: true) { fixture in
             let missing = try await fixture.get(network: fixture.trusted)
-            #expect(HTTPError.networkRefusal(status: missing.status, body: missing.body)?.code == .clientCertificateRequired)
+            #expect(
+                HTTPError.networkRefusal(status: missing.status, body: missing.body)?.code == .clientCertificateRequired
+            )
             var network = fixture.trusted
             network.clientIdentity = .init(
                 certificateFile: fixture.certificates.strangerCertificate, keyFile: fixture.certificates.strangerKey)
             let foreign = try await fixture.get(network: network)
-            #expect(HTTPError.networkRefusal(status: foreign.status, body: foreign.body)?.code == .clientCertificateRejected)
+            #expect(
+                HTTPError.networkRefusal(status: foreign.status, body: foreign.body)?.code == .clientCertificateRejected
+            )
             #expect(fixture.requests.all.isEmpty)
         }
     }
@@ -37,7 +41,8 @@ struct MutualTLSTests {
         try await TLSFixture.run(requireClientCertificate: true) { fixture in
             var network = fixture.trusted
             network.clientIdentity = .init(
-                certificateFile: fixture.certificates.clientCertificate, keyFile: fixture.certificates.encryptedClientKey,
+                certificateFile: fixture.certificates.clientCertificate,
+                keyFile: fixture.certificates.encryptedClientKey,
                 passphrase: { "wrong-passphrase-123" })
             let error = await fixture.failure(network: network)
             #expect(error?.code == .clientIdentityUnusable)

@@ -43,7 +43,8 @@ struct ProxyTests {
             #expect(missing?.code == .proxyAuthenticationRequired)
             #expect(missing?.proxyStatus == 407)
             #expect(wrong?.code == .proxyAuthenticationRequired)
-            let texts = ["\(String(describing: missing))", "\(String(describing: wrong))"]
+            let texts =
+                ["\(String(describing: missing))", "\(String(describing: wrong))"]
                 + records.withLock { $0 }.map { "\($0) \(String(reflecting: $0))" }
             #expect(!texts.contains { $0.contains(password) })
             // tinyproxy answers missing credentials with 407 and wrong ones with 401.

@@ -62,7 +62,9 @@ struct RealTLSTests {
     @Test func theServersPinAmongSeveralPassesSoARotationCanBeStaged() async throws {
         try await TLSFixture.run { fixture in
             var network = fixture.trusted
-            network.pinnedPublicKeys = [try .init(fixture.certificates.otherPin), try .init(fixture.certificates.serverPin)]
+            network.pinnedPublicKeys = [
+                try .init(fixture.certificates.otherPin), try .init(fixture.certificates.serverPin),
+            ]
             #expect(try await fixture.get(network: network).status == 200)
         }
     }

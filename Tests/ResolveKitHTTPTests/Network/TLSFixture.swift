@@ -28,7 +28,8 @@ struct TLSFixture: Sendable {
         let requests = RequestLog()
         let upstream = try LoopbackHTTPServer.start { request in
             requests.append(request)
-            return LoopbackResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("ok".utf8)))
+            return LoopbackResponse(
+                status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("ok".utf8)))
         }
         let proxy: NginxTLSProxy
         do {

@@ -77,7 +77,9 @@ struct NetworkHarness: Sendable {
             observer: { record in observed.add("\(record) \(String(reflecting: record))") })
     }
 
-    func configuration(network: NetworkSettings? = nil, connectTimeout: Duration = .seconds(20)) -> ResolveKitConfiguration {
+    func configuration(network: NetworkSettings? = nil, connectTimeout: Duration = .seconds(20))
+        -> ResolveKitConfiguration
+    {
         let logged = logged
         return ResolveKitConfiguration(
             baseURL: URL(string: nginx.baseURL)!,

@@ -20,7 +20,10 @@ struct RuntimeNetworkTests {
                 let session = try #require(runtime.sessionID)
                 harness.backend.dropOpenStreams()
                 // The backend's spans are not observable: poll them, then wait for the runtime to be active again.
-                #expect(await pollUntil(timeout: .seconds(20)) { harness.backend.streamSpans(ofSession: session).count >= 2 })
+                #expect(
+                    await pollUntil(timeout: .seconds(20)) {
+                        harness.backend.streamSpans(ofSession: session).count >= 2
+                    })
                 await runtime.wait { $0.connectionState == .active }
                 try await runtime.converse("what time is it")
                 #expect(runtime.messages.last?.text.isEmpty == false)
@@ -37,7 +40,10 @@ struct RuntimeNetworkTests {
             let received = harness.received.all.map { $0.lowercased() }
             #expect(received.allSatisfy { $0.contains("x-tenant: acme") && $0.contains("x-gateway-token: rotating-1") })
             #expect(harness.tinyproxy.log.contains("CONNECT"))
-            #expect(harness.observed.all.contains { $0.contains("POST https://127.0.0.1") && $0.contains("/messages → 202") })
+            #expect(
+                harness.observed.all.contains {
+                    $0.contains("POST https://127.0.0.1") && $0.contains("/messages → 202")
+                })
             // A stream is observed when it ends; the curl thread ends the resumed one soon after stop().
             #expect(await pollUntil { harness.observed.all.contains { $0.contains("/events?cursor=") } })
             for secret in harness.secrets {
@@ -71,11 +77,13 @@ struct RuntimeNetworkTests {
     @Test func wrongProxyCredentialsFailStartWithoutShowingAnySecret() async throws {
         try await NetworkHarness.run { harness in
             var network = harness.network
-            network.proxy = .server(.init(url: harness.tinyproxy.url, credentials: { .init(user: "svc-agent", password: "nope") }))
+            network.proxy = .server(
+                .init(url: harness.tinyproxy.url, credentials: { .init(user: "svc-agent", password: "nope") }))
             let configuration = harness.configuration(network: network, connectTimeout: .seconds(3))
             let error = await Self.startFailure(configuration)
             #expect((error?.underlying as? HTTPError)?.code == .proxyAuthenticationRequired)
-            let texts = harness.logged.all + harness.observed.all + ["\(String(describing: error))"]
+            let texts =
+                harness.logged.all + harness.observed.all + ["\(String(describing: error))"]
                 + [String(reflecting: error as Any)]
             #expect(!texts.isEmpty)
             for secret in harness.secrets { #expect(!texts.contains { $0.contains(secret) }) }
