@@ -6,8 +6,9 @@
 /// Prefer ``withClient(configuration:isolation:_:)``, which shuts the client down on every exit path. A client
 /// created with ``init(configuration:)`` must be shut down with ``shutdown()``; no transfer outlives it.
 ///
-/// TLS certificates are always verified; proxies come from the environment (`http_proxy`, `https_proxy`,
-/// `no_proxy`) as libcurl reads them; redirects are followed only when a request asks.
+/// TLS certificates are always verified; trust, client certificates, pins, proxies and extra headers come with each
+/// request's ``NetworkSettings`` (by default: the system CA store and the environment's `https_proxy`/`no_proxy`);
+/// redirects are followed only when a request asks.
 public final class HTTPClient: Sendable {
     /// The options of ``HTTPClient``.
     public struct Configuration: Sendable {
@@ -67,11 +68,16 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` and returns once the status line and headers have arrived; the body then streams.
     ///
-    /// Any HTTP status is returned, not thrown. Cancelling the calling task aborts the transfer.
-    /// - Throws: ``HTTPError`` for transport failures: connect, TLS, deadline, cancellation, shutdown.
+    /// Any HTTP status is returned, not thrown. Cancelling the calling task aborts the transfer. The request's
+    /// ``HTTPRequest/network`` settings are checked and their providers called first.
+    /// - Throws: ``HTTPError`` for transport failures (connect, TLS with its cause, proxy, deadline, cancellation,
+    ///   shutdown) and for network settings that cannot work (nothing is sent then).
     public func execute(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        var request = request
+        let network = try await request.network.prepare(&request)
         let transfer = Transfer(
-            id: loop.makeID(), request: request, loop: loop, maxBufferedBytes: configuration.maxBufferedBodyBytes)
+            id: loop.makeID(), request: request, network: network, loop: loop,
+            maxBufferedBytes: configuration.maxBufferedBodyBytes)
         return try await transfer.execute()
     }
 

@@ -27,11 +27,11 @@ struct TLSVerificationTests {
                 if code != .connectFailed { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(code == .tlsFailed)
+            #expect(code == .untrustedCertificate)
         }
     }
 
-    /// A new stored option on either type (say, one that skips verification) fails here, so adding one is a
+    /// A new stored option on these types (say, one that skips verification) fails here, so adding one is a
     /// deliberate, reviewed change.
     @Test func theClientAndRequestOptionsHaveNoWayToSkipVerification() {
         let client = Set(Mirror(reflecting: HTTPClient.Configuration()).children.compactMap(\.label))
@@ -40,8 +40,16 @@ struct TLSVerificationTests {
         #expect(
             request == [
                 "method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects",
-                "receiveBufferBytes", "isLongLived",
+                "receiveBufferBytes", "isLongLived", "network",
             ])
+        let network = Set(Mirror(reflecting: NetworkSettings()).children.compactMap(\.label))
+        #expect(
+            network == [
+                "trust", "clientIdentity", "pinnedPublicKeys", "proxy", "headers", "headerProvider", "observer",
+                "minimumTLSVersion", "httpVersion", "connectTimeout", "lowSpeedLimit",
+            ])
+        let trust = Set(Mirror(reflecting: NetworkSettings.Trust.system).children.compactMap(\.label))
+        #expect(trust == ["caFile", "caDirectory", "includesSystemStore", "cacheLifetime"])
     }
 }
 

@@ -65,7 +65,7 @@ struct BackendFailureCauseTests {
 
     @Test func onlyATransportFailureNoRetryCanFixIsUnfixable() {
         func transport(_ error: HTTPError) -> BackendError {
-            BackendError(code: .transport, endpoint: "GET /v1/sdk/compat", message: "\(error)", transport: error)
+            BackendError(code: .transport, endpoint: "GET /v1/sdk/compat", message: "\(error)", underlying: error)
         }
         let unknownHost = HTTPError(code: .connectFailed, message: "no host", curlCode: 6)
         let refused = HTTPError(code: .connectFailed, message: "refused", curlCode: 7)

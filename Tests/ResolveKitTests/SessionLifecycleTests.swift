@@ -50,10 +50,10 @@ struct SessionLifecycleTests {
 
     static let unknownHost = BackendError(
         code: .transport, endpoint: "GET /v1/sdk/compat", message: "no host",
-        transport: HTTPError(code: .connectFailed, message: "no host", curlCode: 6))
+        underlying: HTTPError(code: .connectFailed, message: "no host", curlCode: 6))
     static let refused = BackendError(
         code: .transport, endpoint: "GET /v1/sdk/compat", message: "refused",
-        transport: HTTPError(code: .connectFailed, message: "refused", curlCode: 7))
+        underlying: HTTPError(code: .connectFailed, message: "refused", curlCode: 7))
 
     @Test func aFailureNoRetryCanFixEndsARuntimeThatNeverConnectedAtOnce() {
         var lifecycle = SessionLifecycle(retryBudget: nil)

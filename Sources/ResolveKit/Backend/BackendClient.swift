@@ -8,12 +8,23 @@ struct BackendClient: Sendable {
     let baseURL: String
     let apiKey: String
     let timeout: Duration
+    /// Trust, client identity, pins, proxy, extra headers and observer for every call and the event stream.
+    let network: NetworkSettings
 
-    init(http: HTTPClient, baseURL: String, apiKey: String, timeout: Duration) {
+    init(
+        http: HTTPClient, baseURL: String, apiKey: String, timeout: Duration,
+        network: NetworkSettings = NetworkSettings()
+    ) {
         self.http = http
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.apiKey = apiKey
         self.timeout = timeout
+        self.network = network
+    }
+
+    /// Opens the session's event stream with the same network settings as every call.
+    func eventStreamTransport() -> EventStreamTransport {
+        .http(http, network: network)
     }
 
     /// `GET /v1/sdk/compat`; `nil` when the backend is too old to have it (a 404 in the backend's JSON shape). A 404
@@ -100,13 +111,17 @@ struct BackendClient: Sendable {
         var headers = headers(session: session)
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         let request = HTTPRequest(
-            method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout)
+            method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout,
+            network: network)
         let endpoint = "\(method) \(Self.stripQuery(path))"
         let response: HTTPCollectedResponse
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
         } catch {
-            throw BackendError(code: .transport, endpoint: endpoint, message: error.description, transport: error)
+            throw BackendError(code: .transport, endpoint: endpoint, message: error.description, underlying: error)
+        }
+        if let refusal = HTTPError.networkRefusal(status: response.status, body: response.body) {
+            throw BackendError(code: .transport, endpoint: endpoint, message: refusal.description, underlying: refusal)
         }
         guard (200..<300).contains(response.status) else {
             throw BackendError(

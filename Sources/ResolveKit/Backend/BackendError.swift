@@ -2,6 +2,9 @@ public import ResolveKitHTTP
 
 /// A failed call to the backend: transport trouble, an HTTP status with the server's error body, or a response
 /// that does not have the protocol's shape. Never contains the API key or the capability token.
+///
+/// An answer the network in front of the server wrote (a proxy's 407, nginx's page for a refused client
+/// certificate) is a ``Code/transport`` failure with its typed ``underlying`` cause, not an HTTP status.
 public struct BackendError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure. New codes may be added.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -30,20 +33,21 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
     public var endpoint: String
     /// What happened.
     public var message: String
-    /// The HTTP client's error, for ``Code/transport``: its code, curl code and whether a retry can fix it.
-    public var transport: HTTPError?
+    /// For ``Code/transport``, the HTTP client's error, whose code names the cause (an untrusted certificate, a
+    /// pin mismatch, a proxy that wants credentials…).
+    public var underlying: HTTPError?
 
     /// Creates an error.
     public init(
         code: Code, endpoint: String, message: String, status: Int? = nil, serverError: ServerErrorBody? = nil,
-        transport: HTTPError? = nil
+        underlying: HTTPError? = nil
     ) {
         self.code = code
         self.endpoint = endpoint
         self.message = message
         self.status = status
         self.serverError = serverError
-        self.transport = transport
+        self.underlying = underlying
     }
 
     /// Whether trying the same request again later may work (transport errors no retry cannot fix, 5xx, 429, 400
@@ -55,7 +59,7 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
 
     /// Whether the request got no HTTP answer for a reason no retry can fix: a host name that does not resolve, a
     /// server that answers TLS in plain HTTP, a malformed URL (``HTTPError/isPermanent``).
-    public var isPermanentTransportFailure: Bool { code == .transport && transport?.isPermanent == true }
+    public var isPermanentTransportFailure: Bool { code == .transport && underlying?.isPermanent == true }
 
     /// `403 chat_unavailable`: an expired capability token, or chat switched off (§2.2).
     public var isChatUnavailable: Bool { status == 403 && serverError?.isChatUnavailable == true }
@@ -65,4 +69,9 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
         if let status { return "\(endpoint): HTTP \(status): \(serverError?.description ?? message)" }
         return "\(endpoint): \(message)"
     }
+}
+
+extension BackendError: NetworkCauseCarrying {
+    /// The HTTP client's error of a request that got no answer, or that the network in front of the server answered.
+    package var networkCause: (any Error & Sendable)? { underlying }
 }

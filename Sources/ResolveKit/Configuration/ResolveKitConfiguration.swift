@@ -1,4 +1,5 @@
 public import Foundation
+public import ResolveKitHTTP
 
 /// Everything a ``ResolveKitRuntime`` needs, fixed when the runtime is made.
 ///
@@ -79,6 +80,10 @@ public struct ResolveKitConfiguration: Sendable {
     public var streamIdleTimeout: Duration
     /// Calls finish (or are declined) this long before the server's deadline so the result still counts.
     public var resultDeliveryMargin: Duration
+    /// How every request and the event stream reach the backend through a company's network: trust (a private
+    /// CA), a client certificate for mutual TLS, pinned keys, a proxy, extra headers, an observer of each exchange,
+    /// TLS and HTTP tuning. The default uses the system CA store and the environment's `https_proxy`/`no_proxy`.
+    public var network: NetworkSettings
     /// The clock for every timer; a manual clock in tests.
     public var clock: ResolveKitClock
 
@@ -113,8 +118,10 @@ public struct ResolveKitConfiguration: Sendable {
         turnWatchdog: Duration = .seconds(60),
         streamIdleTimeout: Duration = .seconds(45),
         resultDeliveryMargin: Duration = .seconds(1),
+        network: NetworkSettings = NetworkSettings(),
         clock: ResolveKitClock = .continuous
     ) {
+        self.network = network
         self.configuredBaseURL = baseURL
         self.apiKeyProvider = apiKeyProvider
         self.deviceIDProvider = deviceIDProvider

@@ -6,8 +6,14 @@
 ///
 /// Switch on ``code`` (with a `default`: codes may be added). ``isRetryable`` says whether the same operation may
 /// succeed later without a change on this side; ``underlying`` is the cause (``BackendError``, `HTTPError`,
-/// `EventStreamError`, ``StateFolderLockError``…). The description never contains the API key or a capability
-/// token.
+/// `EventStreamError`, ``StateFolderLockError``…). When the cause is the network (a TLS certificate, a pin, a
+/// proxy), ``underlying`` is the `HTTPError` itself, whose code names it, so a caller can switch on it:
+///
+/// ```swift
+/// if let cause = error.underlying as? HTTPError, cause.code == .untrustedCertificate { … }
+/// ```
+///
+/// The description never contains the API key, a capability token, a proxy password or a key passphrase.
 public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -82,7 +88,7 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
         self.code = code
         self.message = message
         self.isRetryable = isRetryable ?? Self.retryableCodes.contains(code)
-        self.underlying = underlying
+        self.underlying = (underlying as? any NetworkCauseCarrying)?.networkCause ?? underlying
     }
 
     private static let retryableCodes: Set<Code> = [

@@ -14,4 +14,16 @@ enum CurlGlobal {
 
     /// The linked libcurl's version, e.g. `7.88.1`.
     static let version: String = String(cString: rk_curl_version_string())
+
+    /// libcurl's built-in CA folder (`CURLINFO_CAPATH`, `/etc/ssl/certs` on Debian and Ubuntu); `nil` when it was
+    /// built without one.
+    static let systemCAPath: String? = {
+        initialise()
+        guard let easy = curl_easy_init() else { return nil }
+        defer { curl_easy_cleanup(easy) }
+        var path: UnsafePointer<CChar>?
+        guard rk_curl_easy_getinfo_string(easy, CURLINFO_CAPATH, &path) == CURLE_OK, let path else { return nil }
+        let text = String(cString: path)
+        return text.isEmpty ? nil : text
+    }()
 }

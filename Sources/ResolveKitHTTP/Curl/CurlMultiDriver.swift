@@ -204,6 +204,7 @@ final class CurlMultiDriver {
         idsByHandle[curlTransfer.easy] = nil
         curl_multi_remove_handle(multi.pointer, curlTransfer.easy)
         if error == nil { curlTransfer.deliverHeadIfNeeded() }
+        curlTransfer.reportExchange(failure: error)
         curlTransfer.cleanUp()
         release(curlTransfer.easy, isLongLived: curlTransfer.transfer.request.isLongLived)
         curlTransfer.transfer.curlCompleted(error)

@@ -40,10 +40,9 @@ final class CurlTransfer {
         errorBuffer.deallocate()
     }
 
-    /// The error for a failed transfer, with libcurl's detail text.
+    /// The error for a failed transfer, with libcurl's detail text and what it knows of TLS and the proxy.
     func error(for code: CURLcode) -> HTTPError {
-        let detail = String(cString: errorBuffer)
-        return .curl(code, detail: detail)
+        failure(for: code, detail: String(cString: errorBuffer)).error
     }
 
     /// Delivers the head of a transfer that completed without its terminating empty line having been seen.
@@ -64,9 +63,7 @@ final class CurlTransfer {
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try set(CURLOPT_TCP_KEEPALIVE, 1)
         try set(CURLOPT_PIPEWAIT, 1)
-        let useHTTP3 = CurlGlobal.supportsHTTP3 && request.url.lowercased().hasPrefix("https://")
-        try set(CURLOPT_HTTP_VERSION, useHTTP3 ? CURL_HTTP_VERSION_3 : CURL_HTTP_VERSION_2TLS)
-        try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))
+        try configureNetwork(transfer.network)
         if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
         if let bytes = request.receiveBufferBytes { try set(CURLOPT_BUFFERSIZE, bytes) }
         if request.followRedirects {
@@ -122,7 +119,7 @@ final class CurlTransfer {
         try check(rk_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
     }
 
-    private func set(_ option: CURLoption, _ value: Int) throws(HTTPError) {
+    func set(_ option: CURLoption, _ value: Int) throws(HTTPError) {
         try check(rk_curl_easy_setopt_long(easy, option, value))
     }
 
@@ -130,11 +127,11 @@ final class CurlTransfer {
         try check(rk_curl_easy_setopt_string(easy, option, value))
     }
 
-    private func check(_ code: CURLcode) throws(HTTPError) {
+    func check(_ code: CURLcode) throws(HTTPError) {
         guard code == CURLE_OK else { throw HTTPError.curl(code, detail: nil) }
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int {
+    static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }

@@ -3,10 +3,12 @@ extension EventStreamTransport {
     /// requests (``HTTPRequest/isLongLived``), with no total deadline (the stream is long-lived; the idle watchdog
     /// guards it), and with a 2 KiB receive buffer: libcurl keeps it for the stream's life, a service holds many
     /// streams, and events are small (a larger one simply takes several reads). Error bodies are read up to
-    /// `maxErrorBodyBytes`.
-    public static func http(_ client: HTTPClient, connectTimeout: Duration = .seconds(10), maxErrorBodyBytes: Int = 64 * 1024)
-        -> EventStreamTransport
-    {
+    /// `maxErrorBodyBytes`. Every connect goes with `network`: trust, client identity, pins, proxy, extra headers,
+    /// observer and the low-speed floor.
+    public static func http(
+        _ client: HTTPClient, connectTimeout: Duration = .seconds(10), maxErrorBodyBytes: Int = 64 * 1024,
+        network: NetworkSettings = NetworkSettings()
+    ) -> EventStreamTransport {
         EventStreamTransport { request in
             var headers = HTTPHeaders()
             for field in request.headers { headers.add(name: field.name, value: field.value) }
@@ -14,7 +16,7 @@ extension EventStreamTransport {
             let response = try await client.execute(
                 HTTPRequest(
                     method: .get, url: request.url, headers: headers, connectTimeout: connectTimeout,
-                    receiveBufferBytes: 2048, isLongLived: true))
+                    receiveBufferBytes: 2048, isLongLived: true, network: network))
             guard (200..<300).contains(response.status) else {
                 let body = (try? await response.body.collect(upTo: maxErrorBodyBytes)) ?? []
                 return EventStreamConnection(

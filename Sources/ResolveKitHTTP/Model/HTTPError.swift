@@ -21,8 +21,39 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         public static let timedOut = Code("timed_out")
         /// The awaiting task was cancelled or the response body was dropped.
         public static let cancelled = Code("cancelled")
-        /// The TLS handshake or certificate verification failed.
+        /// The TLS handshake failed for a reason none of the codes below names.
         public static let tlsFailed = Code("tls_failed")
+        /// The server's certificate is not signed by a certificate authority this client trusts (self-signed, or a
+        /// private CA missing from ``NetworkSettings/trust``).
+        public static let untrustedCertificate = Code("untrusted_certificate")
+        /// The server's certificate is not valid for the host name in the URL.
+        public static let hostnameMismatch = Code("hostname_mismatch")
+        /// The server's certificate has expired.
+        public static let certificateExpired = Code("certificate_expired")
+        /// The server's certificate is not valid yet (or this machine's clock is behind).
+        public static let certificateNotYetValid = Code("certificate_not_yet_valid")
+        /// The server's public key matches none of ``NetworkSettings/pinnedPublicKeys``.
+        public static let pinMismatch = Code("pin_mismatch")
+        /// The server wants a client certificate (mutual TLS) and none was sent.
+        public static let clientCertificateRequired = Code("client_certificate_required")
+        /// The server refused the client certificate that was sent.
+        public static let clientCertificateRejected = Code("client_certificate_rejected")
+        /// The client certificate or key could not be used: unreadable, not PEM, a wrong passphrase, or a key that
+        /// does not belong to the certificate.
+        public static let clientIdentityUnusable = Code("client_identity_unusable")
+        /// The CA file or folder of ``NetworkSettings/trust`` could not be read.
+        public static let trustStoreUnusable = Code("trust_store_unusable")
+        /// The proxy could not be reached, or refused to open a tunnel to the server.
+        public static let proxyRefused = Code("proxy_refused")
+        /// The proxy wants credentials (HTTP 407), and none or wrong ones were sent.
+        public static let proxyAuthenticationRequired = Code("proxy_authentication_required")
+        /// Fewer bytes than ``NetworkSettings/lowSpeedLimit`` allows arrived for too long.
+        public static let tooSlow = Code("too_slow")
+        /// A header from ``NetworkSettings/headers`` or its provider would replace one the request carries, or
+        /// names a protected field; nothing was sent.
+        public static let headerNotAllowed = Code("header_not_allowed")
+        /// ``NetworkSettings`` cannot work as given (a malformed pin or proxy URL, a CA folder with `:`…).
+        public static let invalidSettings = Code("invalid_settings")
         /// The body is larger than the caller allowed.
         public static let bodyTooLarge = Code("body_too_large")
         /// The server answered with a status outside 200–299; see ``status`` and ``body``.
@@ -49,11 +80,16 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var status: Int?
     /// The response body (possibly cut at the caller's limit), for ``Code/httpStatus``.
     public var body: [UInt8]?
+    /// OpenSSL's verification result for the server's certificate (`CURLINFO_SSL_VERIFYRESULT`, an `X509_V_ERR_*`
+    /// value such as 10 for an expired certificate), when verification failed.
+    public var tlsVerifyResult: Int?
+    /// The status a proxy answered `CONNECT` with (`CURLINFO_HTTP_CONNECTCODE`), when a tunnel failed.
+    public var proxyStatus: Int?
 
     /// Creates an error.
     public init(
         code: Code, message: String, curlCode: Int? = nil, curlMessage: String? = nil, status: Int? = nil,
-        body: [UInt8]? = nil
+        body: [UInt8]? = nil, tlsVerifyResult: Int? = nil, proxyStatus: Int? = nil
     ) {
         self.code = code
         self.message = message
@@ -61,6 +97,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.curlMessage = curlMessage
         self.status = status
         self.body = body
+        self.tlsVerifyResult = tlsVerifyResult
+        self.proxyStatus = proxyStatus
     }
 
     /// An ``Code/httpStatus`` error for a non-2xx answer, carrying its status and body.

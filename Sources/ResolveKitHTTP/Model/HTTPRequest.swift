@@ -21,13 +21,17 @@ public struct HTTPRequest: Sendable {
     /// transfer's socket before any other, and looks at it again after every few requests it starts or serves, so
     /// its bytes are read when they arrive, even during a burst of other requests.
     public var isLongLived: Bool
+    /// Trust, client identity, pins, proxy, extra headers, observer and TLS/HTTP tuning for this request. The default
+    /// is the system CA store and the environment's proxy.
+    public var network: NetworkSettings
 
     /// Creates a request.
     public init(
         method: HTTPMethod = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil,
         connectTimeout: Duration = .seconds(10), timeout: Duration? = nil, followRedirects: Bool = false,
-        receiveBufferBytes: Int? = nil, isLongLived: Bool = false
+        receiveBufferBytes: Int? = nil, isLongLived: Bool = false, network: NetworkSettings = NetworkSettings()
     ) {
+        self.network = network
         self.method = method
         self.url = url
         self.headers = headers

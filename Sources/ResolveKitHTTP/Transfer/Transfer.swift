@@ -15,13 +15,19 @@ final class Transfer: Sendable {
     let id: Int
     /// What to send.
     let request: HTTPRequest
+    /// The request's network settings, checked and with their providers called.
+    let network: NetworkSettings.Prepared
     private let loop: CurlLoop
     private let machine: Mutex<StateMachine>
 
     /// Creates a transfer for `request` that `loop` will drive.
-    init(id: Int, request: HTTPRequest, loop: CurlLoop, maxBufferedBytes: Int) {
+    init(
+        id: Int, request: HTTPRequest, network: NetworkSettings.Prepared = NetworkSettings.Prepared(), loop: CurlLoop,
+        maxBufferedBytes: Int
+    ) {
         self.id = id
         self.request = request
+        self.network = network
         self.loop = loop
         self.machine = Mutex(StateMachine(maxBufferedBytes: maxBufferedBytes))
     }

@@ -38,6 +38,8 @@ public struct ExternalProgram: Sendable, CustomStringConvertible {
     public static let nginx = ExternalProgram(name: "nginx", install: "apt-get install -y nginx")
     /// `openssl`, from Debian's `openssl` package.
     public static let openssl = ExternalProgram(name: "openssl", install: "apt-get install -y openssl")
+    /// `tinyproxy`, a forward proxy with Basic authentication and `CONNECT`, from Debian's `tinyproxy` package.
+    public static let tinyproxy = ExternalProgram(name: "tinyproxy", install: "apt-get install -y tinyproxy")
     /// `redis-server`, from Debian's `redis-server` package.
     public static let redisServer = ExternalProgram(name: "redis-server", install: "apt-get install -y redis-server")
     /// `promtool`, from Debian's `prometheus` package.

@@ -91,7 +91,7 @@ extension SessionDriver {
         if let budget = parts.configuration.reconnectAttemptBudget { configuration.backoff.maxAttempts = budget }
         let stream = EventStream(
             url: backend.eventsURL(for: path), cursor: cursor, configuration: configuration,
-            transport: .http(parts.http), clock: parts.clock,
+            transport: backend.eventStreamTransport(), clock: parts.clock,
             headers: { [weak self] in self?.streamHeaders() ?? [] })
         let task = spawn(immediately: false) { [self] in
             let termination = await stream.run { element in send(.stream(generation: generation, element)) }

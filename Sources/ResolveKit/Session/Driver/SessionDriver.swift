@@ -59,7 +59,7 @@ final class SessionDriver: Sendable {
             core.backend = apiKey.map {
                 BackendClient(
                     http: parts.http, baseURL: configuration.baseURL.absoluteString, apiKey: $0,
-                    timeout: configuration.requestTimeout)
+                    timeout: configuration.requestTimeout, network: configuration.network)
             }
         }
         let (journal, records) = parts.store.journalStore.load()

@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import ResolveKitChildProcess
+
+/// A server program started for a test on a loopback port (nginx, tinyproxy): started as a child that stays in the
+/// foreground, with its files in a temporary folder, waited for until its port accepts connections, and stopped
+/// with its folder removed.
+package final class LoopbackServerProcess: Sendable {
+    /// The port it listens on, on 127.0.0.1.
+    package let port: Int
+    /// Its temporary folder (configuration, logs, pid file).
+    package let directory: String
+    private let child: ChildProcess
+    private let logFile: String
+
+    private init(port: Int, directory: String, child: ChildProcess, logFile: String) {
+        self.port = port
+        self.directory = directory
+        self.child = child
+        self.logFile = logFile
+    }
+
+    /// Starts the program on a free port: `configure` gets the port and the folder, writes the configuration there
+    /// and returns the arguments; `logFile` is the program's log, relative to the folder. A port taken by someone
+    /// else in between is tried again with another.
+    /// - Throws: ``FixtureError`` with the program's log when it does not listen within 10 s.
+    package static func start(
+        _ executable: String, name: String, logFile: String,
+        configure: (_ port: Int, _ directory: String) throws -> [String]
+    ) async throws -> LoopbackServerProcess {
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "rk-\(name)-\(UUID().uuidString)"
+            ).path
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            let port = freeLoopbackPort()
+            let arguments = try configure(port, directory)
+            let child = try ChildProcess.spawn(
+                executable, arguments: arguments, standardInput: .nullDevice,
+                standardOutput: .fileHandle(try Self.log(directory + "/stdout.log")),
+                standardError: .fileHandle(try Self.log(directory + "/stderr.log")))
+            let server = LoopbackServerProcess(port: port, directory: directory, child: child, logFile: logFile)
+            do {
+                try await server.waitUntilListening()
+                return server
+            } catch {
+                lastError = error
+                await server.stop()
+            }
+        }
+        throw lastError ?? FixtureError("\(name) did not start")
+    }
+
+    /// Ends the program (SIGTERM, then SIGKILL after 5 s) and removes its folder. Idempotent.
+    package func stop() async {
+        child.terminate()
+        for _ in 0..<500 where child.isRunning {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if child.isRunning { child.send(SIGKILL) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The program's log so far, for a failing test's message.
+    package var log: String {
+        [directory + "/" + logFile, directory + "/stdout.log", directory + "/stderr.log"].compactMap {
+            try? String(contentsOfFile: $0, encoding: .utf8)
+        }.joined(separator: "\n")
+    }
+
+    private func waitUntilListening() async throws {
+        for _ in 0..<1000 {
+            guard child.isRunning else { throw FixtureError("The server exited at once:\n\(log)") }
+            if Self.accepts(port) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw FixtureError("The server did not listen on 127.0.0.1:\(port) within 10 s:\n\(log)")
+    }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = loopbackAddress(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    private static func log(_ path: String) throws -> FileHandle {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+}
+
+/// A port on 127.0.0.1 that was free a moment ago: the kernel picks it for a socket that is closed again.
+package func freeLoopbackPort() -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    defer { close(descriptor) }
+    var address = loopbackAddress(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            _ = bind(descriptor, raw, length)
+            _ = getsockname(descriptor, raw, &length)
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+private func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+}
