@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
         .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
         .library(name: "ResolveKitMCP", targets: ["ResolveKitMCP"]),
+        .library(name: "ResolveKitTelemetry", targets: ["ResolveKitTelemetry"]),
+        .library(name: "ResolveKitTelemetryHTTP", targets: ["ResolveKitTelemetryHTTP"]),
         .executable(name: "rk-codegen", targets: ["rk-codegen"]),
         .plugin(name: "ResolveKitPlugin", targets: ["ResolveKitPlugin"]),
     ],
@@ -26,6 +28,10 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
+        // Metrics, spans, OTLP and the /metrics endpoint on plain sockets: no libcurl, so rk-mcp can link it.
+        .target(name: "ResolveKitTelemetry", dependencies: ["ResolveKitCore"]),
+        // The OTLP exporter's transport over the libcurl client.
+        .target(name: "ResolveKitTelemetryHTTP", dependencies: ["ResolveKitTelemetry", "ResolveKitHTTP"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitHTTP"]),
         .target(name: "ResolveKitTerminal", dependencies: ["ResolveKit"]),
         // CCurl only for <sys/epoll.h>, which Glibc's Swift module leaves out: the loopback server waits on epoll.
@@ -90,6 +96,12 @@ let package = Package(
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitTelemetryTests",
+            dependencies: [
+                "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting", "ResolveKitCore",
+                "ResolveKitChildProcess",
+            ]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(
