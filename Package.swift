@@ -101,7 +101,8 @@ let package = Package(
             dependencies: [
                 "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting", "ResolveKitCore",
                 "ResolveKitChildProcess",
-            ]),
+            ],
+            exclude: ["Scripts"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Glibc
 import ResolveKitChildProcess
 
@@ -42,6 +42,10 @@ public struct ExternalProgram: Sendable, CustomStringConvertible {
     public static let redisServer = ExternalProgram(name: "redis-server", install: "apt-get install -y redis-server")
     /// `promtool`, from Debian's `prometheus` package.
     public static let promtool = ExternalProgram(name: "promtool", install: "apt-get install -y prometheus")
+    /// `python3` with PyPI's `opentelemetry-proto` (and the `protobuf` it needs), to decode OTLP exports.
+    public static let opentelemetryProto = ExternalProgram(
+        name: "opentelemetry-proto", install: "python3 -m pip install opentelemetry-proto", candidates: ["python3"],
+        probe: ["-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2, google.protobuf.json_format"])
 
     /// The absolute path of the program, or `nil` when it is not installed (or its probe fails).
     public var path: String? {
