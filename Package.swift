@@ -60,7 +60,7 @@ let package = Package(
             name: "rk-bench",
             dependencies: [
                 "ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen", "ResolveKit", "ResolveKitTesting",
-                "ResolveKitChildProcess",
+                "ResolveKitChildProcess", "ResolveKitTelemetry",
             ]
         ),
 

@@ -36,7 +36,8 @@ public final class Telemetry: Sendable {
     ///   - clock: The clock the loops wait on.
     /// - Throws: ``TelemetryError`` when the registry already holds the process or span metrics.
     public init(
-        configuration: TelemetryConfiguration, transport: any OTLPTransport, registry: MetricsRegistry = MetricsRegistry(),
+        configuration: TelemetryConfiguration, transport: any OTLPTransport,
+        registry: MetricsRegistry = MetricsRegistry(),
         logger: ResolveKitLogger = .disabled, clock: any Clock<Duration> = ContinuousClock()
     ) throws(TelemetryError) {
         self.configuration = configuration
@@ -55,11 +56,13 @@ public final class Telemetry: Sendable {
             spanProcessor = nil
             tracer = .disabled
         }
-        metricsPusher = exporting ? configuration.metrics.map {
-            OTLPMetricsPusher(
-                registry: registry, export: $0, resource: configuration.resource, transport: transport,
-                interval: configuration.metricExportInterval, clock: clock, logger: logger)
-        } : nil
+        metricsPusher =
+            exporting
+            ? configuration.metrics.map {
+                OTLPMetricsPusher(
+                    registry: registry, export: $0, resource: configuration.resource, transport: transport,
+                    interval: configuration.metricExportInterval, clock: clock, logger: logger)
+            } : nil
     }
 
     /// Runs the export loops until ``shutdown(timeout:)`` or cancellation; returns at once when nothing exports.

@@ -12,7 +12,9 @@ protocol Workload: Sendable {
 
 /// Every workload `rk-bench` knows, in the order they run by default.
 enum Workloads {
-    static let all: [any Workload] = [SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload(), SessionsWorkload()]
+    static let all: [any Workload] = [
+        SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload(), SessionsWorkload(), TelemetryWorkload(),
+    ]
 
     static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
 }

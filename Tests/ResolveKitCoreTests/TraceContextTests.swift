@@ -90,8 +90,9 @@ struct TraceContextTests {
         #expect(TraceID(hexString: String(repeating: "0", count: 32)) == nil)
         #expect(SpanID(hexString: "00f067aa0ba902b7") == SpanID(rawValue: 0x00f0_67aa_0ba9_02b7))
         #expect(SpanID(hexString: "00f067aa0ba902b") == nil)
-        #expect(SpanContext(traceID: trace, spanID: SpanID(rawValue: 2), flags: []).traceparent
-            == "00-000000000000000100000000000000ff-0000000000000002-00")
+        #expect(
+            SpanContext(traceID: trace, spanID: SpanID(rawValue: 2), flags: []).traceparent
+                == "00-000000000000000100000000000000ff-0000000000000002-00")
     }
 }
 

@@ -88,13 +88,15 @@ struct BatchSpanProcessorTests {
         clock.advance(by: .seconds(2))
         await shutdown.value
         await loop
-        let lost = processor.droppedCount(.queueFull) + processor.droppedCount(.shutdown)
+        let lost =
+            processor.droppedCount(.queueFull) + processor.droppedCount(.shutdown)
             + processor.droppedCount(.exportFailed)
         #expect(lost == 1_000)
         let samples = ExpositionSamples(registry.exposition())
         #expect(samples[#"resolvekit_telemetry_spans_dropped_total{reason="queue_full"}"#] == Double(queueFull))
-        #expect(samples[#"resolvekit_telemetry_spans_dropped_total{reason="shutdown"}"#]
-            == Double(processor.droppedCount(.shutdown)))
+        #expect(
+            samples[#"resolvekit_telemetry_spans_dropped_total{reason="shutdown"}"#]
+                == Double(processor.droppedCount(.shutdown)))
         #expect(samples["resolvekit_telemetry_spans_exported_total"] == 0)
     }
 

@@ -1,6 +1,7 @@
 import ResolveKitCore
-@testable import ResolveKitTelemetry
 import Testing
+
+@testable import ResolveKitTelemetry
 
 struct BatchSpanStateMachineTests {
     typealias Machine = BatchSpanProcessor.StateMachine

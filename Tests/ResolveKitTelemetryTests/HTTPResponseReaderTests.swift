@@ -1,5 +1,6 @@
-@testable import ResolveKitTelemetry
 import Testing
+
+@testable import ResolveKitTelemetry
 
 struct HTTPResponseReaderTests {
     static let chunked = Array(
@@ -29,14 +30,17 @@ struct HTTPResponseReaderTests {
     @Test func aSizedAnswerSplitAtEveryBoundaryReadsTheSame() {
         let bytes = Self.sized
         for first in 0...bytes.count {
-            #expect(Self.read([bytes[..<first], bytes[first...]])
-                == .complete(status: 200, retryAfter: nil, body: Array("{}".utf8), keepAlive: true))
+            #expect(
+                Self.read([bytes[..<first], bytes[first...]])
+                    == .complete(status: 200, retryAfter: nil, body: Array("{}".utf8), keepAlive: true))
         }
     }
 
     @Test func anAnswerWithoutLengthRunsToTheEndOfTheConnection() {
         let bytes = Array("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\nno".utf8)
-        #expect(Self.read([bytes[...]]) == .complete(status: 400, retryAfter: nil, body: Array("no".utf8), keepAlive: false))
+        #expect(
+            Self.read([bytes[...]]) == .complete(status: 400, retryAfter: nil, body: Array("no".utf8), keepAlive: false)
+        )
     }
 
     @Test func anInterimContinueIsSkipped() {

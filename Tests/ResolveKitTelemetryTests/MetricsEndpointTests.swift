@@ -39,7 +39,8 @@ struct MetricsEndpointTests {
         let head = "GET /metrics HTTP/1.1\r\nX-Filler: " + String(repeating: "a", count: 9000) + "\r\n\r\n"
         let answer = String(decoding: await RawClient.exchange(port: endpoint.port, Array(head.utf8)), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 431 "))
-        let garbage = String(decoding: await RawClient.exchange(port: endpoint.port, Array("hello\r\n\r\n".utf8)), as: UTF8.self)
+        let garbage = String(
+            decoding: await RawClient.exchange(port: endpoint.port, Array("hello\r\n\r\n".utf8)), as: UTF8.self)
         #expect(garbage.hasPrefix("HTTP/1.1 400 "))
     }
 

@@ -24,11 +24,28 @@ struct MetricsRegistryTests {
 
     @Test func aValueOutsideTheSetIsCountedAsOtherNeverAsANewSeries() throws {
         let registry = MetricsRegistry()
-        let jobs = try registry.counter(MetricDescriptor("app_jobs", help: "Jobs."), labels: SetLabel("queue", values: ["a"]))
+        let jobs = try registry.counter(
+            MetricDescriptor("app_jobs", help: "Jobs."), labels: SetLabel("queue", values: ["a"]))
         for index in 0..<100 { jobs.increment("user-\(index)") }
         let samples = ExpositionSamples(registry.exposition())
         #expect(samples.names == [#"app_jobs_total{queue="other"}"#])
         #expect(samples[#"app_jobs_total{queue="other"}"#] == 100)
+    }
+
+    @Test func aValueResolvedOnceRecordsLikeTheValue() throws {
+        let registry = MetricsRegistry()
+        let queue = SetLabel("queue", values: ["a", "b"])
+        let jobs = try registry.counter(MetricDescriptor("app_jobs", help: "Jobs."), labels: queue.resolved)
+        let waits = try registry.histogram(
+            MetricDescriptor("app_wait_seconds", help: "Waits."), buckets: [1], labels: queue.resolved)
+        let slot = queue.resolve("b")
+        jobs.increment(slot)
+        waits.observe(0.5, slot)
+        jobs.increment(queue.resolve("zzz"))
+        let samples = ExpositionSamples(registry.exposition())
+        #expect(samples[#"app_jobs_total{queue="b"}"#] == 1)
+        #expect(samples[#"app_jobs_total{queue="other"}"#] == 1)
+        #expect(samples[#"app_wait_seconds_count{queue="b"}"#] == 1)
     }
 
     @Test(arguments: ["", "1abc", "has-dash", "has:colon", "jobs_total", "wait_count", "wait_sum", "x_bucket", "a b"])
@@ -51,7 +68,8 @@ struct MetricsRegistryTests {
     @Test func aSetLabelMayNotHoldOtherOrAnEmptyValue() {
         for values in [["a", "other"], ["a", ""]] {
             let error = #expect(throws: TelemetryError.self) {
-                try MetricsRegistry().counter(MetricDescriptor("app_x", help: "x"), labels: SetLabel("k", values: values))
+                try MetricsRegistry().counter(
+                    MetricDescriptor("app_x", help: "x"), labels: SetLabel("k", values: values))
             }
             #expect(error?.code == .invalidLabel)
         }
@@ -63,7 +81,9 @@ struct MetricsRegistryTests {
         let same = #expect(throws: TelemetryError.self) { try registry.gauge(MetricDescriptor("app_wait", help: "x")) }
         #expect(same?.code == .duplicateMetric)
         _ = try registry.counter(MetricDescriptor("app_jobs", help: "x"))
-        let again = #expect(throws: TelemetryError.self) { try registry.counter(MetricDescriptor("app_jobs", help: "x")) }
+        let again = #expect(throws: TelemetryError.self) {
+            try registry.counter(MetricDescriptor("app_jobs", help: "x"))
+        }
         #expect(again?.code == .duplicateMetric)
         let process = #expect(throws: TelemetryError.self) {
             try registry.register(ProcessMetrics())
@@ -91,7 +111,8 @@ struct MetricsRegistryTests {
 
     @Test func anObservationOnABoundFallsInThatBoundsBucket() throws {
         let registry = MetricsRegistry()
-        let wait = try registry.histogram(MetricDescriptor("app_wait_seconds", help: "x", unit: "s"), buckets: [0.1, 1])
+        let wait = try registry.histogram(
+            MetricDescriptor("app_wait_seconds", help: "x", unit: "s"), buckets: [0.1, 1])
         for value in [0.05, 0.1, 0.5, 1, 3, .nan] { wait.observe(value) }
         wait.observe(.milliseconds(250))
         let samples = ExpositionSamples(registry.exposition())
@@ -105,7 +126,8 @@ struct MetricsRegistryTests {
 
     @Test func aGaugeShowsOnlyTheSeriesEverSetAndGoesDown() throws {
         let registry = MetricsRegistry()
-        let open = try registry.gauge(MetricDescriptor("app_open", help: "x"), labels: EnumLabel("result", of: Result.self))
+        let open = try registry.gauge(
+            MetricDescriptor("app_open", help: "x"), labels: EnumLabel("result", of: Result.self))
         open.increment(.ok)
         open.increment(.ok)
         open.decrement(.ok)

@@ -32,8 +32,10 @@ struct OTLPDecodeTests {
         turn.finishTurn(ending: .answered, turnID: "turn-1", usage: TokenUsage(promptTokens: 616, completionTokens: 15))
     }
 
-    @Test(.enabled(if: ExternalProgram.opentelemetryProto.shouldRun,
-        Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
+    @Test(
+        .enabled(
+            if: ExternalProgram.opentelemetryProto.shouldRun,
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
     func aTurnWithTwoCallsDecodesAsAnExportTraceServiceRequest() async throws {
         let python = try ExternalProgram.opentelemetryProto.require()
         let receiver = OTLPReceiver()
@@ -65,7 +67,9 @@ struct OTLPDecodeTests {
         let json = String(
             decoding: OTLPTraceEncoding.encode(collector.finished, resource: TelemetryResource(serviceName: "x")),
             as: UTF8.self)
-        #expect(json.hasPrefix(#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"x"}}"#))
+        #expect(
+            json.hasPrefix(
+                #"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"x"}}"#))
         #expect(json.contains(#""traceId":"4bf92f3577b34da6a3ce929d0e0e4736""#))
         #expect(json.contains(#""parentSpanId":"00f067aa0ba902b7""#))
         #expect(json.contains(#""traceState":"host=1""#))

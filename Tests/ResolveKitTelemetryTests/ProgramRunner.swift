@@ -4,16 +4,19 @@ import ResolveKitChildProcess
 /// Runs a program to its end on a thread of its own (ChildProcess.run blocks), for the tests that use a real
 /// promtool or Python.
 enum ProgramRunner {
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil) async throws -> ChildProcess.Output {
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil) async throws
+        -> ChildProcess.Output
+    {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    guard let input else { return try ChildProcess.run(executable, arguments: arguments) }
-                    let pipe = Pipe()
-                    try pipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-                    try pipe.fileHandleForWriting.close()
-                    return try ChildProcess.run(executable, arguments: arguments, standardInput: .pipe(pipe))
-                })
+                continuation.resume(
+                    with: Result {
+                        guard let input else { return try ChildProcess.run(executable, arguments: arguments) }
+                        let pipe = Pipe()
+                        try pipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+                        try pipe.fileHandleForWriting.close()
+                        return try ChildProcess.run(executable, arguments: arguments, standardInput: .pipe(pipe))
+                    })
             }
         }
     }

@@ -75,15 +75,16 @@ struct TelemetryConfigurationTests {
         #expect(capped.traces?.timeout == .seconds(1), "the batch export timeout bounds a request")
     }
 
-    @Test(arguments: [
-        ("always_on", nil, Sampler.alwaysOn),
-        ("always_off", nil, .alwaysOff),
-        ("traceidratio", "0.25", .traceIDRatio(0.25)),
-        ("parentbased_always_on", nil, .parentBased(root: .alwaysOn)),
-        ("parentbased_always_off", nil, .parentBased(root: .alwaysOff)),
-        ("parentbased_traceidratio", "0.5", .parentBased(root: .traceIDRatio(0.5))),
-        ("PARENTBASED_TRACEIDRATIO", nil, .parentBased(root: .traceIDRatio(1))),
-    ] as [(String, String?, Sampler)])
+    @Test(
+        arguments: [
+            ("always_on", nil, Sampler.alwaysOn),
+            ("always_off", nil, .alwaysOff),
+            ("traceidratio", "0.25", .traceIDRatio(0.25)),
+            ("parentbased_always_on", nil, .parentBased(root: .alwaysOn)),
+            ("parentbased_always_off", nil, .parentBased(root: .alwaysOff)),
+            ("parentbased_traceidratio", "0.5", .parentBased(root: .traceIDRatio(0.5))),
+            ("PARENTBASED_TRACEIDRATIO", nil, .parentBased(root: .traceIDRatio(1))),
+        ] as [(String, String?, Sampler)])
     func theSamplerComesFromItsVariables(name: String, argument: String?, sampler: Sampler) throws {
         var environment = ["OTEL_TRACES_SAMPLER": name]
         environment["OTEL_TRACES_SAMPLER_ARG"] = argument

@@ -54,27 +54,29 @@ struct TextExpositionTests {
                 """)
     }
 
-    @Test(arguments: [
-        (nil, ExpositionFormat.prometheusText),
-        ("text/plain", .prometheusText),
-        ("*/*", .prometheusText),
-        ("application/openmetrics-text", .openMetrics),
-        (
-            "application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,"
-                + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2", .openMetrics
-        ),
-        ("application/openmetrics-text;version=2.0.0,text/plain;q=0.1", .prometheusText),
-        ("text/plain;q=0.9, application/openmetrics-text;q=0.5", .prometheusText),
-        ("application/openmetrics-text;q=0", .prometheusText),
-        ("application/json", .prometheusText),
-    ] as [(String?, ExpositionFormat)])
+    @Test(
+        arguments: [
+            (nil, ExpositionFormat.prometheusText),
+            ("text/plain", .prometheusText),
+            ("*/*", .prometheusText),
+            ("application/openmetrics-text", .openMetrics),
+            (
+                "application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,"
+                    + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2", .openMetrics
+            ),
+            ("application/openmetrics-text;version=2.0.0,text/plain;q=0.1", .prometheusText),
+            ("text/plain;q=0.9, application/openmetrics-text;q=0.5", .prometheusText),
+            ("application/openmetrics-text;q=0", .prometheusText),
+            ("application/json", .prometheusText),
+        ] as [(String?, ExpositionFormat)])
     func theAcceptHeaderChoosesTheFormat(accept: String?, format: ExpositionFormat) {
         #expect(ExpositionFormat.negotiate(accept: accept) == format)
     }
 
     @Test func valuesAreWrittenAsPrometheusReadsThem() throws {
         let registry = MetricsRegistry()
-        let gauge = try registry.gauge(MetricDescriptor("app_value", help: "x"), labels: SetLabel("k", values: ["a", "b", "c", "d", "e"]))
+        let gauge = try registry.gauge(
+            MetricDescriptor("app_value", help: "x"), labels: SetLabel("k", values: ["a", "b", "c", "d", "e"]))
         gauge.set(.infinity, "a")
         gauge.set(-.infinity, "b")
         gauge.set(.nan, "c")

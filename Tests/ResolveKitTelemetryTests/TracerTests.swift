@@ -136,7 +136,10 @@ struct TracerTests {
         let traces = (0..<20_000).map { _ in ids.traceID() }
         let kept = traces.filter { sampler.shouldSample(traceID: $0, parent: nil) }.count
         #expect((4_500...5_500).contains(kept))
-        #expect(traces.allSatisfy { sampler.shouldSample(traceID: $0, parent: nil) == sampler.shouldSample(traceID: $0, parent: nil) })
+        #expect(
+            traces.allSatisfy {
+                sampler.shouldSample(traceID: $0, parent: nil) == sampler.shouldSample(traceID: $0, parent: nil)
+            })
         #expect(sampler.description == "TraceIdRatioBased{0.25}")
     }
 }

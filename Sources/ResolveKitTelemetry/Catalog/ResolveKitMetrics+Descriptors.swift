@@ -56,8 +56,11 @@ extension ResolveKitMetrics {
         static let tokenUsage = MetricDescriptor(
             "gen_ai_client_token_usage", help: "Tokens a turn used, by type (GenAI semantic conventions).",
             unit: "{token}", otelName: "gen_ai.client.token.usage",
-            constantLabels: [MetricDescriptor.ConstantLabel("gen_ai_operation_name", "invoke_agent",
-                attributeKey: "gen_ai.operation.name")] + genAIConstants)
+            constantLabels: [
+                MetricDescriptor.ConstantLabel(
+                    "gen_ai_operation_name", "invoke_agent",
+                    attributeKey: "gen_ai.operation.name")
+            ] + genAIConstants)
         static let operationDuration = MetricDescriptor(
             "gen_ai_client_operation_duration_seconds",
             help: "Duration of GenAI operations: turns (invoke_agent) and function runs (execute_tool).", unit: "s",
@@ -90,7 +93,9 @@ extension ResolveKitMetrics {
         static let delivery = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
         static let turn = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300]
         /// The GenAI conventions' advice for `gen_ai.client.operation.duration`.
-        static let genAIDuration = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
+        static let genAIDuration = [
+            0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+        ]
         /// The GenAI conventions' advice for `gen_ai.client.token.usage`.
         static let tokens: [Double] = [
             1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262_144, 1_048_576, 4_194_304, 16_777_216, 67_108_864,

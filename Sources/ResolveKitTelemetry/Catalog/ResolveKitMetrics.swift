@@ -13,32 +13,34 @@ public import ResolveKitCore
 /// metrics.approvalRequested()
 /// metrics.approvalDecided(by: .policy, wait: .milliseconds(3))
 /// metrics.toolCallStarted()
-/// metrics.toolCallFinished(function: "read_log_tail", outcome: .success, decidedBy: .policy, duration: .milliseconds(40))
+/// metrics.toolCallFinished(
+///     function: "read_log_tail", outcome: .success, decidedBy: .policy, duration: .milliseconds(40))
 /// metrics.resultDelivered(latency: .milliseconds(2))
 /// ```
 public final class ResolveKitMetrics: Sendable {
     /// The registry the metrics are in.
     public let registry: MetricsRegistry
 
-    typealias Function = SetLabel
+    typealias Function = ResolvedSetLabel
+    private let function: SetLabel
     private let toolCalls: Counter<Function, EnumLabel<ToolOutcome>, EnumLabel<Decider>>
     private let toolExecution: Histogram<Function>
-    private let toolsRunning: Gauge< >
+    private let toolsRunning: Gauge<>
     private let approvalWait: Histogram<EnumLabel<Decider>>
-    private let approvalsPending: Gauge< >
-    private let deliveryLatency: Histogram< >
+    private let approvalsPending: Gauge<>
+    private let deliveryLatency: Histogram<>
     private let deliveryRetries: Counter<EnumLabel<RetryReason>>
     private let deliveries: Counter<EnumLabel<DeliveryOutcome>>
     private let turns: Counter<EnumLabel<TurnEnding>>
     private let turnDuration: Histogram<EnumLabel<TurnEnding>>
-    private let asksQueued: Gauge< >
+    private let asksQueued: Gauge<>
     private let tokenUsage: Histogram<EnumLabel<TokenType>>
     private let operationDuration: Histogram<EnumLabel<Operation>, EnumLabel<OperationError>>
-    private let sessionsOpen: Gauge< >
-    private let streamsConnected: Gauge< >
+    private let sessionsOpen: Gauge<>
+    private let streamsConnected: Gauge<>
     private let reconnects: Counter<EnumLabel<ReconnectReason>>
     private let events: Counter<SetLabel>
-    private let journal: Gauge< >
+    private let journal: Gauge<>
     private let mcpDuration: Histogram<SetLabel, EnumLabel<MCPOutcome>>
 
     /// Registers the catalog's families in `registry`.
@@ -49,18 +51,20 @@ public final class ResolveKitMetrics: Sendable {
     ///   `other` or empty.
     public init(registry: MetricsRegistry, functionNames: some Sequence<String>) throws(TelemetryError) {
         self.registry = registry
-        let function = SetLabel("function", attributeKey: "gen_ai.tool.name", values: functionNames)
+        function = SetLabel("function", attributeKey: "gen_ai.tool.name", values: functionNames)
         let decider = EnumLabel("decided_by", of: Decider.self)
         toolCalls = try registry.counter(
-            Descriptors.toolCalls, labels: function, EnumLabel("outcome", of: ToolOutcome.self), decider)
-        toolExecution = try registry.histogram(Descriptors.toolExecution, buckets: Buckets.execution, labels: function)
+            Descriptors.toolCalls, labels: function.resolved, EnumLabel("outcome", of: ToolOutcome.self), decider)
+        toolExecution = try registry.histogram(
+            Descriptors.toolExecution, buckets: Buckets.execution, labels: function.resolved)
         toolsRunning = try registry.gauge(Descriptors.toolsRunning)
         approvalWait = try registry.histogram(Descriptors.approvalWait, buckets: Buckets.approval, labels: decider)
         approvalsPending = try registry.gauge(Descriptors.approvalsPending)
         deliveryLatency = try registry.histogram(Descriptors.deliveryLatency, buckets: Buckets.delivery)
         deliveryRetries = try registry.counter(
             Descriptors.deliveryRetries, labels: EnumLabel("reason", of: RetryReason.self))
-        deliveries = try registry.counter(Descriptors.deliveries, labels: EnumLabel("outcome", of: DeliveryOutcome.self))
+        deliveries = try registry.counter(
+            Descriptors.deliveries, labels: EnumLabel("outcome", of: DeliveryOutcome.self))
         let ending = EnumLabel("ending", of: TurnEnding.self)
         turns = try registry.counter(Descriptors.turns, labels: ending)
         turnDuration = try registry.histogram(Descriptors.turnDuration, buckets: Buckets.turn, labels: ending)
@@ -97,11 +101,12 @@ public final class ResolveKitMetrics: Sendable {
     ///   - decidedBy: Who or what decided it.
     ///   - duration: How long the function ran, or `nil` when it never started; a call with a duration must have
     ///     been reported by ``toolCallStarted()``.
-    public func toolCallFinished(function: String, outcome: ToolOutcome, decidedBy: Decider, duration: Duration?) {
-        toolCalls.increment(function, outcome, decidedBy)
+    public func toolCallFinished(function name: String, outcome: ToolOutcome, decidedBy: Decider, duration: Duration?) {
+        let slot = function.resolve(name)
+        toolCalls.increment(slot, outcome, decidedBy)
         guard let duration else { return }
         toolsRunning.decrement()
-        toolExecution.observe(duration, function)
+        toolExecution.observe(duration, slot)
         operationDuration.observe(duration, .executeTool, OperationError(outcome))
     }
 

@@ -139,14 +139,17 @@ struct EnvironmentReader {
         let headers = keyValueList(headersVariable).filter { name, value in
             let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
             let isValue = !value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
-            if !isToken || !isValue { warnings.append("\(headersVariable): a header name or value is not valid HTTP: skipped") }
+            if !isToken || !isValue {
+                warnings.append("\(headersVariable): a header name or value is not valid HTTP: skipped")
+            }
             return isToken && isValue
         }
         let timeoutVariable =
             nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_TIMEOUT") != nil
             ? "OTEL_EXPORTER_OTLP_\(signal)_TIMEOUT" : "OTEL_EXPORTER_OTLP_TIMEOUT"
         let timeout = min(milliseconds(timeoutVariable, default: 10_000), cap)
-        return TelemetryConfiguration.Export(endpoint: endpoint, headers: headers.map { ($0.0, $0.1) }, timeout: timeout)
+        return TelemetryConfiguration.Export(
+            endpoint: endpoint, headers: headers.map { ($0.0, $0.1) }, timeout: timeout)
     }
 
     /// `text` with `%XX` escapes decoded; `nil` for a broken escape or bytes that are not UTF-8.

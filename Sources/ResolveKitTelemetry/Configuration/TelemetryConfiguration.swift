@@ -7,7 +7,7 @@
 /// | `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES` | the resource (`service.name` from the first, else the second) |
 /// | `OTEL_EXPORTER_OTLP_ENDPOINT` | base URL; `/v1/traces` and `/v1/metrics` are appended |
 /// | `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `…_METRICS_ENDPOINT` | a signal's URL, used as is |
-/// | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`, `…_METRICS_HEADERS` | `key=value,…`, values percent-decoded |
+/// | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`, `…_METRICS_HEADERS` | `key=value,…`, percent-decoded |
 /// | `OTEL_EXPORTER_OTLP_TIMEOUT`, `…_TRACES_TIMEOUT`, `…_METRICS_TIMEOUT` | milliseconds per request (10000) |
 /// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/json`, the only one spoken; others are an error |
 /// | `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` | `otlp` or `none` |
@@ -109,7 +109,8 @@ public struct TelemetryConfiguration: Sendable {
         metricExportInterval = reader.milliseconds("OTEL_METRIC_EXPORT_INTERVAL", default: 60_000)
         let metricTimeout = reader.milliseconds("OTEL_METRIC_EXPORT_TIMEOUT", default: 30_000)
 
-        traces = try reader.export(signal: "TRACES", path: "v1/traces", genericEndpointExports: true, cap: exportTimeout)
+        traces = try reader.export(
+            signal: "TRACES", path: "v1/traces", genericEndpointExports: true, cap: exportTimeout)
         metrics = try reader.export(
             signal: "METRICS", path: "v1/metrics", genericEndpointExports: false, cap: metricTimeout)
         warnings = reader.warnings

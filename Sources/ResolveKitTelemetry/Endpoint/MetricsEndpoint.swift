@@ -1,6 +1,18 @@
 import Glibc
 import Synchronization
 
+/// The number of requests answered, shared by the endpoint and its thread (which holds no reference to the
+/// endpoint, so that dropping the endpoint stops it).
+final class ServedCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    var value: Int { count.load(ordering: .relaxed) }
+
+    func increment() {
+        count.wrappingAdd(1, ordering: .relaxed)
+    }
+}
+
 /// A tiny HTTP server on a thread of its own that answers `GET /metrics` with a registry's text (OpenMetrics when
 /// the scraper's `Accept` asks for it) and 404 to anything else. It listens on loopback unless told otherwise.
 ///
@@ -22,7 +34,9 @@ public final class MetricsEndpoint: Sendable {
         public var maxConnections: Int
 
         /// Creates limits.
-        public init(maxRequestHeadBytes: Int = 8 * 1024, requestTimeout: Duration = .seconds(5), maxConnections: Int = 64) {
+        public init(
+            maxRequestHeadBytes: Int = 8 * 1024, requestTimeout: Duration = .seconds(5), maxConnections: Int = 64
+        ) {
             self.maxRequestHeadBytes = maxRequestHeadBytes
             self.requestTimeout = requestTimeout
             self.maxConnections = maxConnections
@@ -36,7 +50,7 @@ public final class MetricsEndpoint: Sendable {
     private let listenFD: Int32
     private let wakeFDs: (read: Int32, write: Int32)
     private let thread: Mutex<JoinableThread?>
-    private let served = Atomic<Int>(0)
+    private let served = ServedCount()
 
     private init(address: String, port: Int, listenFD: Int32, wakeFDs: (Int32, Int32)) {
         self.address = address
@@ -78,7 +92,7 @@ public final class MetricsEndpoint: Sendable {
         let endpoint = MetricsEndpoint(
             address: bound.description, port: bound.port, listenFD: fd, wakeFDs: (pipeFDs[0], pipeFDs[1]))
         let loop = MetricsEndpointLoop(
-            listenFD: fd, wakeFD: pipeFDs[0], registry: registry, limits: limits, served: { endpoint.countServed() })
+            listenFD: fd, wakeFD: pipeFDs[0], registry: registry, limits: limits, served: endpoint.served)
         do {
             let thread = try JoinableThread { loop.run() }
             endpoint.thread.withLock { $0 = thread }
@@ -92,14 +106,17 @@ public final class MetricsEndpoint: Sendable {
     }
 
     /// How many requests have been answered.
-    public var requestCount: Int { served.load(ordering: .relaxed) }
+    public var requestCount: Int { served.value }
 
-    /// Stops listening, closes every connection and waits for the thread to end. Calling it again does nothing.
+    /// Stops listening, closes every connection and waits for the thread to end; dropping the endpoint does it too.
+    /// Calling it again does nothing.
     public func stop() {
-        guard let thread = self.thread.withLock({ state -> JoinableThread? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard
+            let thread = self.thread.withLock({ state -> JoinableThread? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         var byte: UInt8 = 1
         _ = write(wakeFDs.write, &byte, 1)
         thread.join()
@@ -109,10 +126,6 @@ public final class MetricsEndpoint: Sendable {
     }
 
     deinit { stop() }
-
-    private func countServed() {
-        served.wrappingAdd(1, ordering: .relaxed)
-    }
 
     /// `host:port` with a numeric host (IPv6 in brackets); a bare `:port` means loopback.
     static func parse(_ text: String) throws(TelemetryError) -> SocketAddress {

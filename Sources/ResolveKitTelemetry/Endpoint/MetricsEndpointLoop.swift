@@ -18,13 +18,13 @@ final class MetricsEndpointLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private let registry: MetricsRegistry
     private let limits: MetricsEndpoint.Limits
-    private let served: () -> Void
+    private let served: ServedCount
     private var connections: [Connection] = []
     private let clock = ContinuousClock()
 
     init(
         listenFD: Int32, wakeFD: Int32, registry: MetricsRegistry, limits: MetricsEndpoint.Limits,
-        served: @escaping @Sendable () -> Void
+        served: ServedCount
     ) {
         self.listenFD = listenFD
         self.wakeFD = wakeFD
@@ -38,7 +38,8 @@ final class MetricsEndpointLoop: @unchecked Sendable {
         while true {
             var fds = [
                 pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: connections.count < limits.maxConnections ? listenFD : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(
+                    fd: connections.count < limits.maxConnections ? listenFD : -1, events: Int16(POLLIN), revents: 0),
             ]
             for connection in connections {
                 let events = connection.answered ? POLLOUT : POLLIN
@@ -91,7 +92,7 @@ final class MetricsEndpointLoop: @unchecked Sendable {
                         status: "400 Bad Request", contentType: "text/plain; charset=utf-8",
                         body: Array("Not an HTTP/1.x request\n".utf8))
                 connection.answered = true
-                served()
+                served.increment()
             } else if connection.input.count > limits.maxRequestHeadBytes {
                 connection.output = MetricsRequest.response(
                     status: "431 Request Header Fields Too Large", contentType: "text/plain; charset=utf-8",
@@ -103,7 +104,8 @@ final class MetricsEndpointLoop: @unchecked Sendable {
         }
         while connection.written < connection.output.count {
             let count = connection.output.withUnsafeBytes {
-                send(connection.fd, $0.baseAddress! + connection.written, $0.count - connection.written,
+                send(
+                    connection.fd, $0.baseAddress! + connection.written, $0.count - connection.written,
                     Int32(MSG_NOSIGNAL))
             }
             if count < 0 { return errno == EAGAIN || errno == EINTR }

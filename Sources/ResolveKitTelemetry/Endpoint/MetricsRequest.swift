@@ -27,14 +27,17 @@ struct MetricsRequest: Equatable {
     /// The response: the registry's text for `GET /metrics`, 404 for anything else.
     func response(registry: MetricsRegistry) -> [UInt8] {
         guard method == "GET", path == "/metrics" else {
-            return Self.response(status: "404 Not Found", contentType: "text/plain; charset=utf-8", body: Array("Not found: the metrics are at GET /metrics\n".utf8))
+            return Self.response(
+                status: "404 Not Found", contentType: "text/plain; charset=utf-8",
+                body: Array("Not found: the metrics are at GET /metrics\n".utf8))
         }
         let (contentType, body) = registry.exposition(accept: accept)
         return Self.response(status: "200 OK", contentType: contentType, body: body)
     }
 
     static func response(status: String, contentType: String, body: [UInt8]) -> [UInt8] {
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
             + "Connection: close\r\n\r\n"
         return Array(head.utf8) + body
     }

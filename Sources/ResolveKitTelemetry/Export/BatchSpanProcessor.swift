@@ -60,7 +60,7 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     private let clock: any Clock<Duration>
     private let jitter: @Sendable () -> Double
     private let droppedCounter: Counter<EnumLabel<DropReason>>?
-    private let exportedCounter: Counter< >?
+    private let exportedCounter: Counter<>?
 
     /// Creates a processor.
     /// - Parameters:
@@ -73,7 +73,8 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     /// - Throws: ``TelemetryError`` when the registry already has those metrics.
     public init(
         exporter: any SpanExporter, configuration: Configuration = Configuration(), metrics: MetricsRegistry? = nil,
-        clock: any Clock<Duration> = ContinuousClock(), jitter: @escaping @Sendable () -> Double = {
+        clock: any Clock<Duration> = ContinuousClock(),
+        jitter: @escaping @Sendable () -> Double = {
             Double.random(in: -1...1)
         }
     ) throws(TelemetryError) {

@@ -60,7 +60,8 @@ public struct OTLPSpanExporter: SpanExporter {
             logger.debug(
                 "OTLP endpoint asked to retry",
                 metadata: ["endpoint": EndpointURL.redacted(endpoint), "status": String(response.status)])
-            return .retry(after: RetryAfter.delay(response.retryAfter, nowUnixSeconds: Int64(time.now() / 1_000_000_000)))
+            return .retry(
+                after: RetryAfter.delay(response.retryAfter, nowUnixSeconds: Int64(time.now() / 1_000_000_000)))
         default:
             logger.warning(
                 "OTLP endpoint refused a batch of \(spans.count) spans",

@@ -17,7 +17,8 @@ public struct TelemetryResource: Sendable, Hashable {
     ///   - attributes: Further attributes (a `service.name` among them is replaced by `serviceName`).
     public init(serviceName: String, attributes: [SpanAttribute] = []) {
         var all = [SpanAttribute("service.name", .string(serviceName))]
-        for attribute in attributes where attribute.key != "service.name" && !all.contains(where: { $0.key == attribute.key }) {
+        for attribute in attributes
+        where attribute.key != "service.name" && !all.contains(where: { $0.key == attribute.key }) {
             all.append(attribute)
         }
         for (key, value) in [

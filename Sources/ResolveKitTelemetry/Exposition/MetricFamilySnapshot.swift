@@ -47,12 +47,15 @@ public struct MetricFamilySnapshot: Sendable {
     public var kind: MetricKind
     /// The series that have been recorded (a family without labels always has its one series).
     public var series: [Series]
+    /// The names of the family's labels, constant ones first, whether or not a series was recorded.
+    public var labelNames: [String]
 
     /// Creates a snapshot.
-    public init(descriptor: MetricDescriptor, kind: MetricKind, series: [Series]) {
+    public init(descriptor: MetricDescriptor, kind: MetricKind, series: [Series], labelNames: [String] = []) {
         self.descriptor = descriptor
         self.kind = kind
         self.series = series
+        self.labelNames = labelNames
     }
 }
 
@@ -116,6 +119,8 @@ extension MetricFamilyStorage {
             }
             series.append(MetricFamilySnapshot.Series(labels: constants + dimensions, value: value))
         }
-        return MetricFamilySnapshot(descriptor: descriptor, kind: kind, series: series)
+        return MetricFamilySnapshot(
+            descriptor: descriptor, kind: kind, series: series,
+            labelNames: descriptor.constantLabels.map(\.name) + labels.map(\.name))
     }
 }

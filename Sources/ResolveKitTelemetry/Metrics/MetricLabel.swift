@@ -109,3 +109,38 @@ public struct SetLabel: MetricLabel {
     /// The value's slot, or `other`'s.
     public func slot(of value: String) -> Int { slots[value] ?? values.count }
 }
+
+extension SetLabel {
+    /// A value looked up once, to record under several families without hashing it again.
+    public struct Slot: Sendable, Hashable {
+        /// The value's position in the set, or the set's size for `other`.
+        public let index: Int
+    }
+
+    /// The slot of `value` (`other`'s when it is not in the set).
+    public func resolve(_ value: String) -> Slot { Slot(index: slot(of: value)) }
+
+    /// The same label recording resolved slots: ``resolve(_:)`` once, then record under each family for free.
+    public var resolved: ResolvedSetLabel { ResolvedSetLabel(self) }
+}
+
+/// A ``SetLabel`` whose values are passed already looked up (``SetLabel/resolve(_:)``).
+public struct ResolvedSetLabel: MetricLabel {
+    /// The Prometheus label name.
+    public let name: String
+    /// The OpenTelemetry attribute key.
+    public let attributeKey: String
+    /// The set's values.
+    public let values: [String]
+    /// Always `true`, as for the set.
+    public var hasOther: Bool { true }
+
+    init(_ label: SetLabel) {
+        name = label.name
+        attributeKey = label.attributeKey
+        values = label.values
+    }
+
+    /// The resolved slot, kept within the set (and `other`).
+    public func slot(of value: SetLabel.Slot) -> Int { min(max(value.index, 0), values.count) }
+}

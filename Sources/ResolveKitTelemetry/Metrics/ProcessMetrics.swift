@@ -29,7 +29,8 @@ public struct ProcessMetrics: MetricsCollector {
     public func collect() -> [MetricFamilySnapshot] {
         var families: [MetricFamilySnapshot] = []
         func add(_ name: String, _ kind: MetricKind, _ unit: String, _ help: String, _ value: Double) {
-            let series = MetricFamilySnapshot.Series(labels: [], value: kind == .counter ? .counter(value) : .gauge(value))
+            let series = MetricFamilySnapshot.Series(
+                labels: [], value: kind == .counter ? .counter(value) : .gauge(value))
             families.append(
                 MetricFamilySnapshot(
                     descriptor: MetricDescriptor(name, help: help, unit: unit), kind: kind, series: [series]))
@@ -37,14 +38,18 @@ public struct ProcessMetrics: MetricsCollector {
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         let page = Double(sysconf(Int32(_SC_PAGESIZE)))
         if let bytes = SystemFiles.read(procRoot + "/self/stat"), let stat = ProcessStat(parsing: bytes) {
-            add("process_cpu_seconds", .counter, "s", "Total user and system CPU time spent in seconds.",
+            add(
+                "process_cpu_seconds", .counter, "s", "Total user and system CPU time spent in seconds.",
                 Double(stat.userTicks + stat.systemTicks) / ticks)
-            add("process_resident_memory_bytes", .gauge, "By", "Resident memory size in bytes.",
+            add(
+                "process_resident_memory_bytes", .gauge, "By", "Resident memory size in bytes.",
                 Double(stat.residentPages) * page)
-            add("process_virtual_memory_bytes", .gauge, "By", "Virtual memory size in bytes.",
+            add(
+                "process_virtual_memory_bytes", .gauge, "By", "Virtual memory size in bytes.",
                 Double(stat.virtualBytes))
             if let boot = SystemFiles.read(procRoot + "/stat").flatMap(ProcessStat.bootTime(parsing:)) {
-                add("process_start_time_seconds", .gauge, "s",
+                add(
+                    "process_start_time_seconds", .gauge, "s",
                     "Start time of the process since unix epoch in seconds.",
                     Double(boot) + Double(stat.startTicks) / ticks)
             }

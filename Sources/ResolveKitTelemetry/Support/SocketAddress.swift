@@ -48,7 +48,8 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let list else {
-            throw TelemetryError(.connectFailed, "the host \(host) does not resolve (\(String(cString: gai_strerror(status))))")
+            throw TelemetryError(
+                .connectFailed, "the host \(host) does not resolve (\(String(cString: gai_strerror(status))))")
         }
         defer { freeaddrinfo(list) }
         var result: [SocketAddress] = []

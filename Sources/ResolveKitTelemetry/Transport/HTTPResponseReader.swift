@@ -89,7 +89,8 @@ struct HTTPResponseReader {
                 guard let parsed = Int(value), parsed >= 0 else { return "Content-Length is not a number" }
                 length = parsed
             case "transfer-encoding": chunked = value.lowercased().hasSuffix("chunked")
-            case "connection": keepAlive = value.lowercased() != "close" && (keepAlive || value.lowercased() == "keep-alive")
+            case "connection":
+                keepAlive = value.lowercased() != "close" && (keepAlive || value.lowercased() == "keep-alive")
             case "retry-after": retryAfter = value
             default: break
             }

@@ -22,10 +22,12 @@ final class PlainHTTPConnection: @unchecked Sendable {
     static func open(
         to endpoint: EndpointURL, deadline: ContinuousClock.Instant, cancelled: CancelFlag
     ) throws(TelemetryError) -> PlainHTTPConnection {
-        let authority = endpoint.host.contains(":") ? "[\(endpoint.host)]:\(endpoint.port)" : "\(endpoint.host):\(endpoint.port)"
+        let authority =
+            endpoint.host.contains(":") ? "[\(endpoint.host)]:\(endpoint.port)" : "\(endpoint.host):\(endpoint.port)"
         var lastError = TelemetryError(.connectFailed, "\(authority) has no address")
         for address in try SocketAddress.resolve(host: endpoint.host, port: endpoint.port) {
-            let fd = socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(
+                address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { throw TelemetryError(.socketFailed, "socket() failed", errno: errno) }
             let connection = PlainHTTPConnection(fd: fd, authority: authority)
             var noDelay: Int32 = 1
@@ -56,14 +58,17 @@ final class PlainHTTPConnection: @unchecked Sendable {
     func writeAll(_ bytes: [UInt8], deadline: ContinuousClock.Instant, cancelled: CancelFlag) throws(TelemetryError) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if count >= 0 {
                 offset += count
                 continue
             }
             switch errno {
             case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLOUT), until: deadline, cancelled: cancelled, doing: "sending")
+            case EAGAIN, EWOULDBLOCK:
+                try wait(for: Int16(POLLOUT), until: deadline, cancelled: cancelled, doing: "sending")
             default: throw TelemetryError(.protocolError, "sending to \(authority) failed", errno: errno)
             }
         }
@@ -81,7 +86,8 @@ final class PlainHTTPConnection: @unchecked Sendable {
             if code == 0 { return bytes }
             switch code {
             case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLIN), until: deadline, cancelled: cancelled, doing: "waiting for the answer")
+            case EAGAIN, EWOULDBLOCK:
+                try wait(for: Int16(POLLIN), until: deadline, cancelled: cancelled, doing: "waiting for the answer")
             default: throw TelemetryError(.protocolError, "reading from \(authority) failed", errno: code)
             }
         }

@@ -34,9 +34,10 @@ public final class PlainHTTPTransport: OTLPTransport {
         let result: Result<OTLPResponse, TelemetryError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 queue.async {
-                    continuation.resume(returning: Result { () throws(TelemetryError) -> OTLPResponse in
-                        try self.exchange(request, endpoint: endpoint, cancelled: cancelled)
-                    })
+                    continuation.resume(
+                        returning: Result { () throws(TelemetryError) -> OTLPResponse in
+                            try self.exchange(request, endpoint: endpoint, cancelled: cancelled)
+                        })
                 }
             }
         } onCancel: {
@@ -68,7 +69,7 @@ public final class PlainHTTPTransport: OTLPTransport {
         if let reused {
             do {
                 return try exchange(request, on: reused, endpoint: endpoint, deadline: deadline, cancelled: cancelled)
-            } catch where error.code == .protocolError {
+            } catch  where error.code == .protocolError {
                 // The server closed the kept-alive connection as the request went out: once more on a new one.
             }
         }
