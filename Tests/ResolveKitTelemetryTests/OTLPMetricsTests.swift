@@ -16,7 +16,9 @@ struct OTLPMetricsTests {
         metrics = {m.name: m for rm in request.resource_metrics for sm in rm.scope_metrics for m in sm.metrics}
         calls = metrics["resolvekit.tool.calls"]
         tokens = metrics["gen_ai.client.token.usage"].histogram.data_points
-        point = [p for p in tokens if {a.key: a.value.string_value for a in p.attributes}["gen_ai.token.type"] == "input"][0]
+        def token_type(point):
+            return {a.key: a.value.string_value for a in point.attributes}["gen_ai.token.type"]
+        point = [p for p in tokens if token_type(p) == "input"][0]
         print(calls.sum.is_monotonic, calls.sum.aggregation_temporality, int(calls.sum.data_points[0].as_double),
               metrics["gen_ai.client.token.usage"].unit, point.count, int(point.sum), list(point.bucket_counts)[:6],
               metrics["resolvekit.sessions.open"].gauge.data_points[0].as_double)
@@ -26,19 +28,23 @@ struct OTLPMetricsTests {
         let metrics = try CatalogNames.catalog()
         metrics.sessionOpened()
         metrics.toolCallFinished(function: "get_weather", outcome: .success, decidedBy: .policy, duration: nil)
-        metrics.turnFinished(ending: .answered, duration: .seconds(1), usage: TokenUsage(promptTokens: 100, completionTokens: 7))
+        metrics.turnFinished(
+            ending: .answered, duration: .seconds(1), usage: TokenUsage(promptTokens: 100, completionTokens: 7))
         return metrics
     }
 
-    @Test(.enabled(if: ExternalProgram.opentelemetryProto.shouldRun,
-        Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
+    @Test(
+        .enabled(
+            if: ExternalProgram.opentelemetryProto.shouldRun,
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
     func aRegistryDecodesAsAnExportMetricsServiceRequest() async throws {
         let python = try ExternalProgram.opentelemetryProto.require()
         let metrics = try Self.recordedCatalog()
         let body = OTLPMetricsEncoding.encode(
             metrics.registry.snapshot(), resource: TelemetryResource(serviceName: "metrics-test"),
             startTimeUnixNano: 1_000, timeUnixNano: 2_000)
-        let output = try await ProgramRunner.run(python, ["-c", Self.script], input: String(decoding: body, as: UTF8.self))
+        let output = try await ProgramRunner.run(
+            python, ["-c", Self.script], input: String(decoding: body, as: UTF8.self))
         #expect(output.termination.status == 0, "\(output.standardError)")
         // 100 input tokens fall in the (64, 256] bucket, the fifth of the GenAI conventions' bounds.
         #expect(output.standardOutput == "True 2 1 {token} 1 100 [0, 0, 0, 0, 1, 0] 1.0\n")
@@ -81,7 +87,8 @@ struct OTLPMetricsTests {
             let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
             #expect(telemetry.metricsPusher == nil)
             async let exporting: Void = telemetry.run()
-            telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(ending: .answered, turnID: nil, usage: nil)
+            telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
+                ending: .answered, turnID: nil, usage: nil)
             await telemetry.shutdown(timeout: .seconds(5))
             await exporting
             #expect(receiver.requests.map(\.path) == ["/v1/traces"])

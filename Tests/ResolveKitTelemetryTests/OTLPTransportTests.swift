@@ -99,3 +99,15 @@ struct OTLPTransportTests {
         }
     }
 }
+
+struct OTLPRequestDescriptionTests {
+    @Test func aRequestDescribesItselfWithoutHeaderValuesOrCredentials() {
+        let request = OTLPRequest(
+            url: "http://user:pw@collector:4318/v1/traces", headers: [("api-key", "s3cret")], body: [1, 2, 3],
+            timeout: .seconds(1))
+        for text in ["\(request)", String(reflecting: request), "\([request])"] {
+            #expect(!text.contains("s3cret") && !text.contains("pw@"), "\(text)")
+        }
+        #expect("\(request)" == "POST http://…@collector:4318/v1/traces (3 bytes, headers: api-key)")
+    }
+}

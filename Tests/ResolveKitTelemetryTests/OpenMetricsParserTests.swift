@@ -15,18 +15,23 @@ struct OpenMetricsParserTests {
         calls = sum(s.value for s in families["resolvekit_tool_calls"].samples if s.name.endswith("_total"))
         runs = [s for s in families["resolvekit_tool_execution_duration_seconds"].samples
                 if s.name.endswith("_bucket") and s.labels["le"] == "+Inf" and s.labels["function"] == "get_weather"]
-        print(len(families), int(calls), int(runs[0].value), families["resolvekit_tool_execution_duration_seconds"].unit)
+        unit = families["resolvekit_tool_execution_duration_seconds"].unit
+        print(len(families), int(calls), int(runs[0].value), unit)
         """
 
-    @Test(.enabled(if: ExternalProgram.prometheusClient.shouldRun,
-        Comment(rawValue: ExternalProgram.prometheusClient.skipNote)))
+    @Test(
+        .enabled(
+            if: ExternalProgram.prometheusClient.shouldRun,
+            Comment(rawValue: ExternalProgram.prometheusClient.skipNote)))
     func theOpenMetricsExpositionPassesAStrictParser() async throws {
         let python = try ExternalProgram.prometheusClient.require()
         let metrics = try CatalogNames.catalog()
         for outcome in ResolveKitMetrics.ToolOutcome.allCases {
-            metrics.toolCallFinished(function: "get_weather", outcome: outcome, decidedBy: .policy, duration: .seconds(1))
+            metrics.toolCallFinished(
+                function: "get_weather", outcome: outcome, decidedBy: .policy, duration: .seconds(1))
         }
-        metrics.turnFinished(ending: .answered, duration: .seconds(2), usage: TokenUsage(promptTokens: 5, completionTokens: 1))
+        metrics.turnFinished(
+            ending: .answered, duration: .seconds(2), usage: TokenUsage(promptTokens: 5, completionTokens: 1))
         metrics.eventReceived(type: "turn_complete")
         let text = String(decoding: metrics.registry.exposition(.openMetrics), as: UTF8.self)
         let output = try await ProgramRunner.run(python, ["-c", Self.script], input: text)

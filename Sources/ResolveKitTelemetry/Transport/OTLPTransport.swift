@@ -46,3 +46,15 @@ public protocol OTLPTransport: Sendable {
     /// Closes what the transport holds; later sends fail with ``TelemetryError/Code/shutdown``.
     func shutdown() async
 }
+
+extension OTLPRequest: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `POST http://…/v1/traces (1234 bytes, headers: Content-Type, api-key)`: header names only, since their
+    /// values may be credentials.
+    public var description: String {
+        let names = headers.map(\.name).joined(separator: ", ")
+        return "POST \(EndpointURL.redacted(url)) (\(body.count) bytes, headers: \(names))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}
