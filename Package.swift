@@ -99,8 +99,8 @@ let package = Package(
         .testTarget(
             name: "ResolveKitTelemetryTests",
             dependencies: [
-                "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting", "ResolveKitCore",
-                "ResolveKitChildProcess",
+                "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting",
+                "ResolveKitCore", "ResolveKitChildProcess",
             ],
             exclude: ["Scripts"]),
         .testTarget(
