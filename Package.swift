@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ResolveKitTerminal", targets: ["ResolveKitTerminal"]),
         .library(name: "ResolveKitSystemFunctions", targets: ["ResolveKitSystemFunctions"]),
         .library(name: "ResolveKitMCP", targets: ["ResolveKitMCP"]),
+        .library(name: "ResolveKitTelemetry", targets: ["ResolveKitTelemetry"]),
+        .library(name: "ResolveKitTelemetryHTTP", targets: ["ResolveKitTelemetryHTTP"]),
         // Every tool is a product, so an adopter's package can `swift run rk-devserver` and the install step
         // can build them all.
         .executable(name: "rk-codegen", targets: ["rk-codegen"]),
@@ -37,6 +39,10 @@ let package = Package(
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
         // What runs a call wherever it came from: dispatch, approvals, the audit trail. No transport.
         .target(name: "ResolveKitTools", dependencies: ["ResolveKitCore"]),
+        // Metrics, spans, OTLP and the /metrics endpoint on plain sockets: no libcurl, so rk-mcp can link it.
+        .target(name: "ResolveKitTelemetry", dependencies: ["ResolveKitCore"]),
+        // The OTLP exporter's transport over the libcurl client.
+        .target(name: "ResolveKitTelemetryHTTP", dependencies: ["ResolveKitTelemetry", "ResolveKitHTTP"]),
         .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP"]),
         // The approval prompt and terminal I/O need no session, so rk-mcp uses them without linking libcurl.
         .target(name: "ResolveKitTerminalCore", dependencies: ["ResolveKitTools"]),
@@ -74,7 +80,7 @@ let package = Package(
             name: "rk-bench",
             dependencies: [
                 "ResolveKitHTTP", "ResolveKitCore", "ResolveKitCodegen", "ResolveKit", "ResolveKitTesting",
-                "ResolveKitChildProcess", "ResolveKitRedis",
+                "ResolveKitChildProcess", "ResolveKitRedis", "ResolveKitTelemetry",
             ]
         ),
 
@@ -121,6 +127,13 @@ let package = Package(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
         .testTarget(name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitTelemetryTests",
+            dependencies: [
+                "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting",
+                "ResolveKitCore", "ResolveKitChildProcess",
+            ],
+            exclude: ["Scripts"]),
         .testTarget(
             name: "ResolveKitTestingTests", dependencies: ["ResolveKitTesting", "ResolveKitCore", "ResolveKitHTTP"]),
         .testTarget(

@@ -16,6 +16,16 @@ if CommandLine.arguments.dropFirst().first == BackendChild.flag {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == AllocationCounter.flag {
+    do {
+        try AllocationCounter.serve(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    } catch {
+        writeError("error: allocation counter: \(error)")
+        exit(1)
+    }
+}
+
 let known = Workloads.all.map(\.name)
 switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), known: known) {
 case .failure(let failure):

@@ -50,6 +50,14 @@ public struct ExternalProgram: Sendable, CustomStringConvertible {
     public static let zsh = ExternalProgram(name: "zsh", install: "apt-get install -y zsh")
     /// `groff`, from Debian's `groff-base` package, which `man` renders the tools' manual pages with.
     public static let groff = ExternalProgram(name: "groff", install: "apt-get install -y groff-base")
+    /// `python3` with PyPI's `opentelemetry-proto` (and the `protobuf` it needs), to decode OTLP exports.
+    public static let opentelemetryProto = ExternalProgram(
+        name: "opentelemetry-proto", install: "python3 -m pip install opentelemetry-proto", candidates: ["python3"],
+        probe: ["-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2, google.protobuf.json_format"])
+    /// `python3` with PyPI's `prometheus-client`, whose OpenMetrics parser is strict about the format.
+    public static let prometheusClient = ExternalProgram(
+        name: "prometheus-client", install: "python3 -m pip install prometheus-client", candidates: ["python3"],
+        probe: ["-c", "import prometheus_client.openmetrics.parser"])
 
     /// The absolute path of the program, or `nil` when it is not installed (or its probe fails).
     public var path: String? {

@@ -1,0 +1,202 @@
+extension BatchSpanProcessor {
+    /// Why a span was not exported: the `reason` label of `resolvekit_telemetry_spans_dropped_total`.
+    public enum DropReason: String, MetricLabelValue {
+        /// The queue was full when the span ended (the exporter is behind or down).
+        case queueFull = "queue_full"
+        /// The endpoint refused the batch, or every retry failed.
+        case exportFailed = "export_failed"
+        /// The span ended after shutdown, or was still queued when shutdown's deadline passed.
+        case shutdown
+
+        /// The case's position.
+        public var labelIndex: Int {
+            switch self {
+            case .queueFull: 0
+            case .exportFailed: 1
+            case .shutdown: 2
+            }
+        }
+    }
+
+    /// The processor's decisions: the bounded queue, when to export, retries and their backoff, flushes and
+    /// shutdown. Pure: the owner performs the waits and exports and feeds their ends back.
+    struct StateMachine {
+        struct Configuration {
+            var maxQueueSize: Int
+            var maxBatchSize: Int
+            var scheduleDelay: Duration
+            var maxAttempts: Int
+            var initialBackoff: Duration
+            var maxBackoff: Duration
+        }
+
+        /// What the span-ending caller does after queueing.
+        enum EndAction: Equatable {
+            case queued
+            /// Queued, and the loop must be woken: the first span of an idle queue, or a full batch.
+            case queuedAndWake
+            case dropped(DropReason)
+        }
+
+        /// What the export loop does next.
+        enum LoopAction: Equatable {
+            case export([FinishedSpan])
+            /// Wait until woken, or until the duration passes (`nil`: until woken).
+            case wait(Duration?)
+            case finish
+        }
+
+        private enum Phase { case running, shuttingDown, finished }
+        private enum Waiting { case none, forSpans, forTimer, forRetry }
+
+        let configuration: Configuration
+        private var queue: [FinishedSpan] = []
+        private var phase = Phase.running
+        private var waiting = Waiting.none
+        private var timerDue = false
+        private var inFlight: [FinishedSpan]?
+        private var exporting = false
+        private var attempts = 0
+        private var retryDelay: Duration = .zero
+        private var retryDue = false
+        /// Spans queued and spans exported or dropped after queueing, since the start: a flush waits for the
+        /// second to reach the first's value at its request.
+        private var queuedTotal = 0
+        private var settledTotal = 0
+        private var flushes: [(id: Int, target: Int)] = []
+        private(set) var dropped: [DropReason: Int] = [:]
+        private(set) var exported = 0
+
+        init(configuration: Configuration) {
+            self.configuration = configuration
+        }
+
+        var queuedCount: Int { queue.count }
+
+        mutating func spanEnded(_ span: FinishedSpan) -> EndAction {
+            guard phase == .running else { return drop(.shutdown, count: 1) }
+            guard queue.count < configuration.maxQueueSize else { return drop(.queueFull, count: 1) }
+            queue.append(span)
+            queuedTotal += 1
+            let wake =
+                (waiting == .forSpans && queue.count == 1)
+                || (queue.count == configuration.maxBatchSize && (waiting == .forTimer || waiting == .forSpans))
+            return wake ? .queuedAndWake : .queued
+        }
+
+        mutating func nextAction() -> LoopAction {
+            guard phase != .finished else { return .finish }
+            if let batch = inFlight {
+                guard retryDue else { return park(.forRetry, retryDelay) }
+                retryDue = false
+                exporting = true
+                return .export(batch)
+            }
+            let urgent = !flushes.isEmpty || phase == .shuttingDown
+            if !queue.isEmpty, queue.count >= configuration.maxBatchSize || timerDue || urgent {
+                let batch = Array(queue.prefix(configuration.maxBatchSize))
+                queue.removeFirst(batch.count)
+                timerDue = false
+                inFlight = batch
+                attempts = 1
+                exporting = true
+                return .export(batch)
+            }
+            if phase == .shuttingDown {
+                phase = .finished
+                return .finish
+            }
+            return queue.isEmpty ? park(.forSpans, nil) : park(.forTimer, configuration.scheduleDelay)
+        }
+
+        /// The loop's wait ended: `timedOut` when its duration passed rather than a wake.
+        mutating func waitEnded(timedOut: Bool) {
+            if timedOut {
+                switch waiting {
+                case .forTimer: timerDue = true
+                case .forRetry: retryDue = true
+                case .none, .forSpans: break
+                }
+            }
+            waiting = .none
+        }
+
+        /// An export attempt ended; returns the flushes it completed. `jitter` (−1…1) spreads the backoff.
+        mutating func exportEnded(_ result: SpanExportResult, jitter: Double) -> [Int] {
+            guard let batch = inFlight, exporting else { return [] }
+            exporting = false
+            switch result {
+            case .success:
+                exported += batch.count
+                inFlight = nil
+                settle(batch.count)
+            case .retry(let after) where attempts < configuration.maxAttempts && phase != .finished:
+                attempts += 1
+                let backoff = configuration.initialBackoff * (1 << min(attempts - 2, 16))
+                let spread = min(backoff, configuration.maxBackoff) * (1 + 0.2 * max(-1, min(1, jitter)))
+                retryDelay = min(after ?? spread, configuration.maxBackoff)
+            case .retry, .failure:
+                _ = drop(.exportFailed, count: batch.count)
+                inFlight = nil
+                settle(batch.count)
+            }
+            return completedFlushes()
+        }
+
+        /// A flush asks for every span queued so far; returns whether it is already complete, and whether the loop
+        /// must be woken.
+        mutating func flushRequested(id: Int) -> (done: Bool, wake: Bool) {
+            guard settledTotal < queuedTotal else { return (true, false) }
+            flushes.append((id, queuedTotal))
+            return (false, waiting != .none && waiting != .forRetry)
+        }
+
+        /// A flush's caller stopped waiting (its deadline passed).
+        mutating func flushAbandoned(id: Int) {
+            flushes.removeAll { $0.id == id }
+        }
+
+        /// Stops taking spans; the loop exports what is queued and finishes. Returns whether to wake it.
+        mutating func shutdownRequested() -> Bool {
+            guard phase == .running else { return false }
+            phase = .shuttingDown
+            return waiting != .none && waiting != .forRetry
+        }
+
+        /// Shutdown's deadline passed: what is queued, or waiting to be retried, is dropped; a batch being exported
+        /// is settled by its export's end. The loop finishes after that export. Returns the flushes this settles.
+        mutating func abandon() -> [Int] {
+            guard phase != .finished else { return [] }
+            phase = .finished
+            var count = queue.count
+            queue.removeAll()
+            if let batch = inFlight, !exporting {
+                count += batch.count
+                inFlight = nil
+            }
+            _ = drop(.shutdown, count: count)
+            settle(count)
+            return completedFlushes()
+        }
+
+        private mutating func park(_ reason: Waiting, _ duration: Duration?) -> LoopAction {
+            waiting = reason
+            return .wait(duration)
+        }
+
+        private mutating func drop(_ reason: DropReason, count: Int) -> EndAction {
+            dropped[reason, default: 0] += count
+            return .dropped(reason)
+        }
+
+        private mutating func settle(_ count: Int) {
+            settledTotal += count
+        }
+
+        private mutating func completedFlushes() -> [Int] {
+            let done = flushes.filter { $0.target <= settledTotal }.map(\.id)
+            flushes.removeAll { $0.target <= settledTotal }
+            return done
+        }
+    }
+}

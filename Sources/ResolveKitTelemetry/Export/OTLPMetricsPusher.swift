@@ -1,0 +1,84 @@
+public import ResolveKitCore
+
+/// Pushes a registry's values to an OTLP/HTTP metrics endpoint every interval (cumulative, so a lost push only
+/// delays the next values), and once more at shutdown. For hosts whose collector takes OTLP rather than scraping.
+public final class OTLPMetricsPusher: Sendable {
+    private let registry: MetricsRegistry
+    private let export: TelemetryConfiguration.Export
+    private let resource: TelemetryResource
+    private let transport: any OTLPTransport
+    private let interval: Duration
+    private let clock: any Clock<Duration>
+    private let time: TelemetryTime
+    private let logger: ResolveKitLogger
+    private let startTime: UInt64
+    private let stop = Wakeup()
+    private let stopped = OneTimeSignal()
+
+    /// Creates a pusher.
+    /// - Parameters:
+    ///   - registry: What is pushed.
+    ///   - export: Where, with which headers and timeout.
+    ///   - resource: The service the metrics are about.
+    ///   - transport: How requests travel.
+    ///   - interval: The time between pushes (`OTEL_METRIC_EXPORT_INTERVAL`).
+    ///   - clock: The clock the loop waits on.
+    ///   - time: The wall clock for timestamps.
+    ///   - logger: Where failed pushes are reported.
+    public init(
+        registry: MetricsRegistry, export: TelemetryConfiguration.Export, resource: TelemetryResource,
+        transport: any OTLPTransport, interval: Duration = .seconds(60), clock: any Clock<Duration> = ContinuousClock(),
+        time: TelemetryTime = .system, logger: ResolveKitLogger = .disabled
+    ) {
+        self.registry = registry
+        self.export = export
+        self.resource = resource
+        self.transport = transport
+        self.interval = interval
+        self.clock = clock
+        self.time = time
+        self.logger = logger
+        self.startTime = time.now()
+    }
+
+    /// Pushes every interval until ``shutdown()`` (which pushes once more) or the task's cancellation.
+    public func run() async {
+        defer { stopped.fire() }
+        while !Task.isCancelled {
+            let timedOut = await stop.wait(for: interval, clock: clock)
+            _ = await push()
+            if !timedOut { return }
+        }
+    }
+
+    /// Pushes the registry's current values once.
+    /// - Returns: Whether the endpoint took them.
+    @discardableResult
+    public func push() async -> Bool {
+        let body = OTLPMetricsEncoding.encode(
+            registry.snapshot(), resource: resource, startTimeUnixNano: startTime, timeUnixNano: time.now())
+        let request = OTLPRequest(
+            url: export.endpoint, headers: OTLPHeaders.fields(export.headers), body: body, timeout: export.timeout)
+        do {
+            let response = try await transport.send(request)
+            guard (200..<300).contains(response.status) else {
+                logger.warning(
+                    "OTLP metrics push refused",
+                    metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "status": String(response.status)])
+                return false
+            }
+            return true
+        } catch {
+            logger.warning(
+                "OTLP metrics push failed",
+                metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Ends ``run()`` after a last push; waits for it at most `timeout`.
+    public func shutdown(timeout: Duration) async {
+        stop.signal()
+        _ = await stopped.wait(for: timeout, clock: clock)
+    }
+}

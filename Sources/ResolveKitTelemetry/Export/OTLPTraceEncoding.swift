@@ -1,0 +1,112 @@
+import ResolveKitCore
+
+/// Spans as an OTLP `ExportTraceServiceRequest` in OTLP's JSON encoding: ids as lower-case hex, enums as numbers,
+/// 64-bit integers as strings, lowerCamelCase field names.
+public enum OTLPTraceEncoding {
+    /// The JSON body of an export of `spans` about `resource`.
+    public static func encode(_ spans: [FinishedSpan], resource: TelemetryResource) -> [UInt8] {
+        var writer = OTLPJSONWriter(capacity: 512 + spans.count * 768)
+        writer.beginObject()
+        writer.key("resourceSpans")
+        writer.beginArray()
+        writer.beginObject()
+        writer.resource(resource)
+        writer.key("scopeSpans")
+        writer.beginArray()
+        writer.beginObject()
+        writer.scope()
+        writer.key("spans")
+        writer.beginArray()
+        for span in spans { writer.span(span) }
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+extension OTLPJSONWriter {
+    /// One `Span`.
+    mutating func span(_ span: FinishedSpan) {
+        beginObject()
+        key("traceId")
+        string(span.context.traceID.hexString)
+        key("spanId")
+        string(span.context.spanID.hexString)
+        if !span.context.traceState.isEmpty {
+            key("traceState")
+            string(span.context.traceState.headerValue)
+        }
+        if let parent = span.parentSpanID {
+            key("parentSpanId")
+            string(parent.hexString)
+        }
+        // Bits 0–7 the trace flags, bit 8 "whether the parent is remote is known", bit 9 "it is".
+        key("flags")
+        number(Int(span.context.flags.rawValue) | 0x100 | (span.parentIsRemote ? 0x200 : 0))
+        key("name")
+        string(span.name)
+        key("kind")
+        number(span.kind.rawValue)
+        key("startTimeUnixNano")
+        integerString(span.startTimeUnixNano)
+        key("endTimeUnixNano")
+        integerString(span.endTimeUnixNano)
+        attributes(span.attributes)
+        if span.droppedAttributesCount > 0 {
+            key("droppedAttributesCount")
+            number(span.droppedAttributesCount)
+        }
+        if !span.events.isEmpty {
+            key("events")
+            beginArray()
+            for event in span.events {
+                beginObject()
+                key("timeUnixNano")
+                integerString(event.timeUnixNano)
+                key("name")
+                string(event.name)
+                attributes(event.attributes)
+                endObject()
+            }
+            endArray()
+        }
+        if span.droppedEventsCount > 0 {
+            key("droppedEventsCount")
+            number(span.droppedEventsCount)
+        }
+        if !span.links.isEmpty {
+            key("links")
+            beginArray()
+            for link in span.links {
+                beginObject()
+                key("traceId")
+                string(link.context.traceID.hexString)
+                key("spanId")
+                string(link.context.spanID.hexString)
+                if !link.context.traceState.isEmpty {
+                    key("traceState")
+                    string(link.context.traceState.headerValue)
+                }
+                attributes(link.attributes)
+                endObject()
+            }
+            endArray()
+        }
+        key("status")
+        beginObject()
+        if case .error(let description) = span.status {
+            key("message")
+            string(description)
+        }
+        if span.status.code != 0 {
+            key("code")
+            number(span.status.code)
+        }
+        endObject()
+        endObject()
+    }
+}

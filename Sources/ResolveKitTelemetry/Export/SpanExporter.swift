@@ -1,0 +1,18 @@
+/// What became of one export attempt.
+public enum SpanExportResult: Sendable, Equatable {
+    /// The endpoint took the spans.
+    case success
+    /// The endpoint could not take them now (429, 502, 503, 504, or no answer): try again, after `after` when the
+    /// endpoint said (`Retry-After`), after a backoff otherwise.
+    case retry(after: Duration?)
+    /// The endpoint refused them for good (400, 401, 413 …): they are dropped.
+    case failure
+}
+
+/// Sends batches of spans somewhere; ``OTLPSpanExporter`` is the one that exists.
+public protocol SpanExporter: Sendable {
+    /// Sends one batch. Must not take longer than its own timeout: the processor waits for it.
+    func export(_ spans: [FinishedSpan]) async -> SpanExportResult
+    /// Releases what the exporter holds.
+    func shutdown() async
+}

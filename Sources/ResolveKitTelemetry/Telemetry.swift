@@ -1,0 +1,83 @@
+public import ResolveKitCore
+
+/// Everything telemetry needs in one place, built from a ``TelemetryConfiguration``: the metrics registry (with
+/// the process metrics), the tracer with its sampler, and, when the configuration exports, the batch span processor
+/// and the metrics pusher with their OTLP exporter.
+///
+/// ```swift
+/// let configuration = try TelemetryConfiguration(environment: environment, defaultServiceName: "rk-service")
+/// let telemetry = try Telemetry(configuration: configuration, transport: PlainHTTPTransport())
+/// let metrics = try ResolveKitMetrics(registry: telemetry.registry, functionNames: ["read_log_tail"])
+/// async let exporting: Void = telemetry.run()
+/// let turn = telemetry.tracer.startTurn(sessionID: "s-1", requestID: "r-1")
+/// turn.finishTurn(ending: .answered, turnID: nil, usage: nil)
+/// await telemetry.shutdown(timeout: .seconds(5))
+/// await exporting
+/// ```
+public final class Telemetry: Sendable {
+    /// The settings it was built from.
+    public let configuration: TelemetryConfiguration
+    /// The metrics: scrape it (``MetricsEndpoint``, ``MetricsRegistry/exposition(accept:)``) or push it.
+    public let registry: MetricsRegistry
+    /// Starts spans; records nothing when tracing is disabled or not exported, but still propagates contexts.
+    public let tracer: Tracer
+    /// The span processor, when spans are exported.
+    public let spanProcessor: BatchSpanProcessor?
+    /// The metrics pusher, when metrics are pushed.
+    public let metricsPusher: OTLPMetricsPusher?
+
+    /// Builds the pieces.
+    /// - Parameters:
+    ///   - configuration: What to export, where.
+    ///   - transport: How exports travel (``PlainHTTPTransport``, or the libcurl one of `ResolveKitTelemetryHTTP`);
+    ///     unused when nothing is exported.
+    ///   - registry: The registry to use; a new one by default.
+    ///   - logger: Where export failures are reported.
+    ///   - clock: The clock the loops wait on.
+    /// - Throws: ``TelemetryError`` when the registry already holds the process or span metrics.
+    public init(
+        configuration: TelemetryConfiguration, transport: any OTLPTransport,
+        registry: MetricsRegistry = MetricsRegistry(),
+        logger: ResolveKitLogger = .disabled, clock: any Clock<Duration> = ContinuousClock()
+    ) throws(TelemetryError) {
+        self.configuration = configuration
+        self.registry = registry
+        try registry.register(ProcessMetrics())
+        let exporting = !configuration.isDisabled
+        if exporting, let traces = configuration.traces {
+            let exporter = OTLPSpanExporter(
+                endpoint: traces.endpoint, headers: traces.headers, timeout: traces.timeout,
+                resource: configuration.resource, transport: transport, logger: logger)
+            let processor = try BatchSpanProcessor(
+                exporter: exporter, configuration: configuration.batch, metrics: registry, clock: clock)
+            spanProcessor = processor
+            tracer = Tracer(sampler: configuration.sampler, processor: processor)
+        } else {
+            spanProcessor = nil
+            tracer = .disabled
+        }
+        metricsPusher =
+            exporting
+            ? configuration.metrics.map {
+                OTLPMetricsPusher(
+                    registry: registry, export: $0, resource: configuration.resource, transport: transport,
+                    interval: configuration.metricExportInterval, clock: clock, logger: logger)
+            } : nil
+    }
+
+    /// Runs the export loops until ``shutdown(timeout:)`` or cancellation; returns at once when nothing exports.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            if let spanProcessor { group.addTask { await spanProcessor.run() } }
+            if let metricsPusher { group.addTask { await metricsPusher.run() } }
+        }
+    }
+
+    /// Exports what is queued and ends ``run()``; each loop gets at most `timeout` (what is left is dropped and
+    /// counted).
+    public func shutdown(timeout: Duration) async {
+        async let spans: Void = spanProcessor?.shutdown(timeout: timeout) ?? ()
+        async let metrics: Void = metricsPusher?.shutdown(timeout: timeout) ?? ()
+        _ = await (spans, metrics)
+    }
+}

@@ -1,0 +1,64 @@
+public import ResolveKitHTTP
+public import ResolveKitTelemetry
+
+/// An ``OTLPTransport`` over the package's libcurl client: `http://` and `https://` endpoints, TLS verified,
+/// proxies from the environment, connections kept alive between exports.
+///
+/// ```swift
+/// let client = HTTPClient()
+/// let exporter = OTLPSpanExporter(configuration: configuration, transport: CurlOTLPTransport(client: client))
+/// ```
+public struct CurlOTLPTransport: OTLPTransport {
+    private let client: HTTPClient
+    private let ownsClient: Bool
+    /// The largest answer body read; OTLP answers are a few bytes (a longer one is a `protocol_error`).
+    private static let maxBodyBytes = 64 * 1024
+
+    /// Creates a transport over `client`, which the caller shuts down.
+    public init(client: HTTPClient) {
+        self.client = client
+        self.ownsClient = false
+    }
+
+    /// Creates a transport with a client of its own, shut down by ``shutdown()``.
+    public init() {
+        self.client = HTTPClient(configuration: HTTPClient.Configuration(userAgent: nil))
+        self.ownsClient = true
+    }
+
+    /// Posts the request with its deadline; any status is a result.
+    /// - Throws: ``TelemetryError``: `connect_failed`, `timed_out`, `protocol_error`, `shutdown`, with the
+    ///   `HTTPError` as the underlying cause.
+    public func send(_ request: OTLPRequest) async throws(TelemetryError) -> OTLPResponse {
+        var headers = HTTPHeaders()
+        for field in request.headers { headers.add(name: field.name, value: field.value) }
+        let connect = min(request.timeout, .seconds(10))
+        let http = HTTPRequest(
+            method: .post, url: request.url, headers: headers, body: request.body, connectTimeout: connect,
+            timeout: request.timeout)
+        do {
+            let response = try await client.execute(http)
+            let body = try await response.body.collect(upTo: Self.maxBodyBytes)
+            return OTLPResponse(status: response.status, retryAfter: response.headers["Retry-After"], body: body)
+        } catch {
+            throw Self.telemetryError(error, url: request.url)
+        }
+    }
+
+    /// Shuts the client down when the transport created it.
+    public func shutdown() async {
+        if ownsClient { await client.shutdown() }
+    }
+
+    static func telemetryError(_ error: HTTPError, url: String) -> TelemetryError {
+        let code: TelemetryError.Code =
+            switch error.code {
+            case .connectFailed, .tlsFailed: .connectFailed
+            case .timedOut: .timedOut
+            case .shutdown, .cancelled: .shutdown
+            case .invalidRequest: .invalidConfiguration
+            default: .protocolError
+            }
+        return TelemetryError(code, "OTLP export to \(EndpointURL.redacted(url)) failed", underlying: error)
+    }
+}

@@ -1,0 +1,82 @@
+import ResolveKitCore
+import ResolveKitTelemetry
+
+/// What the `telemetry` workload measures: the calls the runtime makes on its hot path, each run `count` times.
+/// The same operations run in the workload (timed) and in the allocation-counting child (traced).
+struct TelemetryOperations: Sendable {
+    /// One measured operation: a name for the table, and a body running it `count` times.
+    struct Operation: Sendable {
+        let name: String
+        let body: @Sendable (Int) -> Void
+    }
+
+    static let functionNames = (0..<50).map { "function_\($0)" }
+
+    let registry = MetricsRegistry()
+    let metrics: ResolveKitMetrics
+    let plain: Counter<>
+    let labelled: Histogram<SetLabel>
+
+    init() throws {
+        metrics = try ResolveKitMetrics(registry: registry, functionNames: Self.functionNames)
+        plain = try registry.counter(MetricDescriptor("bench_plain", help: "A counter without labels."))
+        labelled = try registry.histogram(
+            MetricDescriptor("bench_wait_seconds", help: "A histogram by function.", unit: "s"),
+            buckets: [0.001, 0.01, 0.1, 1, 10], labels: SetLabel("function", values: Self.functionNames))
+    }
+
+    /// The metric operations: no span, no I/O.
+    var metricOperations: [Operation] {
+        let (plain, labelled, metrics) = (plain, labelled, metrics)
+        let names = Self.functionNames
+        return [
+            Operation(name: "nothing") { count in
+                var sink = 0
+                for index in 0..<count { sink &+= index }
+                blackHole(sink)
+            },
+            Operation(name: "counter") { count in
+                for _ in 0..<count { plain.increment() }
+            },
+            Operation(name: "histogram-by-function") { count in
+                for index in 0..<count { labelled.observe(Double(index & 1023) / 1000, names[index % names.count]) }
+            },
+            Operation(name: "catalog-call-finished") { count in
+                for index in 0..<count {
+                    metrics.toolCallFinished(
+                        function: names[index % names.count], outcome: .success, decidedBy: .policy,
+                        duration: .microseconds(index & 4095))
+                }
+            },
+            Operation(name: "catalog-gauges") { count in
+                for _ in 0..<count {
+                    metrics.approvalRequested()
+                    metrics.approvalWithdrawn()
+                }
+            },
+        ]
+    }
+
+    /// A call's span, its approval and run spans, started and ended under `tracer`.
+    static func callSpans(_ tracer: Tracer, parent: Span) {
+        let call = tracer.startToolCall(function: "function_7", callID: "call", parent: .span(parent))
+        let approval = tracer.startApproval(function: "function_7", call: call)
+        approval.finishApproval(decidedBy: .policy, approved: true)
+        let run = tracer.startFunctionRun(function: "function_7", call: call)
+        run.end()
+        call.finishToolCall(outcome: .success)
+    }
+
+    /// Starting and ending one span `count` times under `tracer`.
+    static func spanOperation(_ name: String, tracer: Tracer) -> Operation {
+        Operation(name: name) { count in
+            for _ in 0..<count { tracer.startSpan("execute_tool function_7").end() }
+        }
+    }
+}
+
+/// Keeps `value` alive so the optimizer cannot drop the loop that made it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -1,0 +1,213 @@
+import ResolveKitCore
+import ResolveKitTelemetry
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct BatchSpanProcessorTests {
+    static let resource = TelemetryResource(serviceName: "processor-tests")
+
+    static func exporter(_ url: String, timeout: Duration = .seconds(30)) throws -> OTLPSpanExporter {
+        OTLPSpanExporter(
+            endpoint: url + "/v1/traces", timeout: timeout, resource: resource, transport: try PlainHTTPTransport())
+    }
+
+    static func processor(
+        _ exporter: OTLPSpanExporter, clock: ManualClock, queue: Int = 100, batch: Int = 10,
+        registry: MetricsRegistry? = nil
+    ) throws -> BatchSpanProcessor {
+        try BatchSpanProcessor(
+            exporter: exporter,
+            configuration: BatchSpanProcessor.Configuration(
+                maxQueueSize: queue, maxExportBatchSize: batch, scheduleDelay: .seconds(5), maxAttempts: 3),
+            metrics: registry, clock: clock, jitter: { 0 })
+    }
+
+    @Test func fullBatchesLeaveAtOnceAndTheRestAfterTheSchedule() async throws {
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock, batch: 2)
+            let tracer = Tracer(processor: processor)
+            async let loop: Void = processor.run()
+            for index in 0..<3 { tracer.startSpan("span \(index)").end() }
+            #expect(await pollUntil { receiver.requests.count == 1 })
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(5)))
+            #expect(receiver.requests.count == 1)
+            clock.advance(by: .seconds(5))
+            #expect(await pollUntil { receiver.requests.count == 2 })
+            let first = receiver.requests[0]
+            #expect(first.method == "POST")
+            #expect(first.path == "/v1/traces")
+            #expect(first.header("Content-Type") == "application/json")
+            let text = String(decoding: first.body, as: UTF8.self)
+            #expect(text.contains(#""name":"span 0""#) && text.contains(#""name":"span 1""#))
+            #expect(String(decoding: receiver.requests[1].body, as: UTF8.self).contains(#""name":"span 2""#))
+            await processor.shutdown(timeout: .seconds(1))
+            await loop
+            #expect(processor.exportedCount == 3)
+        }
+    }
+
+    @Test func a503WithRetryAfterIsSentAgainAfterThatWait() async throws {
+        let receiver = OTLPReceiver([OTLPReceiver.Reply(status: 503, retryAfter: "7")])
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock, batch: 1)
+            async let loop: Void = processor.run()
+            Tracer(processor: processor).startSpan("retried").end()
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(7)))
+            #expect(receiver.requests.count == 1)
+            clock.advance(by: .seconds(7))
+            #expect(await pollUntil { processor.exportedCount == 1 })
+            #expect(receiver.requests.count == 2)
+            #expect(receiver.requests[0].body == receiver.requests[1].body)
+            await processor.shutdown(timeout: .seconds(1))
+            await loop
+        }
+    }
+
+    @Test func anEndpointThatIsDownCostsTheCallerNothingAndTheDropsAreCounted() async throws {
+        let down = try LoopbackHTTPServer.start(handler: { _ in LoopbackResponse(status: 200) })
+        let url = down.baseURL
+        await down.stop()
+        let clock = ManualClock()
+        let registry = MetricsRegistry()
+        let processor = try Self.processor(Self.exporter(url), clock: clock, registry: registry)
+        let tracer = Tracer(processor: processor)
+        async let loop: Void = processor.run()
+        let timing = Self.endSpans(1_000, with: tracer)
+        // The refused export is retried after a backoff on the manual clock, so nothing leaves meanwhile.
+        await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(1)))
+        #expect(timing.max < .milliseconds(100), "the slowest end() took \(timing.max)")
+        #expect(timing.total < .milliseconds(500), "1,000 ends took \(timing.total)")
+        let queueFull = processor.droppedCount(.queueFull)
+        #expect(queueFull == 1_000 - 100 - 10 || queueFull == 1_000 - 100, "queue 100, one batch of 10 out")
+        let shutdown = Task { await processor.shutdown(timeout: .seconds(2)) }
+        await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(2)))
+        clock.advance(by: .seconds(2))
+        await shutdown.value
+        await loop
+        let lost =
+            processor.droppedCount(.queueFull) + processor.droppedCount(.shutdown)
+            + processor.droppedCount(.exportFailed)
+        #expect(lost == 1_000)
+        let samples = ExpositionSamples(registry.exposition())
+        #expect(samples[#"resolvekit_telemetry_spans_dropped_total{reason="queue_full"}"#] == Double(queueFull))
+        #expect(
+            samples[#"resolvekit_telemetry_spans_dropped_total{reason="shutdown"}"#]
+                == Double(processor.droppedCount(.shutdown)))
+        #expect(samples["resolvekit_telemetry_spans_exported_total"] == 0)
+    }
+
+    @Test func anEndpointAnswering503CostsTheCallerNothingAndTheDropsAreCounted() async throws {
+        let refusals = (0..<10).map { _ in OTLPReceiver.Reply(status: 503, retryAfter: "30") }
+        let receiver = OTLPReceiver(refusals)
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let registry = MetricsRegistry()
+            let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock, registry: registry)
+            let tracer = Tracer(processor: processor)
+            async let loop: Void = processor.run()
+            for index in 0..<10 { tracer.startSpan("first \(index)").end() }
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(30)))
+            let timing = Self.endSpans(1_000, with: tracer)
+            #expect(timing.max < .milliseconds(100), "the slowest end() took \(timing.max)")
+            #expect(timing.total < .milliseconds(500), "1,000 ends took \(timing.total)")
+            #expect(processor.droppedCount(.queueFull) == 900)
+            clock.advance(by: .seconds(30))
+            // The second try is refused as well, and the third: the batch is dropped after its last try.
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(30)))
+            clock.advance(by: .seconds(30))
+            #expect(await pollUntil { processor.droppedCount(.exportFailed) == 10 })
+            #expect(receiver.requests.count >= 3)
+            let shutdown = Task { await processor.shutdown(timeout: .seconds(1)) }
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(1)))
+            clock.advance(by: .seconds(1))
+            await shutdown.value
+            await loop
+            let samples = ExpositionSamples(registry.exposition())
+            let dropped = ["queue_full", "export_failed", "shutdown"].map {
+                samples[#"resolvekit_telemetry_spans_dropped_total{reason="\#($0)"}"#] ?? 0
+            }
+            #expect(dropped[0] == 900 && dropped[1] >= 10)
+            #expect(dropped.reduce(0, +) + Double(processor.exportedCount) == 1_010)
+        }
+    }
+
+    @Test func aSlowEndpointDoesNotSlowTheCaller() async throws {
+        let receiver = OTLPReceiver([OTLPReceiver.Reply(status: 200, delay: .seconds(10))])
+        let server = try LoopbackHTTPServer.start(handler: receiver.handler)
+        let clock = ManualClock()
+        let registry = MetricsRegistry()
+        let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock, registry: registry)
+        let tracer = Tracer(processor: processor)
+        async let loop: Void = processor.run()
+        for index in 0..<10 { tracer.startSpan("first \(index)").end() }
+        #expect(await pollUntil { receiver.requests.count == 1 })
+        let timing = Self.endSpans(1_000, with: tracer)
+        #expect(processor.exportedCount == 0, "the first export is still waiting for its answer")
+        #expect(timing.max < .milliseconds(100), "the slowest end() took \(timing.max)")
+        #expect(timing.total < .milliseconds(500), "1,000 ends took \(timing.total)")
+        #expect(processor.queuedCount == 100)
+        #expect(processor.droppedCount(.queueFull) == 900)
+        let shutdown = Task { await processor.shutdown(timeout: .seconds(1)) }
+        await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(1)))
+        clock.advance(by: .seconds(1))
+        await shutdown.value
+        await server.stop()  // the export waiting for its answer ends now
+        await loop
+        #expect(processor.droppedCount(.shutdown) == 100)
+        let samples = ExpositionSamples(registry.exposition())
+        #expect(samples[#"resolvekit_telemetry_spans_dropped_total{reason="queue_full"}"#] == 900)
+    }
+
+    @Test func forceFlushExportsWithoutWaitingForTheSchedule() async throws {
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock)
+            async let loop: Void = processor.run()
+            let tracer = Tracer(processor: processor)
+            for index in 0..<3 { tracer.startSpan("span \(index)").end() }
+            #expect(await processor.forceFlush(timeout: .seconds(5)))
+            #expect(processor.exportedCount == 3)
+            #expect(receiver.requests.count == 1)
+            #expect(await processor.forceFlush(timeout: .seconds(5)), "nothing queued: done at once")
+            await processor.shutdown(timeout: .seconds(1))
+            await loop
+            tracer.startSpan("after").end()
+            #expect(processor.droppedCount(.shutdown) == 1)
+        }
+    }
+
+    @Test func aRefusedBatchIsDroppedNotRetried() async throws {
+        let receiver = OTLPReceiver([OTLPReceiver.Reply(status: 400)])
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock, batch: 1)
+            async let loop: Void = processor.run()
+            Tracer(processor: processor).startSpan("refused").end()
+            #expect(await pollUntil { processor.droppedCount(.exportFailed) == 1 })
+            #expect(receiver.requests.count == 1)
+            await processor.shutdown(timeout: .seconds(1))
+            await loop
+        }
+    }
+
+    /// Ends `count` spans and measures each `end()`.
+    static func endSpans(_ count: Int, with tracer: Tracer) -> (max: Duration, total: Duration) {
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        var total = Duration.zero
+        for index in 0..<count {
+            let span = tracer.startSpan("span \(index)")
+            let start = clock.now
+            span.end()
+            let took = clock.now - start
+            slowest = max(slowest, took)
+            total += took
+        }
+        return (slowest, total)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ResolveKitChildProcess
+import ResolveKitCore
+import ResolveKitTelemetry
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct OTLPDecodeTests {
+    static let hostTraceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    /// One turn with two calls, spanned the way the runtime will: the host's `traceparent` passed into `ask`, the
+    /// turn, each call with its approval (one approved and run, its result posted; one declined).
+    static func recordTurn(with tracer: Tracer) {
+        let turn = tracer.startTurn(
+            sessionID: "session-1", requestID: "request-1",
+            parent: .incoming(traceparent: hostTraceparent, tracestate: "host=1"))
+        let approved = tracer.startToolCall(function: "get_weather", callID: "call-1", parent: .span(turn))
+        let declined = tracer.startToolCall(function: "delete_file", callID: "call-2", parent: .span(turn))
+        let approval = tracer.startApproval(function: "get_weather", call: approved)
+        let refusal = tracer.startApproval(function: "delete_file", call: declined)
+        approval.finishApproval(decidedBy: .person, approved: true)
+        refusal.finishApproval(decidedBy: .policy, approved: false)
+        declined.finishToolCall(outcome: .declined)
+        let run = tracer.startFunctionRun(function: "get_weather", call: approved)
+        run.end()
+        let post = tracer.startHTTPRequest(
+            method: "POST", url: "https://agent.example.com/v1/sessions/session-1/tool-results",
+            parent: .span(approved))
+        post.finishHTTPRequest(status: 200)
+        approved.finishToolCall(outcome: .success)
+        turn.finishTurn(ending: .answered, turnID: "turn-1", usage: TokenUsage(promptTokens: 616, completionTokens: 15))
+    }
+
+    @Test(
+        .enabled(
+            if: ExternalProgram.opentelemetryProto.shouldRun,
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
+    func aTurnWithTwoCallsDecodesAsAnExportTraceServiceRequest() async throws {
+        let python = try ExternalProgram.opentelemetryProto.require()
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let exporter = OTLPSpanExporter(
+                endpoint: server.baseURL + "/v1/traces",
+                resource: TelemetryResource(serviceName: "otlp-decode-test"), transport: try PlainHTTPTransport())
+            let processor = try BatchSpanProcessor(exporter: exporter)
+            async let loop: Void = processor.run()
+            Self.recordTurn(with: Tracer(processor: processor))
+            #expect(await processor.forceFlush(timeout: .seconds(10)))
+            await processor.shutdown(timeout: .seconds(5))
+            await loop
+            #expect(receiver.requests.count == 1)
+            let body = try #require(receiver.requests.first?.body)
+            let script = ProgramRunner.testsFolder.appending(path: "Scripts/decode_otlp_trace.py").path
+            let output = try await ProgramRunner.withTemporaryFile(named: "trace.json", body) { path in
+                try await ProgramRunner.run(
+                    python, [script, path, "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"])
+            }
+            #expect(output.termination.status == 0, "\(output.standardOutput)\(output.standardError)")
+            #expect(output.standardOutput.contains("decoded 7 spans in trace 4bf92f3577b34da6a3ce929d0e0e4736"))
+        }
+    }
+
+    @Test func theJSONFollowsOTLPsRulesForIdsEnumsAndIntegers() throws {
+        let collector = SpanCollector()
+        Self.recordTurn(with: Tracer(processor: collector, ids: IDGenerator(seed: 1), time: .stepping(from: 5)))
+        let json = String(
+            decoding: OTLPTraceEncoding.encode(collector.finished, resource: TelemetryResource(serviceName: "x")),
+            as: UTF8.self)
+        #expect(
+            json.hasPrefix(
+                #"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"x"}}"#))
+        #expect(json.contains(#""traceId":"4bf92f3577b34da6a3ce929d0e0e4736""#))
+        #expect(json.contains(#""parentSpanId":"00f067aa0ba902b7""#))
+        #expect(json.contains(#""traceState":"host=1""#))
+        #expect(json.contains(#""kind":3"#), "client spans as the enum's number")
+        #expect(json.contains(#""startTimeUnixNano":""#), "64-bit integers as strings")
+        #expect(json.contains(#"{"key":"gen_ai.usage.input_tokens","value":{"intValue":"616"}}"#))
+        #expect(json.contains(#""status":{"message":"The call ended: declined","code":2}"#))
+        #expect(!json.contains("base64"))
+    }
+}

@@ -1,0 +1,105 @@
+import ResolveKitChildProcess
+import ResolveKitCore
+import ResolveKitTelemetry
+import ResolveKitTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct OTLPMetricsTests {
+    /// Parses an OTLP/HTTP JSON metrics export from stdin as an `ExportMetricsServiceRequest` (no ids to map back)
+    /// and prints what a collector would read of three metrics.
+    static let script = """
+        import sys
+        from google.protobuf import json_format
+        from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
+        request = json_format.Parse(sys.stdin.read(), ExportMetricsServiceRequest())
+        metrics = {m.name: m for rm in request.resource_metrics for sm in rm.scope_metrics for m in sm.metrics}
+        calls = metrics["resolvekit.tool.calls"]
+        tokens = metrics["gen_ai.client.token.usage"].histogram.data_points
+        def token_type(point):
+            return {a.key: a.value.string_value for a in point.attributes}["gen_ai.token.type"]
+        point = [p for p in tokens if token_type(p) == "input"][0]
+        print(calls.sum.is_monotonic, calls.sum.aggregation_temporality, int(calls.sum.data_points[0].as_double),
+              metrics["gen_ai.client.token.usage"].unit, point.count, int(point.sum), list(point.bucket_counts)[:6],
+              metrics["resolvekit.sessions.open"].gauge.data_points[0].as_double)
+        """
+
+    static func recordedCatalog() throws -> ResolveKitMetrics {
+        let metrics = try CatalogNames.catalog()
+        metrics.sessionOpened()
+        metrics.toolCallFinished(function: "get_weather", outcome: .success, decidedBy: .policy, duration: nil)
+        metrics.turnFinished(
+            ending: .answered, duration: .seconds(1), usage: TokenUsage(promptTokens: 100, completionTokens: 7))
+        return metrics
+    }
+
+    @Test(
+        .enabled(
+            if: ExternalProgram.opentelemetryProto.shouldRun,
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
+    func aRegistryDecodesAsAnExportMetricsServiceRequest() async throws {
+        let python = try ExternalProgram.opentelemetryProto.require()
+        let metrics = try Self.recordedCatalog()
+        let body = OTLPMetricsEncoding.encode(
+            metrics.registry.snapshot(), resource: TelemetryResource(serviceName: "metrics-test"),
+            startTimeUnixNano: 1_000, timeUnixNano: 2_000)
+        let output = try await ProgramRunner.run(
+            python, ["-c", Self.script], input: String(decoding: body, as: UTF8.self))
+        #expect(output.termination.status == 0, "\(output.standardError)")
+        // 100 input tokens fall in the (64, 256] bucket, the fifth of the GenAI conventions' bounds.
+        #expect(output.standardOutput == "True 2 1 {token} 1 100 [0, 0, 0, 0, 1, 0] 1.0\n")
+    }
+
+    @Test func thePusherPostsEveryIntervalAndOnceMoreAtShutdown() async throws {
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let metrics = try Self.recordedCatalog()
+            let pusher = OTLPMetricsPusher(
+                registry: metrics.registry,
+                export: TelemetryConfiguration.Export(
+                    endpoint: server.baseURL + "/v1/metrics", headers: [("api-key", "k")], timeout: .seconds(5)),
+                resource: TelemetryResource(serviceName: "metrics-test"), transport: try PlainHTTPTransport(),
+                interval: .seconds(60), clock: clock)
+            async let loop: Void = pusher.run()
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(60)))
+            #expect(receiver.requests.isEmpty)
+            clock.advance(by: .seconds(60))
+            #expect(await pollUntil { receiver.requests.count == 1 })
+            await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(60)))
+            await pusher.shutdown(timeout: .seconds(5))
+            await loop
+            #expect(receiver.requests.count == 2)
+            let request = try #require(receiver.requests.last)
+            #expect(request.path == "/v1/metrics")
+            #expect(request.header("api-key") == "k")
+            #expect(request.header("Content-Type") == "application/json")
+            #expect(String(decoding: request.body, as: UTF8.self).contains(#""name":"resolvekit.tool.calls""#))
+        }
+    }
+
+    @Test func theTelemetryFacadeExportsWhatItsConfigurationSays() async throws {
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let configuration = try TelemetryConfiguration(
+                environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_SERVICE_NAME": "facade"],
+                defaultServiceName: "unused")
+            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
+            #expect(telemetry.metricsPusher == nil)
+            async let exporting: Void = telemetry.run()
+            telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
+                ending: .answered, turnID: nil, usage: nil)
+            await telemetry.shutdown(timeout: .seconds(5))
+            await exporting
+            #expect(receiver.requests.map(\.path) == ["/v1/traces"])
+            #expect(String(decoding: receiver.requests[0].body, as: UTF8.self).contains(#""stringValue":"facade""#))
+            let disabled = try Telemetry(
+                configuration: TelemetryConfiguration(
+                    environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_SDK_DISABLED": "true"],
+                    defaultServiceName: "x"),
+                transport: try PlainHTTPTransport())
+            #expect(disabled.spanProcessor == nil)
+            #expect(!disabled.tracer.startSpan("x").isRecording)
+        }
+    }
+}
