@@ -104,7 +104,9 @@ final class SoakWorld {
         let manualDeadline = clock.now.advanced(by: manualBound)
         var lastSeen = SoakActivity.shared.current
         var quietSince = real.now
-        while !condition() {
+        // The condition must hold once nothing has happened for a moment: read between an event's arrival and its
+        // handling (a call replayed right after the stream reopened), it is not yet settled.
+        while !(condition() && real.now - quietSince >= .milliseconds(10)) {
             guard real.now < realDeadline, clock.now < manualDeadline else { return false }
             try? await Task.sleep(for: .milliseconds(2))
             let activity = SoakActivity.shared.current
