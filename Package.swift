@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "ResolveKitTerminalTests",
             dependencies: ["ResolveKitTerminal", "ResolveKitTerminalCore", "ResolveKit", "ResolveKitTesting"]),
-        .testTarget(name: "rk-chatTests", dependencies: ["rk-chat", "ResolveKitChildProcess"]),
+        .testTarget(name: "rk-chatTests", dependencies: ["rk-chat", "rk-devserver", "ResolveKitChildProcess"]),
         // The shared parser, and every tool's command line run as a process (so every tool is a dependency).
         .testTarget(
             name: "ResolveKitCLITests",

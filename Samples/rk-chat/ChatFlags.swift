@@ -25,6 +25,10 @@ enum ChatFlags {
         help: "Check a policy against the Linux pack and exit: each problem to stderr as FILE:LINE:COLUMN: "
             + "error|warning: message, then \"FILE: OK\" (or \"FILE: 2 errors, 1 warning\") to stdout; exit 0 when it "
             + "has no error, else 1.")
+    static let turnWatchdog = Flag(
+        "--turn-watchdog", value: "SECONDS", kind: .integer(1...3600),
+        help: "How long a turn may stay silent before the runtime checks the history; one still silent a period later "
+            + "is lost, and the next message goes to a new session (default: 60).")
     static let auditLog = Flag(
         "--audit-log", value: "PATH", kind: .file(mustExist: false),
         help: "Append every approval decision and call outcome to a hash-chained audit trail (verify it with "
@@ -46,7 +50,8 @@ enum ChatFlags {
             "rk-chat --check-policy FILE",
         ],
         groups: [
-            FlagGroup(nil, [demo, message, history, approve, allowedRoot, stateDirectory, checkPolicy, auditLog]),
+            FlagGroup(
+                nil, [demo, message, history, approve, allowedRoot, stateDirectory, checkPolicy, auditLog, turnWatchdog]),
             .backend,
         ],
         sections: [

@@ -25,6 +25,8 @@ struct ChatOptions: Equatable {
     var showHistory = false
     /// `--check-policy FILE`: check the file against the pack and exit.
     var checkPolicy: String?
+    /// `--turn-watchdog SECONDS`: the runtime's turn watchdog period.
+    var turnWatchdog: Duration?
 
     /// Parses `arguments` (without the program name) with ``ChatFlags/tool``.
     static func parse(_ arguments: [String]) throws(UsageError) -> ChatOptions {
@@ -51,6 +53,7 @@ struct ChatOptions: Equatable {
         options.auditLog = parsed.value(ChatFlags.auditLog)
         options.showHistory = parsed.has(ChatFlags.history)
         options.checkPolicy = parsed.value(ChatFlags.checkPolicy)
+        options.turnWatchdog = parsed.value(ChatFlags.turnWatchdog).flatMap(Int.init).map { .seconds($0) }
         if options.demo, options.baseURL != nil {
             throw UsageError("--demo runs its own backend; leave out --base-url")
         }

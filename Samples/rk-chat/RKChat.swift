@@ -79,6 +79,7 @@ struct RKChat {
             baseURL: URL(string: baseURL)!, apiKeyProvider: { apiKey }, functionPacks: [SystemFunctionsPack.self],
             dependencies: dependencies, approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock)
         configuration.auditTrail = options.auditLog.map { ApprovalAuditTrail(path: $0) }
+        if let period = options.turnWatchdog { configuration.turnWatchdog = period }
         let runtime = ResolveKitRuntime(configuration: configuration)
         let code: Int32
         if let message = options.message {

@@ -141,6 +141,8 @@ extension SessionMachine {
         turns.lock.sessionOpened(now: now.elapsed)
         persistSession(now, &out)
         out.publish(.sessionOpened(response))
+        // Why this session replaced the last one comes before its greeting.
+        if let notice = link.lifecycle.opened() { out.publish(.notice(notice)) }
         if response.reusedActiveSession {
             link.phase = .settingUp(.history)
             out.append(.send(.history, access: session?.access, tag: .setup(epoch: link.epoch)))
@@ -181,7 +183,6 @@ extension SessionMachine {
         let reused = session.response.reusedActiveSession
         out.log("Session \(session.id) \(reused ? "reused" : "created"); cursor \(intake.cursor.value ?? "none")")
         out.publish(.sessionStarted(sessionID: session.id, reused: reused))
-        if let notice = link.lifecycle.opened() { out.publish(.notice(notice)) }
         link.reuseOnSetup = true
         openStream(cursor: intake.cursor.value, &out)
         scheduleTokenRefresh(now, &out)
