@@ -27,7 +27,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let http: HTTPClient
     /// The device id, session, cursor and journal: owned by the runtime, so a stop and a start keep them also in
     /// memory.
-    let store: RuntimeStateStore
+    let store: any SessionStateStore
     /// Shared by a host's sessions so they register once; `nil` for a runtime of its own.
     let registration: FunctionRegistration?
     /// The calls waiting for approval, decided from any task (shared by a host's sessions).
@@ -94,15 +94,16 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   anything connects. Once running, a block or failure ends `run()` without throwing; it is in
     ///   ``connectionState`` and ``lastError``.
     public func run() async throws(ResolveKitError) {
-        let (driver, lock) = try makeDriver()
+        let driver = try makeDriver()
+        try await store.acquire()
         await driver.run()
         driverStorage.withLock { if $0 === driver { $0 = nil } }
-        withExtendedLifetime(lock) {}
+        await store.release()
     }
 
     /// Checks the configuration, locks the state folder and makes the session's driver. Out of line: `run()`'s
     /// frame lives as long as the runtime, and a task keeps its frames' memory until it ends.
-    @inline(never) private func makeDriver() throws(ResolveKitError) -> (SessionDriver, StateFolderLock?) {
+    @inline(never) private func makeDriver() throws(ResolveKitError) -> SessionDriver {
         let registry: ResolveKitRegistry
         switch registryResult {
         case .success(let value): registry = value
@@ -110,7 +111,6 @@ public final class ResolveKitRuntime: Observable, Sendable {
             throw ResolveKitError(.invalidConfiguration, "A function was refused: \(error)", underlying: error)
         }
         let configuration = try configuration.checkedForStart()
-        let lock = try Self.lockStateFolder(store.directory)
         let output = makeOutput()
         let runner = ToolCallRunner(
             dispatcher: ToolDispatcher(
@@ -118,23 +118,13 @@ public final class ResolveKitRuntime: Observable, Sendable {
                 dependencies: configuration.dependencies),
             approvals: approvals, approver: configuration.approver,
             audit: AuditRecords(trail: configuration.auditTrail) { output.log($0, level: .error) },
-            control: ToolCallControl(maxConcurrentCalls: configuration.maxConcurrentCalls),
+            control: ToolCallControl(maxConcurrentCalls: configuration.maxConcurrentCalls, gate: store.startRefusal),
             runsSequentially: configuration.runsApprovedCallsSequentially)
         let driver = SessionDriver(parts: SessionDriver.Parts(
             configuration: configuration, http: http, store: store, registration: registration, runner: runner,
             output: output, settings: SessionSettings(configuration, registry: registry)))
         driverStorage.withLock { $0 = driver }
-        return (driver, lock)
-    }
-
-    private static func lockStateFolder(_ folder: String?) throws(ResolveKitError) -> StateFolderLock? {
-        guard let folder else { return nil }
-        do {
-            return try StateFolderLock(folder: folder)
-        } catch {
-            let code: ResolveKitError.Code = error.isHeldByAnother ? .stateLocked : .stateStore
-            throw ResolveKitError(code, error.description, underlying: error)
-        }
+        return driver
     }
 
     /// Starts the runtime in the background and returns once the event stream is open. Calling it again while it

@@ -1,21 +1,66 @@
 import Foundation
 import Synchronization
 
-/// Where the runtime keeps what must survive a restart besides the call journal (``CallJournalStore``): the device
-/// id, and the session with its cursor. Files are replaced atomically (write, then rename), so a crash leaves the
-/// old or the new version.
+/// The local ``SessionStateStore``: a folder (locked for a run's life, so no other runtime, in this process or
+/// another, shares its session and journal) or memory. The device id and the session record are files replaced
+/// atomically (write, then rename), so a crash leaves the old or the new version; the journal is
+/// ``FileCallJournalStore``'s append-only file.
 ///
-/// With no directory everything stays in memory for the life of the runtime.
-final class RuntimeStateStore: Sendable {
+/// With no directory everything stays in memory for the life of the runtime object (a stop and a start keep it).
+final class RuntimeStateStore: LocalStateStore {
     let directory: String?
-    /// The call journal's store in the same place: its file in the folder, or memory (kept across a stop and a
-    /// start of the same runtime, as the session and device id are).
+    /// The call journal's store in the same place: its file in the folder, or memory.
     let journalStore: any CallJournalStore
     private let memory = Mutex<(session: SessionRecord?, deviceID: String?)>((nil, nil))
+    /// The folder's lock while a run holds it.
+    private let lock = Mutex<StateFolderLock?>(nil)
 
     init(directory: String?) {
         self.directory = directory
         self.journalStore = directory.map { FileCallJournalStore(directory: $0) } ?? MemoryCallJournalStore()
+    }
+
+    func acquire() throws(ResolveKitError) {
+        guard let directory else { return }
+        do {
+            let taken = try StateFolderLock(folder: directory)
+            lock.withLock { $0 = taken }
+        } catch {
+            let code: ResolveKitError.Code = error.isHeldByAnother ? .stateLocked : .stateStore
+            throw ResolveKitError(code, error.description, underlying: error)
+        }
+    }
+
+    func release() {
+        lock.withLock { $0 = nil }
+    }
+
+    func restoreNow() -> Restored {
+        let (journal, records) = journalStore.load()
+        return Restored(session: loadSession(), journal: journal, journalRecords: records)
+    }
+
+    func applyNow(_ write: StateWrite) throws(ResolveKitError) {
+        switch write {
+        case .appendJournal(let entries): try journalStore.append(entries)
+        case .replaceJournal(let entries): try journalStore.replace(with: entries)
+        case .session(let record):
+            do {
+                try saveSession(record)
+            } catch {
+                throw ResolveKitError(.stateStore, "Cannot save the session record: \(error)", underlying: error)
+            }
+        }
+    }
+
+    func deviceIDNow(orStore generated: String) throws(ResolveKitError) -> String {
+        if let stored = loadDeviceID() { return stored }
+        do {
+            try saveDeviceID(generated)
+        } catch {
+            throw ResolveKitError(.stateStore, "Cannot save the device id: \(error)", underlying: error)
+        }
+        return generated
     }
 
     func loadDeviceID() -> String? {

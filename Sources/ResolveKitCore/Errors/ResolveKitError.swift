@@ -40,6 +40,9 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let stateLocked = Code("state_locked")
         /// The state folder cannot be read or written.
         public static let stateStore = Code("state_store")
+        /// Another process (a replica sharing the state store) owns this key's session; the message names it, so
+        /// the request can be routed there.
+        public static let keyOwnedElsewhere = Code("key_owned_elsewhere")
         /// The configuration cannot work: a refused function, a malformed base URL.
         public static let invalidConfiguration = Code("invalid_configuration")
         /// The session ended on the server (expired, closed, handed off) before the turn could finish.

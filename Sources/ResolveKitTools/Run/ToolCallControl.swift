@@ -26,10 +26,13 @@ package final class ToolCallControl: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Why no call may start now, if one may not (the process is about to lose its claim on the calls).
+    private let gate: @Sendable () -> ResolveKitFunctionError?
 
-    /// A control letting at most `maxConcurrentCalls` calls run at once.
-    package init(maxConcurrentCalls: Int) {
+    /// A control letting at most `maxConcurrentCalls` calls run at once, and none while `gate` says why not.
+    package init(maxConcurrentCalls: Int, gate: @escaping @Sendable () -> ResolveKitFunctionError? = { nil }) {
         state = Mutex(State(slots: CallSlots(limit: maxConcurrentCalls)))
+        self.gate = gate
     }
 
     /// How many calls hold a slot now.
@@ -63,6 +66,7 @@ package final class ToolCallControl: Sendable {
     /// Waits for a slot for `callID` and claims it for starting; returns why it may not start instead, when it was
     /// withdrawn or cancelled first. Returns without suspending when a slot is free.
     func claim(_ callID: ToolCallID) async -> ResolveKitFunctionError? {
+        if let refusal = gate() { return refusal }
         enum Answer { case granted, wait, refused(ResolveKitFunctionError) }
         let answer = state.withLock { state -> Answer in
             if case .stopped(let error) = state.phases[callID] { return .refused(error) }
@@ -92,7 +96,11 @@ package final class ToolCallControl: Sendable {
             }
             if let resumeNow { continuation.resume(returning: resumeNow) }
         }
-        if granted { return nil }
+        if granted {
+            guard let refusal = gate() else { return nil }
+            finished(callID)
+            return refusal
+        }
         return state.withLock { state in
             if case .stopped(let error) = state.phases[callID] { return error }
             return .cancelled("Cancelled before it started")

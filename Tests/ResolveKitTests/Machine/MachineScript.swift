@@ -25,12 +25,38 @@ struct MachineScript {
         machine = SessionMachine(settings: settings, seed: 42)
     }
 
-    /// Feeds one event; returns its actions.
+    /// Whether writes complete as soon as they are issued, as a local store's do; a test of a shared store holds
+    /// them and completes them with ``complete(_:)``.
+    var writesCompleteAtOnce = true
+
+    /// Feeds one event; returns its actions and, with ``writesCompleteAtOnce``, those of its writes' completions.
     @discardableResult
     mutating func feed(_ event: SessionEvent) -> [SessionAction] {
-        let actions = machine.handle(event, at: Moment(elapsed: now, date: date))
+        var actions = machine.handle(event, at: Moment(elapsed: now, date: date))
+        log += actions
+        guard writesCompleteAtOnce else { return actions }
+        var index = 0
+        while index < actions.count {
+            if case .write(_, let sequence) = actions[index] {
+                let more = machine.handle(.written(sequence, .success(())), at: Moment(elapsed: now, date: date))
+                log += more
+                actions += more
+            }
+            index += 1
+        }
+        return actions
+    }
+
+    /// Completes the held write `sequence` (and those before it) with `result`.
+    @discardableResult
+    mutating func complete(_ sequence: Int, _ result: Result<Void, ResolveKitError> = .success(())) -> [SessionAction] {
+        let actions = machine.handle(.written(sequence, result), at: Moment(elapsed: now, date: date))
         log += actions
         return actions
+    }
+
+    static func writeSequences(_ actions: [SessionAction]) -> [Int] {
+        actions.compactMap { if case .write(_, let sequence) = $0 { sequence } else { nil } }
     }
 
     /// Moves time on by `duration` and fires every timer due by then, oldest first.
@@ -95,13 +121,13 @@ struct MachineScript {
     }
 
     static func persistedSessions(_ actions: [SessionAction]) -> [SessionRecord] {
-        actions.compactMap { if case .persistSession(let record?) = $0 { record } else { nil } }
+        actions.compactMap { if case .write(.session(let record?), _) = $0 { record } else { nil } }
     }
 
     static func journalWrites(_ actions: [SessionAction]) -> [CallJournal.Entry] {
         actions.flatMap { action -> [CallJournal.Entry] in
             switch action {
-            case .appendJournal(let entries), .replaceJournal(let entries): entries
+            case .write(.appendJournal(let entries), _), .write(.replaceJournal(let entries), _): entries
             default: []
             }
         }

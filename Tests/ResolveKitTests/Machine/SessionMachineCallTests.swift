@@ -13,13 +13,39 @@ struct SessionMachineCallTests {
         script.feed(.call(.finished(callID, outcome, ranFor: .milliseconds(1)), epoch: script.epoch))
     }
 
+    @Test func aCallIsHandedOnOnlyOnceTheJournalHoldsItAndAResultPostedOnlyOnceTheJournalHoldsIt() {
+        var script = Script()
+        script.open()
+        script.writesCompleteAtOnce = false
+        let received = script.feed(script.toolCall("c1"))
+        #expect(Script.batches(received).isEmpty)
+        let handedOn = script.complete(Script.writeSequences(received).last!)
+        #expect(Script.batches(handedOn).map { $0.calls.map(\.callID) } == [["c1"]])
+        let finished = Self.finish(&script, "c1", .success("ok"))
+        #expect(Script.postedResults(finished).isEmpty)
+        let posted = script.complete(Script.writeSequences(finished).last!)
+        #expect(Script.postedResults(posted).map(\.callID) == ["c1"])
+    }
+
+    @Test func aWriteRefusedBecauseAnotherProcessOwnsTheKeyEndsTheRunAndNothingRuns() {
+        var script = Script()
+        script.open()
+        script.writesCompleteAtOnce = false
+        let received = script.feed(script.toolCall("c1"))
+        let owner = ResolveKitError(.keyOwnedElsewhere, "replica-b holds this key")
+        let refused = script.complete(Script.writeSequences(received).last!, .failure(owner))
+        #expect(Script.batches(refused).isEmpty)
+        #expect(Script.states(refused).contains { if case .failed(let error) = $0 { error.code == .keyOwnedElsewhere } else { false } })
+        #expect(refused.last == .finish)
+    }
+
     @Test func anApprovalFreeCallIsJournaledAsHandedOnBeforeItIsHandedToTheToolsCore() {
         var script = Script()
         script.open()
         let actions = script.feed(script.toolCall("c1"))
         let written = Script.journalWrites(actions)
         #expect(written.last?.status == .running)
-        let journaled = actions.lastIndex { if case .appendJournal = $0 { true } else { false } }
+        let journaled = actions.lastIndex { if case .write(.appendJournal, _) = $0 { true } else { false } }
         let handed = actions.firstIndex { if case .runBatch = $0 { true } else { false } }
         #expect(journaled != nil && handed != nil && journaled! < handed!)
         #expect(Script.batches(actions).map { $0.calls.map(\.callID) } == [["c1"]])
@@ -217,7 +243,7 @@ struct SessionMachineCallTests {
             script.feed(.answered(.delivery(callID, epoch: 0), .success(.delivered(deduplicated: false))))
         }
         var replaced: [CallJournal.Entry]?
-        for case .replaceJournal(let entries) in script.log { replaced = entries }
+        for case .write(.replaceJournal(let entries), _) in script.log { replaced = entries }
         #expect(replaced != nil)
         #expect((replaced?.count ?? 0) <= 64)
     }

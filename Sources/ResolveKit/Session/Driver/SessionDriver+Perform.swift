@@ -32,16 +32,8 @@ extension SessionDriver {
             } else {
                 parts.runner.withdraw(callIDs, in: sessionID, because: error)
             }
-        case .appendJournal(let changed):
-            writeJournal { store throws(ResolveKitError) in try store.append(changed) }
-        case .replaceJournal(let entries):
-            writeJournal { store throws(ResolveKitError) in try store.replace(with: entries) }
-        case .persistSession(let record):
-            do {
-                try parts.store.saveSession(record)
-            } catch {
-                parts.output.log("Could not persist the session: \(error)", level: .warning)
-            }
+        case .write(let write, let sequence):
+            self.write(write, sequence: sequence)
         case .auditOutcome(let call, let sessionID, let outcome):
             parts.runner.audit.outcome(call, sessionID: sessionID, outcome, duration: nil)
         case .arm(let timer, let deadline):
@@ -61,15 +53,14 @@ extension SessionDriver {
         }
     }
 
-    /// A failed write is reported but stops nothing: the journal in memory still keeps this process from running
-    /// anything twice.
-    private func writeJournal(_ write: (any CallJournalStore) throws(ResolveKitError) -> Void) {
-        do throws(ResolveKitError) {
-            try write(parts.store.journalStore)
-        } catch {
-            parts.output.log("Could not save the call journal: \(error)", level: .error)
-            parts.output.update { $0.lastError = error }
-            parts.output.emit(.error(error))
+    /// Applies a write: a local store at once, on this thread; a shared one in order, on the writer's task. Its
+    /// completion comes back as an event either way.
+    private func write(_ write: StateWrite, sequence: Int) {
+        if let local = parts.store as? any LocalStateStore {
+            let result = Result { () throws(ResolveKitError) in try local.applyNow(write) }
+            send(.written(sequence, result))
+        } else {
+            writer.enqueue(write, sequence: sequence)
         }
     }
 

@@ -12,7 +12,8 @@ extension SessionDriver {
         case .register:
             return await register(backend)
         case .createSession(let reuse):
-            return await attempt(.createSession) { .session(try await backend.createSession(sessionRequest(reuse: reuse))) }
+            let body = await sessionRequest(reuse: reuse)
+            return await attempt(.createSession) { .session(try await backend.createSession(body)) }
         case .history:
             guard let access else { return notConnected }
             return await attempt(.sessionRead) { .history(try await backend.messages(access)) }
@@ -98,10 +99,10 @@ extension SessionDriver {
     }
 
     /// The `POST /v1/sessions` body with the current context: device, client, model context, allow-list, locales.
-    private func sessionRequest(reuse: Bool) -> SessionCreateRequest {
+    private func sessionRequest(reuse: Bool) async -> SessionCreateRequest {
         let configuration = parts.configuration
         return SessionCreateRequest(
-            deviceID: deviceID(),
+            deviceID: await deviceID(),
             client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
             llmContext: configuration.llmContextProvider(), availableFunctionNames: allowedFunctionNames(),
             locale: configuration.resolvedLocale, preferredLocales: configuration.preferredLocalesProvider?() ?? [],
@@ -109,15 +110,14 @@ extension SessionDriver {
     }
 
     /// The provider's device id, else the stored one, else a new one, stored.
-    private func deviceID() -> String {
+    private func deviceID() async -> String {
         if let provided = parts.configuration.deviceIDProvider(), !provided.isEmpty { return provided }
-        if let stored = parts.store.loadDeviceID() { return stored }
         let generated = UUIDText.make()
         do {
-            try parts.store.saveDeviceID(generated)
+            return try await parts.store.deviceID(orStore: generated)
         } catch {
             parts.output.log("Could not persist the device id: \(error)", level: .warning)
+            return generated
         }
-        return generated
     }
 }

@@ -16,7 +16,7 @@ final class SessionDriver: Sendable {
     struct Parts: Sendable {
         let configuration: ResolveKitConfiguration
         let http: HTTPClient
-        let store: RuntimeStateStore
+        let store: any SessionStateStore
         /// The host's shared registration, or `nil` to register at every setup.
         let registration: FunctionRegistration?
         let runner: ToolCallRunner
@@ -38,6 +38,9 @@ final class SessionDriver: Sendable {
         var timers: [TimerID: Task<Void, Never>] = [:]
         var stream: Task<Void, Never>?
         var tasks: [Int: Task<Void, Never>] = [:]
+        /// Writes to a shared store, in order, and the stream its writer task reads (until that task starts).
+        var writeQueue: AsyncStream<(StateWrite, Int)>.Continuation?
+        var pendingWrites: AsyncStream<(StateWrite, Int)>?
         var tasksEnded: Set<Int> = []
         var nextTask = 0
     }
@@ -62,8 +65,7 @@ final class SessionDriver: Sendable {
                     timeout: configuration.requestTimeout, network: configuration.network)
             }
         }
-        let (journal, records) = parts.store.journalStore.load()
-        let restored = Restored(session: parts.store.loadSession(), journal: journal, journalRecords: records)
+        let restored = await parts.store.restore()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let finishedAlready = core.withLock { core -> Bool in
@@ -130,6 +132,7 @@ final class SessionDriver: Sendable {
     private func endTasks() async {
         let tasks = core.withLock { core -> [Task<Void, Never>] in
             let all = Array(core.tasks.values) + Array(core.timers.values)
+            core.writeQueue?.finish()
             core.tasks = [:]
             core.timers = [:]
             core.stream = nil

@@ -6,6 +6,8 @@ struct CallDesk: Sendable {
     var journal: CallJournal
     /// Records the journal's store holds: compacted once they outnumber the entries four to one.
     var journalRecords = 0
+    /// Batches handed on once the journal write marking their calls as handed on (by its sequence) completed.
+    var awaitingDurability: [(after: Int, batch: ToolCallBatch)] = []
     /// Calls handed to the tools core that have no outcome yet.
     var handed: Set<ToolCallID> = []
     /// Handed calls whose function started.
@@ -31,6 +33,18 @@ struct CallDesk: Sendable {
     init(batchWindow: Duration, journal: CallJournal) {
         pipeline = ToolPipeline(batchWindow: batchWindow)
         self.journal = journal
+    }
+
+    /// Takes a handed call out of the batch that waits for its journal record, when it is there (it was never handed
+    /// to the tools core, and no longer will be); `emptied` names an approval batch left with no call.
+    mutating func takeAwaitingDurability(_ callID: ToolCallID) -> (taken: Bool, emptied: Int?) {
+        guard let index = awaitingDurability.firstIndex(where: { $0.batch.calls.contains { $0.callID == callID } })
+        else { return (false, nil) }
+        awaitingDurability[index].batch.calls.removeAll { $0.callID == callID }
+        handed.remove(callID)
+        guard awaitingDurability[index].batch.calls.isEmpty else { return (true, nil) }
+        let batchID = awaitingDurability.remove(at: index).batch.id
+        return (true, batchID == 0 ? nil : batchID)
     }
 
     /// Whether every admitted call has an outcome and every outcome has been acknowledged.

@@ -14,12 +14,9 @@ enum SessionAction: Sendable, Equatable {
     /// Stop calls handed to the tools core: those not started end with `error`; with `cancellingRunning`, running
     /// ones are cancelled too.
     case stopCalls([ToolCallID], sessionID: String, error: ResolveKitFunctionError, cancellingRunning: Bool)
-    /// Append these journal changes to the store.
-    case appendJournal([CallJournal.Entry])
-    /// Replace the store's records with these entries (compaction: appends left many records per call).
-    case replaceJournal([CallJournal.Entry])
-    /// Write the session record (`nil` removes it).
-    case persistSession(SessionRecord?)
+    /// Write a change of the session's durable state; writes complete in order, each reported as
+    /// ``SessionEvent/written(_:_:)`` with its `sequence`.
+    case write(StateWrite, sequence: Int)
     /// Write an outcome the machine settled itself (the tools core audits the ones it ran) to the audit trail.
     case auditOutcome(PendingToolCall, sessionID: String, ToolCallOutcome)
     /// Fire ``SessionEvent/timerFired(_:at:)`` at `at` (replacing the timer of the same id).
@@ -32,6 +29,16 @@ enum SessionAction: Sendable, Equatable {
     case reply(WaiterID, Reply)
     /// The run is over: stop everything and return from `run()`.
     case finish
+}
+
+/// A change of a session's durable state.
+enum StateWrite: Sendable, Equatable {
+    /// Append these journal changes (one record each; the last record of a call wins).
+    case appendJournal([CallJournal.Entry])
+    /// Replace the journal's records with these entries (compaction: appends left many records per call).
+    case replaceJournal([CallJournal.Entry])
+    /// The session record (`nil` removes it).
+    case session(SessionRecord?)
 }
 
 /// The requests the machine sends. The driver builds each body from the configuration (device id, client,

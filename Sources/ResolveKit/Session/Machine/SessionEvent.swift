@@ -12,6 +12,8 @@ enum SessionEvent: Sendable {
     case stream(generation: Int, EventStream.Element)
     /// The event stream opened as `generation` ended.
     case streamEnded(generation: Int, EventStream.Termination)
+    /// The write of `sequence` (and every one before it) completed, or failed.
+    case written(Int, Result<Void, ResolveKitError>)
     /// A timer armed for `at` fired.
     case timerFired(TimerID, at: Duration)
     /// A step of a call handed to the tools core, in the session of `epoch`.

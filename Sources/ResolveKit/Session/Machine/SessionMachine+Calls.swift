@@ -21,7 +21,8 @@ extension SessionMachine {
             if case .duplicate(.answered) = admission { kickDelivery(now, &out) }
             return
         }
-        persistJournal(&out)
+        // The admission is written with the call's next step (handed on, or its outcome): a call that never ran
+        // needs no record to stay run at most once, and each write may be a round trip to a shared store.
         let localApproval = session.allowedNames.contains(request.functionName)
             && settings.functions[request.functionName] == true
         if localApproval != request.requiresApproval {
@@ -64,8 +65,8 @@ extension SessionMachine {
         hand(batch, now, &out)
     }
 
-    /// Hands calls to the tools core; from now on they may run, so a restart answers them as interrupted after they
-    /// were handed on (never runs them again).
+    /// Hands calls to the tools core once the journal says they were handed on: from then on they may run, so a
+    /// restart answers them as interrupted (never runs them again).
     private mutating func hand(_ batch: ToolCallBatch, _ now: Moment, _ out: inout SessionOutput) {
         guard let session else { return }
         for call in batch.calls {
@@ -74,7 +75,17 @@ extension SessionMachine {
             calls.rows[call.callID] = CallDesk.row(call, call.requiresApproval ? .pendingApproval : .running)
         }
         persistJournal(&out)
-        out.append(.runBatch(batch, sessionID: session.id, allowedNames: session.allowedNames, epoch: link.epoch))
+        calls.awaitingDurability.append((writes.lastJournal, batch))
+        runDurableBatches(now, &out)
+    }
+
+    /// Hands on the batches whose journal record is written.
+    mutating func runDurableBatches(_ now: Moment, _ out: inout SessionOutput) {
+        guard let session else { return }
+        while let first = calls.awaitingDurability.first, first.after <= writes.completed {
+            calls.awaitingDurability.removeFirst()
+            out.append(.runBatch(first.batch, sessionID: session.id, allowedNames: session.allowedNames, epoch: link.epoch))
+        }
     }
 
     /// A step of a handed call.
@@ -163,14 +174,20 @@ extension SessionMachine {
     mutating func abandonCalls(ofTurn turnID: String, reason: String, _ now: Moment, _ out: inout SessionOutput) {
         guard let session else { return }
         var stopped: [ToolCallID] = []
+        var emptiedBatch = false
         for call in calls.pipeline.openCalls(ofTurn: turnID) {
-            if calls.handed.contains(call.callID) {
+            let pending: (taken: Bool, emptied: Int?) =
+                calls.handed.contains(call.callID) ? calls.takeAwaitingDurability(call.callID) : (true, nil)
+            emptiedBatch = emptiedBatch || pending.emptied != nil
+            if pending.taken {
+                settleHere(call, .failure(.cancelled("Not run: \(reason)")), decision: .refused, settled: true, now, &out)
+            } else {
                 stopped.append(call.callID)
                 calls.abandoned.insert(call.callID)
-            } else {
-                settleHere(call, .failure(.cancelled("Not run: \(reason)")), decision: .refused, settled: true, now, &out)
             }
         }
+        // An approval batch whose calls all went holds the approval queue no more.
+        if emptiedBatch, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
         guard !stopped.isEmpty else { return }
         out.append(.stopCalls(
             stopped, sessionID: session.id, error: .cancelled("Not run: \(reason)"), cancellingRunning: true))
@@ -200,6 +217,7 @@ extension SessionMachine {
         calls.approved = []
         calls.abandoned = []
         calls.rows = [:]
+        calls.awaitingDurability = []
     }
 
     /// `drain`: no new calls run (they and the queued ones get an error result), running calls finish, results are
@@ -222,7 +240,10 @@ extension SessionMachine {
     /// Posts the oldest unacknowledged result of this session, unless a post is out or waits for its retry. Results
     /// of earlier sessions cannot be posted with this session's token and are dropped with a log line.
     mutating func kickDelivery(_ now: Moment, _ out: inout SessionOutput) {
-        guard let session, calls.delivery.inFlight == nil, !calls.delivery.isWaiting else { return }
+        // A result is posted only once the journal holds it: the server may act on it at once.
+        guard let session, calls.delivery.inFlight == nil, !calls.delivery.isWaiting, writes.journalIsDurable else {
+            return
+        }
         let (next, dropped) = calls.nextResult(in: session.id)
         for key in dropped { out.log("Dropped the result of \(key.callID): its session \(key.sessionID) ended") }
         if !dropped.isEmpty { persistJournal(&out) }

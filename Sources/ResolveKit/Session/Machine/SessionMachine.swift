@@ -22,6 +22,8 @@ struct SessionMachine: Sendable {
     var timers: [TimerID: Duration] = [:]
     /// The caller waiting for a drain to finish.
     var drainWaiter: WaiterID?
+    /// Which writes of durable state are out and which completed.
+    var writes = WriteLog()
     /// Jitter for backoff delays, seeded so a run can be repeated.
     var random: SplitMix64
 
@@ -48,6 +50,7 @@ struct SessionMachine: Sendable {
             if generation == link.streamGeneration, session != nil { streamElement(element, now, &out) }
         case .streamEnded(let generation, let termination):
             if generation == link.streamGeneration, session != nil { streamEnded(termination, now, &out) }
+        case .written(let sequence, let result): written(sequence, result, now, &out)
         case .timerFired(let timer, let at):
             guard timers[timer] == at else { break }
             timers[timer] = nil
@@ -147,7 +150,7 @@ struct SessionMachine: Sendable {
         out.append(.publish(.connection(state)))
     }
 
-    /// Writes `session.json` with the cursor and whether the session holds a lost turn's lock.
+    /// Writes the session record: the cursor and whether the session holds a lost turn's lock.
     mutating func persistSession(_ now: Moment, _ out: inout SessionOutput) {
         guard let session else { return }
         let lost = turns.tracker.sessionMayHoldLostTurnLock
@@ -155,7 +158,7 @@ struct SessionMachine: Sendable {
         intake.cursor.written(now: now.elapsed)
         guard updated != record else { return }
         record = updated
-        out.append(.persistSession(updated))
+        out.append(.write(.session(updated), sequence: writes.issue(journal: false)))
     }
 
     /// Writes the journal's changes; once the store holds four records per entry (and at least 1,024), it is
@@ -165,13 +168,30 @@ struct SessionMachine: Sendable {
         let changed = calls.journal.takeChangedEntries()
         guard !changed.isEmpty else { return }
         calls.journalRecords += changed.count
+        let write: StateWrite
         if calls.journalRecords > max(1024, calls.journal.entries.count * 4) {
             let entries = calls.journal.entries.values.sorted { $0.sequence < $1.sequence }
             calls.journalRecords = entries.count
-            out.append(.replaceJournal(entries))
+            write = .replaceJournal(entries)
         } else {
-            out.append(.appendJournal(changed))
+            write = .appendJournal(changed)
         }
+        out.append(.write(write, sequence: writes.issue(journal: true)))
+    }
+
+    /// A write completed: what waited for it goes on. A store that refuses because another process owns the key
+    /// ends the run (that process answers for the calls now); any other failure is reported and the run goes on, as
+    /// the journal in memory still keeps this process from running anything twice.
+    private mutating func written(
+        _ sequence: Int, _ result: Result<Void, ResolveKitError>, _ now: Moment, _ out: inout SessionOutput
+    ) {
+        writes.completed(sequence)
+        if case .failure(let error) = result {
+            if error.code == .keyOwnedElsewhere { return endRun(failed: error, now, &out) }
+            out.publish(.error(error))
+        }
+        runDurableBatches(now, &out)
+        kickDelivery(now, &out)
     }
 
     /// The next jitter in `0...1`.
@@ -185,6 +205,29 @@ struct SessionMachine: Sendable {
         out.append(.closeStream)
         out.append(.finish)
     }
+}
+
+/// The writes of durable state issued and completed, in order: a batch is handed on, and a result posted, only once
+/// the journal records it depends on are written.
+struct WriteLog: Sendable, Equatable {
+    private(set) var issued = 0
+    private(set) var completed = 0
+    /// The last journal write issued.
+    private(set) var lastJournal = 0
+
+    /// The next write's sequence number.
+    mutating func issue(journal: Bool) -> Int {
+        issued += 1
+        if journal { lastJournal = issued }
+        return issued
+    }
+
+    mutating func completed(_ sequence: Int) {
+        completed = max(completed, sequence)
+    }
+
+    /// Whether every journal write issued so far has completed.
+    var journalIsDurable: Bool { completed >= lastJournal }
 }
 
 /// The actions one event produced, with shorthands for the common ones.

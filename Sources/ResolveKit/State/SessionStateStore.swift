@@ -1,0 +1,42 @@
+/// Where one session's state outlives the process that runs it: the device id, the session record and the call
+/// journal. The session machine issues its writes in order and waits for the ones exactly-once depends on (a call is
+/// handed on, and a result posted, only once the journal holds it).
+///
+/// A local store (``RuntimeStateStore``: a folder, or memory) answers at once. A store shared by replicas answers over
+/// the network: it owns the key while it runs (``acquire()`` to ``release()``), and once another process owns the
+/// key it refuses writes with ``ResolveKitError/Code/keyOwnedElsewhere`` and says ``mayStartCalls`` no more.
+protocol SessionStateStore: Sendable {
+    /// Takes the state for this process for the life of a run: a folder's lock, or a key's lease.
+    /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/stateLocked`` or
+    ///   ``ResolveKitError/Code/keyOwnedElsewhere`` when another process holds it, or
+    ///   ``ResolveKitError/Code/stateStore`` when it cannot be reached.
+    func acquire() async throws(ResolveKitError)
+    /// Gives the state up at the end of a run.
+    func release() async
+    /// What the last process left.
+    func restore() async -> Restored
+    /// Applies one write; writes are applied in the order given.
+    func apply(_ write: StateWrite) async throws(ResolveKitError)
+    /// The stored device id, or `generated`, stored.
+    /// - Throws: ``ResolveKitError/Code/stateStore`` when `generated` could not be stored (it is still the id to use).
+    func deviceID(orStore generated: String) async throws(ResolveKitError) -> String
+    /// Why this process may start no more calls, or `nil` while it may (a lease about to run out: no).
+    func startRefusal() -> ResolveKitFunctionError?
+}
+
+/// A store whose work is done when the call returns (a folder, or memory): the driver writes on the loop's thread,
+/// with no task and no hop.
+protocol LocalStateStore: SessionStateStore {
+    func restoreNow() -> Restored
+    func applyNow(_ write: StateWrite) throws(ResolveKitError)
+    func deviceIDNow(orStore generated: String) throws(ResolveKitError) -> String
+}
+
+extension LocalStateStore {
+    func restore() async -> Restored { restoreNow() }
+    func apply(_ write: StateWrite) async throws(ResolveKitError) { try applyNow(write) }
+    func deviceID(orStore generated: String) async throws(ResolveKitError) -> String {
+        try deviceIDNow(orStore: generated)
+    }
+    func startRefusal() -> ResolveKitFunctionError? { nil }
+}
