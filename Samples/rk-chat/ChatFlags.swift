@@ -29,6 +29,10 @@ enum ChatFlags {
         "--turn-watchdog", value: "SECONDS", kind: .integer(1...3600),
         help: "How long a turn may stay silent before the runtime checks the history; one still silent a period later "
             + "is lost, and the next message goes to a new session (default: 60).")
+    static let traceWire = Flag(
+        "--trace-wire", value: "FILE", kind: .file(mustExist: false),
+        help: "Append every event frame and HTTP exchange (method, URL, status, timings) to FILE as JSON lines, "
+            + "for diagnostics; secrets are masked.")
     static let auditLog = Flag(
         "--audit-log", value: "PATH", kind: .file(mustExist: false),
         help: "Append every approval decision and call outcome to a hash-chained audit trail (verify it with "
@@ -51,7 +55,11 @@ enum ChatFlags {
         ],
         groups: [
             FlagGroup(
-                nil, [demo, message, history, approve, allowedRoot, stateDirectory, checkPolicy, auditLog, turnWatchdog]),
+                nil,
+                [
+                    demo, message, history, approve, allowedRoot, stateDirectory, checkPolicy, auditLog, turnWatchdog,
+                    traceWire,
+                ]),
             .backend,
         ],
         sections: [
@@ -69,6 +77,8 @@ enum ChatFlags {
                 """
                 /new          start a new conversation
                 /history      show the transcript
+                /rate N TEXT  rate the conversation 1–5, with an optional comment (also asked when the agent asks)
+                /resend       send again the last message that could not be sent (the same request id)
                 /locale TAG   switch language, e.g. /locale de
                 /quit         leave (also Ctrl-D)
                 """),

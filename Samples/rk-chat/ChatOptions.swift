@@ -27,6 +27,8 @@ struct ChatOptions: Equatable {
     var checkPolicy: String?
     /// `--turn-watchdog SECONDS`: the runtime's turn watchdog period.
     var turnWatchdog: Duration?
+    /// `--trace-wire FILE`: where the wire tap is written.
+    var traceWire: String?
 
     /// Parses `arguments` (without the program name) with ``ChatFlags/tool``.
     static func parse(_ arguments: [String]) throws(UsageError) -> ChatOptions {
@@ -54,6 +56,7 @@ struct ChatOptions: Equatable {
         options.showHistory = parsed.has(ChatFlags.history)
         options.checkPolicy = parsed.value(ChatFlags.checkPolicy)
         options.turnWatchdog = parsed.value(ChatFlags.turnWatchdog).flatMap(Int.init).map { .seconds($0) }
+        options.traceWire = parsed.value(ChatFlags.traceWire)
         if options.demo, options.baseURL != nil {
             throw UsageError("--demo runs its own backend; leave out --base-url")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import ResolveKit
 import ResolveKitTerminal
+import Synchronization
 
 /// The interactive chat: the transcript as it happens, approvals inline, and slash commands. Ctrl-C at an approval
 /// prompt declines what it shows, then leaves (exit 130), as Ctrl-C at the `> ` prompt does.
@@ -28,9 +29,17 @@ struct Conversation {
         let transcript = runtime.events
         // The display renders every event; the input loop waits for it to have shown a turn's end before prompting.
         let (signals, signal) = AsyncStream<Signal>.makeStream()
+        let feedback = FeedbackRequests()
         let display = Task {
             for await event in transcript {
                 renderer.show(event)
+                // After an answer the agent invites a rating (`/rate`, hinted once); when the conversation is
+                // resolved on the dashboard it asks now, and the input loop prompts for it.
+                if case .feedbackRequested(let immediate) = event {
+                    if immediate { feedback.request() } else if feedback.hintOnce() {
+                        screen.print(StyledLine("(rate this conversation any time: /rate 1–5 [comment])", .dim))
+                    }
+                }
                 if case .turnEnded = event { signal.yield(.turnEnded) }
             }
         }
@@ -68,6 +77,7 @@ struct Conversation {
                     return .turnEnded
                 }
                 if ending == .interrupted { return await leaveAfterInterrupt() }
+                if feedback.take() { await askForFeedback(reader) }
             case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
             case .failed:
                 // The runtime already told the transcript why ("The message was not sent: …").
@@ -89,11 +99,51 @@ struct Conversation {
         return Self.interruptedStatus
     }
 
+    /// The agent asked for a rating: one line, a number from 1 to 5 and an optional comment, or nothing to skip.
+    private func askForFeedback(_ reader: LineReader) async {
+        screen.showPrompt("Rate this answer 1–5 (and a comment), or press Enter to skip: ")
+        let answer = await reader.readLine()
+        screen.endPrompt()
+        guard let answer, !answer.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        await rate(answer)
+    }
+
+    /// `4 clear and quick` → a rating of 4 with that comment.
+    private func rate(_ text: String) async {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+        guard let rating = parts.first.flatMap({ Int($0) }), (1...5).contains(rating) else {
+            return screen.print(StyledLine("A rating is a number from 1 to 5; nothing was sent."))
+        }
+        do {
+            switch try await runtime.submitFeedback(rating: rating, comment: parts.count > 1 ? parts[1] : nil) {
+            case .recorded: screen.print(StyledLine("Thank you: rated \(rating).", .dim))
+            case .alreadyGiven: screen.print(StyledLine("This conversation was already rated.", .dim))
+            }
+        } catch {
+            screen.print(StyledLine("Could not send the rating: \(error.message)"))
+        }
+    }
+
     /// Reads a line at the `> ` prompt, which stays below whatever is printed while the user types.
     private func readLine(_ reader: LineReader) async -> String? {
         screen.showPrompt("> ")
         defer { screen.endPrompt() }
         return await reader.readLine()
+    }
+
+    static let commands = "/new, /locale <tag>, /history, /rate <1-5> [comment], /resend, /quit"
+
+    /// `/resend`: the newest message that could not be sent goes again with its request id.
+    private func resendLastFailed() async {
+        guard let failed = runtime.messages.last(where: { if case .failed = $0.delivery { true } else { false } })
+        else {
+            return screen.print(StyledLine("No message failed to send."))
+        }
+        switch await runtime.resend(messageID: failed.id) {
+        case .accepted: screen.print(StyledLine("Sent again: \(failed.text)", .dim))
+        case .rejectedTurnInProgress: screen.print(StyledLine("A turn is still running; wait for its answer."))
+        case .failed(let error): screen.print(StyledLine("Still not sent: \(error.message)"))
+        }
     }
 
     /// Runs a slash command; `false` means leave.
@@ -119,11 +169,39 @@ struct Conversation {
             }
         case "/history":
             for line in runtime.messages.flatMap(renderer.lines(for:)) { screen.print(line) }
+        case "/rate":
+            await rate(parts.count > 1 ? parts[1] : "")
+        case "/resend":
+            await resendLastFailed()
         case "/help":
-            screen.print(StyledLine("Commands: /new, /locale <tag>, /history, /quit"))
+            screen.print(StyledLine("Commands: \(Self.commands)"))
         default:
-            screen.print(StyledLine("Unknown command \(parts[0]); the commands are /new, /locale <tag>, /history, /quit"))
+            screen.print(StyledLine("Unknown command \(parts[0]); the commands are \(Self.commands)"))
         }
         return true
+    }
+}
+
+/// Whether the agent asked for a rating since the input loop last looked, and whether `/rate` was hinted.
+final class FeedbackRequests: Sendable {
+    private let requested = Mutex(false)
+    private let hinted = Mutex(false)
+
+    func request() { requested.withLock { $0 = true } }
+
+    /// `true` the first time only.
+    func hintOnce() -> Bool {
+        hinted.withLock { hinted in
+            defer { hinted = true }
+            return !hinted
+        }
+    }
+
+    /// Whether a rating was asked for; the request is taken.
+    func take() -> Bool {
+        requested.withLock { requested in
+            defer { requested = false }
+            return requested
+        }
     }
 }

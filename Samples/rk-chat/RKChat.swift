@@ -81,6 +81,17 @@ struct RKChat {
         configuration.auditTrail = options.auditLog.map { ApprovalAuditTrail(path: $0) }
         if let period = options.turnWatchdog { configuration.turnWatchdog = period }
         let runtime = ResolveKitRuntime(configuration: configuration)
+        var tracing: Task<Void, Never>?
+        if let path = options.traceWire {
+            do {
+                let trace = try WireTrace(path: path, secrets: [apiKey ?? ""])
+                let tap = runtime.wireTap
+                tracing = Task { await trace.write(tap) }
+            } catch {
+                screen.print(StyledLine("rk-chat: error: --trace-wire \(path): cannot write the file"))
+                return 64
+            }
+        }
         let code: Int32
         if let message = options.message {
             code = await OneShot(runtime: runtime, screen: screen, showsHistory: options.showHistory).run(message)
@@ -90,6 +101,7 @@ struct RKChat {
             ).run()
         }
         await runtime.stop()
+        await tracing?.value
         await demo?.stop()
         return code
     }

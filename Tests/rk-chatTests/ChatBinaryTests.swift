@@ -55,6 +55,20 @@ struct ChatBinaryTests {
         #expect(run.output.contains("tool read_log_tail: completed"))
     }
 
+    @Test func traceWireWritesFramesAndExchangesAsJSONLinesWithoutSecrets() throws {
+        let trace = FileManager.default.temporaryDirectory.appending(path: "rk-chat-wire-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: trace) }
+        let run = try Self.run(["--demo", "-m", "What time is it?", "--approve", "all", "--trace-wire", trace.path])
+        #expect(run.status == 0, "\(run.output)")
+        let text = try String(contentsOf: trace, encoding: .utf8)
+        let lines = text.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0 != nil }, "every line is a JSON object")
+        #expect(lines.contains { $0?["type"] as? String == "turn_complete" })
+        #expect(lines.contains { $0?["method"] as? String == "POST" && ($0?["url"] as? String)?.hasSuffix("/messages") == true })
+        #expect(!text.contains("rk_demo"), "the API key is masked")
+        #expect(!text.contains("eyJ"), "capability tokens are masked")
+    }
+
     static let usageErrors: [([String], String)] = [
         (["--bogus"], "unknown option '--bogus'"),
         (["--demo", "--base-url", "http://x"], "--demo runs its own backend"),

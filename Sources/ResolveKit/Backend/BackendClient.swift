@@ -73,12 +73,13 @@ struct BackendClient: Sendable {
         try await call(.post, "/v1/sessions/\(session.id)/tool-results", body: body.json, session: session, as: ToolResultAcknowledgement.self)
     }
 
-    /// `POST /v1/sessions/{id}/feedback` (201; 409 when already given counts as success).
-    func submitFeedback(_ session: SessionAccess, _ body: FeedbackSubmission) async throws(BackendError) {
+    /// `POST /v1/sessions/{id}/feedback` (201); `true` when the session already had feedback (409, §4.11).
+    func submitFeedback(_ session: SessionAccess, _ body: FeedbackSubmission) async throws(BackendError) -> Bool {
         do {
             _ = try await send(.post, "/v1/sessions/\(session.id)/feedback", body: body.json, session: session)
+            return false
         } catch where error.status == 409 {
-            return
+            return true
         }
     }
 

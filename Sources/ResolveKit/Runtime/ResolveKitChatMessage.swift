@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One line of the conversation as a host shows it.
 public struct ResolveKitChatMessage: Sendable, Hashable, Identifiable {
     /// Who wrote it.
@@ -12,18 +14,34 @@ public struct ResolveKitChatMessage: Sendable, Hashable, Identifiable {
         case system
     }
 
-    /// A stable id: the server's message or event id, or a local UUID.
+    /// Where a message the user sent stands.
+    public enum Delivery: Sendable, Hashable {
+        /// Being sent (retried with the same request id on failures that retrying may fix).
+        case pending
+        /// The backend accepted it: its turn runs.
+        case sent
+        /// It could not be sent, for this reason; ``ResolveKitRuntime/resend(messageID:)`` tries again with the same
+        /// request id, so the backend never takes it twice.
+        case failed(ResolveKitError)
+    }
+
+    /// A stable id: the server's message or event id, or a local UUID (`user-<request id>` for what the user sent).
     public var id: String
     /// Who wrote it.
     public var role: Role
     /// The text.
     public var text: String
+    /// For a message the user sent in this process: whether it reached the backend; `nil` otherwise.
+    public var delivery: Delivery?
+    /// When the backend stored it, for messages read from its history.
+    public var time: Date?
 
     /// Creates a message.
-    public init(id: String, role: Role, text: String) {
+    public init(id: String, role: Role, text: String, delivery: Delivery? = nil) {
         self.id = id
         self.role = role
         self.text = text
+        self.delivery = delivery
     }
 }
 
@@ -57,6 +75,8 @@ public enum ResolveKitRuntimeEvent: Sendable, Hashable {
     case toolBatchAwaitingApproval(ToolCallChecklistBatch)
     /// A call's checklist row changed.
     case toolCallUpdated(ToolCallChecklistItem)
+    /// A message the user sent is now pending, sent or failed.
+    case messageDeliveryChanged(messageID: String, ResolveKitChatMessage.Delivery)
     /// The backend acknowledged a call's result.
     case toolResultDelivered(callID: ToolCallID)
     /// The backend asks for a rating.

@@ -24,6 +24,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let state = Mutex(RuntimeSnapshot())
     let registrar = ObservationRegistrar()
     let broadcaster = EventBroadcaster<ResolveKitRuntimeEvent>()
+    /// The wire tap's subscribers (``wireTap``).
+    let wire = EventBroadcaster<ResolveKitWireRecord>()
     let http: HTTPClient
     /// The device id, session, cursor and journal: owned by the runtime, so a stop and a start keep them also in
     /// memory.
@@ -110,7 +112,13 @@ public final class ResolveKitRuntime: Observable, Sendable {
         case .failure(let error):
             throw ResolveKitError(.invalidConfiguration, "A function was refused: \(error)", underlying: error)
         }
-        let configuration = try configuration.checkedForStart()
+        var configuration = try configuration.checkedForStart()
+        // The wire tap sees every exchange beside the host's own observer, at no cost while nobody reads it.
+        let observer = configuration.network.observer
+        configuration.network.observer = { [wire] record in
+            observer?(record)
+            if wire.hasSubscribers { wire.send(.exchange(record)) }
+        }
         let output = makeOutput()
         let runner = ToolCallRunner(
             dispatcher: ToolDispatcher(
@@ -122,7 +130,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
             runsSequentially: configuration.runsApprovedCallsSequentially)
         let driver = SessionDriver(parts: SessionDriver.Parts(
             configuration: configuration, http: http, store: store, registration: registration, runner: runner,
-            output: output, settings: SessionSettings(configuration, registry: registry)))
+            output: output, settings: SessionSettings(configuration, registry: registry), wire: wire))
         driverStorage.withLock { $0 = driver }
         return driver
     }
@@ -179,6 +187,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         task?.cancel()
         await task?.value
         driverStorage.withLock { $0 = nil }
+        wire.finishAll()
         makeOutput().setState(.idle)
     }
 

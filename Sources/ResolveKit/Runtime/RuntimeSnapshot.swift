@@ -36,6 +36,12 @@ struct RuntimeSnapshot: Sendable {
         if messages.count > Self.maxMessages { messages.removeFirst(messages.count - Self.maxMessages) }
     }
 
+    /// Marks a message the user sent as pending, sent or failed (the newest with that id).
+    mutating func setDelivery(_ delivery: ResolveKitChatMessage.Delivery, ofMessage id: String) {
+        guard let index = messages.lastIndex(where: { $0.id == id }) else { return }
+        messages[index].delivery = delivery
+    }
+
     mutating func log(_ line: String) {
         executionLog.append(line)
         if executionLog.count > Self.maxLogLines { executionLog.removeFirst(executionLog.count - Self.maxLogLines) }

@@ -57,6 +57,7 @@ public final class FaultPlan: Sendable {
         var failures: [Failure] = []
         var delays: [Delay] = []
         var drops: [(drop: StreamDrop, remaining: Int)] = []
+        var lostAnswers: [(endpoint: Endpoint, remaining: Int)] = []
         var duplicateReplay = false
         var stalledNow = 0
         var restartsAfterToolCalls: [Duration] = []
@@ -95,6 +96,27 @@ public final class FaultPlan: Sendable {
     public func releaseStalls() {
         state.withLock { $0.delays.removeAll { $0.duration == nil } }
         stallRelease.notify()
+    }
+
+    /// Handles the next `times` requests to `endpoint` in full, then cuts the connection before the answer is
+    /// complete: the client cannot tell whether its request was taken (a lost answer). A request whose answer is
+    /// lost uses up no ``fail(_:status:times:)``: that applies to the retry.
+    public func loseAnswer(_ endpoint: Endpoint, times: Int = 1) {
+        state.withLock { $0.lostAnswers.append((endpoint, times)) }
+    }
+
+    /// Whether this request's answer is to be lost.
+    func takeLostAnswer(method: String, path: String) -> Bool {
+        state.withLock { state in
+            guard
+                let index = state.lostAnswers.firstIndex(where: {
+                    $0.remaining > 0 && $0.endpoint.matches(method: method, path: path)
+                })
+            else { return false }
+            state.lostAnswers[index].remaining -= 1
+            if state.lostAnswers[index].remaining == 0 { state.lostAnswers.remove(at: index) }
+            return true
+        }
     }
 
     /// Cuts the next `connections` event streams as `drop` says.

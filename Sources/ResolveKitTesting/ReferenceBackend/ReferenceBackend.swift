@@ -48,10 +48,16 @@ public final class ReferenceBackend: Sendable {
         case .stall(let generation): await faults.holdStalled(releaseGeneration: generation)
         case nil: break
         }
-        if let status = faults.takeFailure(method: request.method, path: request.path) {
+        // A lost answer comes before an injected failure, so "lose the first answer, refuse the retry" is two faults.
+        let losesAnswer = faults.takeLostAnswer(method: request.method, path: request.path)
+        if !losesAnswer, let status = faults.takeFailure(method: request.method, path: request.path) {
             return BackendReply.injected(status)
         }
-        return await route(request)
+        let response = await route(request)
+        guard losesAnswer else { return response }
+        return LoopbackResponse(status: response.status, headers: response.headers, body: .stream { writer in
+            await writer.abortConnection()
+        })
     }
 
     /// Cancels running turns and waits for them, and finishes every open event stream.

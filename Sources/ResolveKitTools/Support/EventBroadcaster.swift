@@ -18,6 +18,19 @@ package final class EventBroadcaster<Event: Sendable>: Sendable {
         return stream
     }
 
+    /// Ends every subscription: each subscriber gets what it has not read yet, then its stream ends.
+    package func finishAll() {
+        for continuation in subscribers.withLock({ subscribers in
+            defer { subscribers = [:] }
+            return Array(subscribers.values)
+        }) {
+            continuation.finish()
+        }
+    }
+
+    /// Whether anyone listens: a producer whose events cost something to make asks first.
+    package var hasSubscribers: Bool { !subscribers.withLock { $0.isEmpty } }
+
     package func send(_ event: Event) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }

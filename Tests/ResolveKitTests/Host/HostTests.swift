@@ -72,6 +72,18 @@ struct HostTests {
         }
     }
 
+    @Test func eachKeysHistoryIsItsOwnConversation() async throws {
+        try await Self.withHost { host, _ in
+            _ = try await host.ask("who am i", as: "alice")
+            _ = try await host.ask("who am i", as: "bob")
+            let alice = try await host.history(of: "alice")
+            #expect(alice.messages.last?.text == HostTools.answer(for: "alice"))
+            #expect(!alice.messages.contains { $0.text == HostTools.answer(for: "bob") })
+            let bobCursor = try #require(try await host.history(of: "bob", limit: 1).older)
+            await #expect(throws: ResolveKitError.self) { try await host.history(of: "alice", before: bobCursor) }
+        }
+    }
+
     @Test func manyKeysAtOnceRegisterTheFunctionsOnce() async throws {
         try await Self.withHost { host, harness in
             let users = (1...8).map { "user-\($0)" }

@@ -4,7 +4,9 @@ extension RuntimeOutput {
     func apply(_ publication: Publication) {
         switch publication {
         case .connection(let state): setState(state)
-        case .message(let message): append(message)
+        case .message(let message):
+            append(message)
+            if let delivery = message.delivery { emit(.messageDeliveryChanged(messageID: message.id, delivery)) }
         case .notice(let text): system(text)
         case .log(let line, let level): log(line, level: level)
         case .error(let error): fail(error)
@@ -56,6 +58,9 @@ extension RuntimeOutput {
             emit(.toolBatchAwaitingApproval(batch))
         case .callUpdated(let item): updateItem(item)
         case .delivered(let callID): emit(.toolResultDelivered(callID: callID))
+        case .delivery(let messageID, let delivery):
+            update { snapshot in snapshot.setDelivery(delivery, ofMessage: messageID) }
+            emit(.messageDeliveryChanged(messageID: messageID, delivery))
         case .feedbackRequested(let immediate): emit(.feedbackRequested(immediate: immediate))
         case .localization(let localization):
             update { snapshot in

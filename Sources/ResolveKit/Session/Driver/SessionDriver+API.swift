@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What ``ResolveKitRuntime`` asks of its session: each is an event for the machine and, where the caller waits,
 /// the machine's reply.
 extension SessionDriver {
@@ -27,6 +29,32 @@ extension SessionDriver {
         }
     }
 
+    func resend(requestID: String) async -> ResolveKitSendOutcome {
+        let reply = await reply { .resend($0, requestID: requestID) }
+        guard case .sent(let outcome) = reply else { return .failed(Self.unexpected(reply)) }
+        return outcome
+    }
+
+    /// The conversation as the backend keeps it, and the session it belongs to.
+    func history() async throws(ResolveKitError) -> (sessionID: String, messages: [SessionMessage]) {
+        let sessionID = core.withLock { $0.machine.access?.id }
+        let reply = await reply { .operation($0, .history) }
+        switch reply {
+        case .history(.success(let messages)): return (sessionID ?? "", messages)
+        case .history(.failure(let error)), .done(.failure(let error)): throw error
+        default: throw Self.unexpected(reply)
+        }
+    }
+
+    func submitFeedback(rating: Int, comment: String?) async throws(ResolveKitError) -> ResolveKitFeedbackOutcome {
+        let reply = await reply { .operation($0, .feedback(rating: rating, comment: comment)) }
+        switch reply {
+        case .feedback(.success(let outcome)): return outcome
+        case .feedback(.failure(let error)), .done(.failure(let error)): throw error
+        default: throw Self.unexpected(reply)
+        }
+    }
+
     func requestNewSession() {
         send(.newSession)
     }
@@ -47,7 +75,7 @@ extension SessionDriver {
     private static func unexpected(_ reply: Reply) -> ResolveKitError {
         switch reply {
         case .turn(.failure(let error)), .done(.failure(let error)): error
-        case .sent(.failed(let error)): error
+        case .sent(.failed(let error)), .history(.failure(let error)), .feedback(.failure(let error)): error
         default: ResolveKitError(.cancelled, "The runtime stopped")
         }
     }

@@ -85,7 +85,13 @@ extension SessionDriver {
             transport: backend.eventStreamTransport(), clock: parts.clock,
             headers: { [weak self] in self?.streamHeaders() ?? [] })
         let task = spawn(immediately: false) { [self] in
-            let termination = await stream.run { element in send(.stream(generation: generation, element)) }
+            let wire = parts.wire
+            let termination = await stream.run { element in
+                if case .event(let event) = element, wire.hasSubscribers {
+                    wire.send(.event(id: event.id, type: event.type, data: event.data))
+                }
+                send(.stream(generation: generation, element))
+            }
             send(.streamEnded(generation: generation, termination))
         }
         core.withLock { core in

@@ -38,6 +38,10 @@ extension SessionDriver {
                 try await backend.patchContext(access, patch)
                 return .contextRefreshed(names: names)
             }
+        case .feedback(let rating, let comment):
+            guard let access else { return notConnected }
+            let body = FeedbackSubmission(rating: rating, comment: comment)
+            return await attempt(.sessionRead) { .feedback(alreadyGiven: try await backend.submitFeedback(access, body)) }
         case .localization(let locale):
             guard let access else { return notConnected }
             let locale = locale ?? parts.configuration.resolvedLocale

@@ -22,6 +22,8 @@ final class SessionDriver: Sendable {
         let runner: ToolCallRunner
         let output: RuntimeOutput
         let settings: SessionSettings
+        /// The wire tap's subscribers: each event frame goes to them while there are any.
+        let wire: EventBroadcaster<ResolveKitWireRecord>
         var clock: ResolveKitClock { configuration.clock }
     }
 

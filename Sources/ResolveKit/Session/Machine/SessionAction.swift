@@ -58,6 +58,8 @@ enum BackendCall: Sendable, Equatable {
     case context
     /// `GET /v1/sessions/{id}/localization`.
     case localization(locale: String?)
+    /// `POST /v1/sessions/{id}/feedback`.
+    case feedback(rating: Int, comment: String?)
 }
 
 /// Why a request was sent, so its answer goes where it belongs. `epoch` names the session it was sent for: an
@@ -140,6 +142,8 @@ enum Publication: Sendable, Equatable {
     /// A call's row changed.
     case callUpdated(ToolCallChecklistItem)
     case delivered(ToolCallID)
+    /// A message the user sent is pending, sent or failed.
+    case delivery(messageID: String, ResolveKitChatMessage.Delivery)
     case feedbackRequested(immediate: Bool)
     case localization(LocalizationResponse)
 }
@@ -152,6 +156,10 @@ enum Reply: Sendable, Equatable {
     case sent(ResolveKitSendOutcome)
     /// An operation or a drain finished.
     case done(Result<Void, ResolveKitError>)
+    /// The conversation as the backend keeps it.
+    case history(Result<[SessionMessage], ResolveKitError>)
+    /// Feedback was recorded, or had been given already.
+    case feedback(Result<ResolveKitFeedbackOutcome, ResolveKitError>)
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
@@ -159,6 +167,8 @@ enum Reply: Sendable, Equatable {
         case (.sent(let a), .sent(let b)): a == b
         case (.done(.success), .done(.success)): true
         case (.done(.failure(let a)), .done(.failure(let b))): a == b
+        case (.history(let a), .history(let b)): a == b
+        case (.feedback(let a), .feedback(let b)): a == b
         default: false
         }
     }

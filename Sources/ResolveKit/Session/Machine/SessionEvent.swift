@@ -24,6 +24,8 @@ enum SessionEvent: Sendable {
     case ask(WaiterID, text: String, requestID: String, timeout: Duration?)
     /// `sendMessage`: send `text` as `requestID` and answer `waiter` once it is accepted or failed.
     case send(WaiterID, text: String, requestID: String)
+    /// `resend(messageID:)`: send the failed message of `requestID` again, with the same request id.
+    case resend(WaiterID, requestID: String)
     /// The task waiting as `waiter` was cancelled.
     case cancelled(WaiterID)
     /// `refreshSessionContext()` or `setLocale(_:)`: send it and answer `waiter`.
@@ -58,6 +60,10 @@ enum SessionOperation: Sendable, Equatable {
     case refreshContext
     /// `GET /localization` for this locale.
     case setLocale(String?)
+    /// `GET /messages`: the conversation as the backend keeps it.
+    case history
+    /// `POST /feedback` with a rating (1–5) and an optional comment.
+    case feedback(rating: Int, comment: String?)
 }
 
 /// A request's answer, by request.
@@ -76,6 +82,8 @@ enum BackendAnswer: Sendable, Equatable {
     case contextRefreshed(names: [String])
     /// `GET /localization` answered.
     case localization(LocalizationResponse)
+    /// `POST /feedback` answered: recorded, or already given for this session (409).
+    case feedback(alreadyGiven: Bool)
 }
 
 /// Why a request failed: the backend's answer or the transport, or (only for registration) an SDK the backend

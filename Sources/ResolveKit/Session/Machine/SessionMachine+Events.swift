@@ -11,6 +11,8 @@ extension SessionMachine {
             return
         }
         if turns.tracker.observed(turnID: envelope.turnID, requestID: envelope.requestID, now: now.elapsed) {
+            // The turn's first event came before the answer to its POST (or instead of a lost one): it was sent.
+            if turns.outgoing?.requestID == envelope.requestID { messageDelivered(turnID: envelope.turnID, now, &out) }
             turnStarted(envelope.turnID, now, &out)
         }
         guard self.intake.firstTime(envelope, typed) else {

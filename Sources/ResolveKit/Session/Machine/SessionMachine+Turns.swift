@@ -71,7 +71,11 @@ extension SessionMachine {
         turns.outgoing = message
         if message.kind == .ask { turns.askWaiters[message.requestID] = message.waiter }
         out.publish(.turnInProgress(true))
-        out.publish(.message(.init(id: "user-" + message.requestID, role: .user, text: message.text)))
+        if message.isResend {
+            out.publish(.delivery(messageID: "user-" + message.requestID, .pending))
+        } else {
+            out.publish(.message(.init(id: "user-" + message.requestID, role: .user, text: message.text, delivery: .pending)))
+        }
         post(message, &out)
     }
 
@@ -97,9 +101,7 @@ extension SessionMachine {
         guard var message = turns.outgoing, message.requestID == requestID else { return }
         switch result {
         case .success(.accepted(let turnID)):
-            turns.outgoing = nil
-            disarm(.sendRetry, &out)
-            if message.kind == .send { out.append(.reply(message.waiter, .sent(.accepted(turnID: turnID)))) }
+            messageDelivered(turnID: turnID, now, &out)
             if turns.tracker.accepted(turnID: turnID, requestID: requestID, now: now.elapsed) {
                 turnStarted(turnID, now, &out)
             }
@@ -166,13 +168,27 @@ extension SessionMachine {
         }
     }
 
-    /// The message out could not be sent: its caller learns why, and the session is free for the next.
+    /// The message out reached the backend (its answer, or its turn's first event, says so).
+    mutating func messageDelivered(turnID: String, _ now: Moment, _ out: inout SessionOutput) {
+        guard let message = turns.outgoing else { return }
+        turns.outgoing = nil
+        disarm(.sendRetry, &out)
+        out.publish(.delivery(messageID: "user-" + message.requestID, .sent))
+        if message.kind == .send { out.append(.reply(message.waiter, .sent(.accepted(turnID: turnID)))) }
+    }
+
+    /// The message out could not be sent: its caller learns why, it is kept for `resend`, and the session is free
+    /// for the next.
     mutating func failMessage(_ error: ResolveKitError, _ now: Moment, _ out: inout SessionOutput) {
         guard let message = turns.outgoing else { return }
         turns.outgoing = nil
         disarm(.sendRetry, &out)
         turns.tracker.sendFailed(requestID: message.requestID)
         out.publish(.turnInProgress(turns.tracker.isBusy))
+        out.publish(.delivery(messageID: "user-" + message.requestID, .failed(error)))
+        turns.unsent.removeAll { $0.requestID == message.requestID }
+        turns.unsent.append((message.requestID, message.text))
+        if turns.unsent.count > 16 { turns.unsent.removeFirst() }
         out.publish(.notice("The message was not sent: \(error.message)"))
         switch message.kind {
         case .send: out.append(.reply(message.waiter, .sent(.failed(error))))
@@ -183,6 +199,26 @@ extension SessionMachine {
             out.append(.reply(message.waiter, .turn(.failure(error))))
         }
         admitNextAsk(now, &out)
+    }
+
+    /// `resend(messageID:)`: a message that could not be sent goes again with its request id, so a backend that did
+    /// take it the first time (its answer was lost) answers with that turn rather than starting another.
+    mutating func resend(_ waiter: WaiterID, requestID: String, _ now: Moment, _ out: inout SessionOutput) {
+        guard let unsent = turns.unsent.first(where: { $0.requestID == requestID }) else {
+            let error = ResolveKitError(.invalidMessage, "No message that failed has the id user-\(requestID)")
+            return out.append(.reply(waiter, .sent(.failed(error))))
+        }
+        guard session != nil, link.isOpen else {
+            let error = ResolveKitError(.notStarted, "Not connected: start the runtime first")
+            return out.append(.reply(waiter, .sent(.failed(error))))
+        }
+        guard !turns.tracker.isBusy, turns.outgoing == nil else {
+            return out.append(.reply(waiter, .sent(.rejectedTurnInProgress)))
+        }
+        turns.unsent.removeAll { $0.requestID == requestID }
+        var message = TurnDesk.Outgoing(waiter: waiter, kind: .send, text: unsent.text, requestID: requestID)
+        message.isResend = true
+        beginSending(message, now, &out)
     }
 
     /// Lets the first queued `ask` send, when no turn runs.
@@ -279,6 +315,13 @@ extension SessionMachine {
         switch operation {
         case .refreshContext: call = .context
         case .setLocale(let locale): call = .localization(locale: locale)
+        case .history: call = .history
+        case .feedback(let rating, let comment):
+            guard (1...5).contains(rating), (comment?.count ?? 0) <= 2000 else {
+                let error = ResolveKitError(.invalidMessage, "Feedback needs a rating of 1 to 5 and at most 2000 characters of comment")
+                return out.append(.reply(waiter, .feedback(.failure(error))))
+            }
+            call = .feedback(rating: rating, comment: comment)
         }
         out.append(.send(call, access: session.access, tag: .operation(waiter, epoch: link.epoch)))
     }
@@ -295,6 +338,10 @@ extension SessionMachine {
         case .success(.localization(let localization)):
             out.publish(.localization(localization))
             out.append(.reply(waiter, .done(.success(()))))
+        case .success(.history(let messages)):
+            out.append(.reply(waiter, .history(.success(messages))))
+        case .success(.feedback(let alreadyGiven)):
+            out.append(.reply(waiter, .feedback(.success(alreadyGiven ? .alreadyGiven : .recorded))))
         case .success, .failure:
             let cause = result.failureValue?.backendError
             let error = ResolveKitError(.backend, "The request failed: \(Self.describe(result))", underlying: cause)

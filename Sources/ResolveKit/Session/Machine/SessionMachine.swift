@@ -63,6 +63,7 @@ struct SessionMachine: Sendable {
         case .ask(let waiter, let text, let requestID, let timeout):
             ask(waiter, text: text, requestID: requestID, timeout: timeout, now, &out)
         case .send(let waiter, let text, let requestID): sendMessage(waiter, text: text, requestID: requestID, now, &out)
+        case .resend(let waiter, let requestID): resend(waiter, requestID: requestID, now, &out)
         case .cancelled(let waiter): cancelled(waiter, now, &out)
         case .operation(let waiter, let operation): perform(operation, for: waiter, &out)
         case .newSession: newSession(now, &out)
@@ -84,7 +85,7 @@ struct SessionMachine: Sendable {
         let error = ResolveKitError(.notStarted, "Not connected: start the runtime first")
         switch event {
         case .ask(let waiter, _, _, _): out.append(.reply(waiter, .turn(.failure(error))))
-        case .send(let waiter, _, _): out.append(.reply(waiter, .sent(.failed(error))))
+        case .send(let waiter, _, _), .resend(let waiter, _): out.append(.reply(waiter, .sent(.failed(error))))
         case .operation(let waiter, _): out.append(.reply(waiter, .done(.failure(error))))
         case .drain(let waiter): out.append(.reply(waiter, .done(.success(()))))
         default: break

@@ -19,6 +19,8 @@ struct TurnDesk: Sendable {
         var attempts = 0
         /// The token was refreshed for this message already.
         var refreshed = false
+        /// A message sent again by `resend`: it is in the transcript already.
+        var isResend = false
     }
 
     var tracker: TurnTracker
@@ -33,6 +35,8 @@ struct TurnDesk: Sendable {
     var askWaiters: [String: WaiterID] = [:]
     /// The time each `ask` allowed itself, for the error when it runs out.
     var timeouts: [WaiterID: Duration] = [:]
+    /// Messages that could not be sent, by request id, for `resend` (the newest few).
+    var unsent: [(requestID: String, text: String)] = []
     var lock: TurnLockWatch
 
     init(watchdog: Duration) {
