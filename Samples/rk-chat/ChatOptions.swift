@@ -1,4 +1,5 @@
 import ResolveKitCLI
+import ResolveKitCLINetwork
 
 /// What `rk-chat` was asked to do, parsed from its arguments and environment.
 struct ChatOptions: Equatable {
@@ -25,6 +26,8 @@ struct ChatOptions: Equatable {
     var showHistory = false
     /// `--check-policy FILE`: check the file against the pack and exit.
     var checkPolicy: String?
+    /// The network flags (`--ca-file`, `--proxy`, …), joined with their variables when the chat starts.
+    var network = NetworkOptions()
 
     /// Parses `arguments` (without the program name) with ``ChatFlags/tool``.
     static func parse(_ arguments: [String]) throws(UsageError) -> ChatOptions {
@@ -51,8 +54,12 @@ struct ChatOptions: Equatable {
         options.auditLog = parsed.value(ChatFlags.auditLog)
         options.showHistory = parsed.has(ChatFlags.history)
         options.checkPolicy = parsed.value(ChatFlags.checkPolicy)
+        options.network = NetworkOptions(parsed)
         if options.demo, options.baseURL != nil {
             throw UsageError("--demo runs its own backend; leave out --base-url")
+        }
+        if options.demo, let flag = options.network.flagNames.first {
+            throw UsageError("--demo runs its own backend on loopback; leave out \(flag), which is for --base-url")
         }
         if options.checkPolicy == nil { try parsed.checkFiles() }
         return options

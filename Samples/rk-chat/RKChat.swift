@@ -1,6 +1,8 @@
 import Foundation
 import ResolveKit
 import ResolveKitCLI
+import ResolveKitCLINetwork
+import ResolveKitHTTP
 import ResolveKitSystemFunctions
 import ResolveKitTerminal
 import ResolveKitTesting
@@ -18,10 +20,19 @@ struct RKChat {
             tool.exit(with: error)
         }
         if let path = options.checkPolicy { exit(checkPolicy(path)) }
-        exit(await run(options))
+        // The demo's backend is on loopback: the company network's variables are not for it.
+        var network = NetworkOptions.Resolved()
+        if !options.demo {
+            do throws(UsageError) {
+                network = try options.network.resolve(environment: ProcessInfo.processInfo.environment)
+            } catch {
+                tool.exit(with: error)
+            }
+        }
+        exit(await run(options, network: network.settings))
     }
 
-    static func run(_ options: ChatOptions) async -> Int32 {
+    static func run(_ options: ChatOptions, network: NetworkSettings = NetworkSettings()) async -> Int32 {
         let terminal = TerminalIO.live
         let screen = TerminalScreen(terminal: terminal)
         let directory = FileManager.default.currentDirectoryPath
@@ -79,6 +90,7 @@ struct RKChat {
             baseURL: URL(string: baseURL)!, apiKeyProvider: { apiKey }, functionPacks: [SystemFunctionsPack.self],
             dependencies: dependencies, approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock)
         configuration.auditTrail = options.auditLog.map { ApprovalAuditTrail(path: $0) }
+        configuration.network = network
         let runtime = ResolveKitRuntime(configuration: configuration)
         let code: Int32
         if let message = options.message {
