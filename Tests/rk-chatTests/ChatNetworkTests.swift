@@ -171,6 +171,7 @@ struct ChatNetworkTests {
         ("wrong pin", false, "pin mismatch", "--pin"),
         ("no client certificate", true, "client certificate required", "--client-cert FILE"),
         ("wrong proxy credentials", false, "proxy needs authentication", "--proxy-password-file"),
+        ("a header the request carries", false, "header not allowed", "--header"),
     ])
     func aRefusalIsItsCauseInWordsAndExit3AtTheFirstAttempt(
         refusal: String, mutualTLS: Bool, words: String, fix: String
@@ -184,6 +185,8 @@ struct ChatNetworkTests {
                         case "unknown CA": []
                         case "wrong pin": ["--ca-file", certificates.caFile, "--pin", certificates.otherPin]
                         case "no client certificate": ["--ca-file", certificates.caFile]
+                        case "a header the request carries":
+                            ["--ca-file", certificates.caFile, "--header", "Accept: */*"]
                         default:
                             [
                                 "--ca-file", certificates.caFile, "--proxy", proxy.url, "--proxy-user", "svc-agent",
