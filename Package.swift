@@ -181,7 +181,7 @@ let package = Package(
             name: "rk-serviceTests",
             dependencies: [
                 "rk-service", "rk-approve", "rk-chat", "rk-crash-probe", "ResolveKitTesting", "ResolveKit",
-                "ResolveKitChildProcess",
+                "ResolveKitHTTP", "ResolveKitChildProcess",
             ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),

@@ -47,7 +47,7 @@ struct ServiceSettings: Sendable {
         readFile: (String) throws -> [UInt8] = { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
     ) throws(ServiceOptions.UsageError) -> ServiceSettings {
         typealias UsageError = ServiceOptions.UsageError
-        // The flags' own mistakes first, then what depends on the environment.
+        // The network's settings first: a wrong network flag is named even when the base URL or key is missing.
         let network = try options.network.resolve(environment: environment, readFile: readFile)
         guard let urlText = options.baseURL ?? environment["RESOLVEKIT_BASE_URL"] else {
             throw UsageError(message: "no backend: pass --base-url URL or set RESOLVEKIT_BASE_URL")
