@@ -52,6 +52,9 @@ let package = Package(
         .target(name: "ResolveKitCodegen", dependencies: ["ResolveKitCore"]),
         // One flag parser for every tool: parsing, --help, completions and manual pages from one table per tool.
         .target(name: "ResolveKitCLI"),
+        // The network flags as NetworkSettings, and a network failure in words: for the tools that talk HTTP (the
+        // parser itself links no libcurl, so rk-mcp and rk-codegen stay without it).
+        .target(name: "ResolveKitCLINetwork", dependencies: ["ResolveKitCLI", "ResolveKitHTTP", "ResolveKitCore"]),
         // Child processes through posix_spawn: Foundation's Process crashes a process with many descriptors open.
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
         .target(name: "ResolveKitChildProcess", dependencies: ["CSpawn"]),
@@ -92,6 +95,7 @@ let package = Package(
             name: "rk-chat",
             dependencies: [
                 "ResolveKit", "ResolveKitTerminal", "ResolveKitSystemFunctions", "ResolveKitTesting", "ResolveKitCLI",
+                "ResolveKitCLINetwork",
             ],
             path: "Samples/rk-chat"
         ),
@@ -106,7 +110,7 @@ let package = Package(
             path: "Samples/rk-approve"),
         .executableTarget(
             name: "rk-service",
-            dependencies: ["ResolveKit", "ResolveKitSystemFunctions", "ResolveKitCLI"],
+            dependencies: ["ResolveKit", "ResolveKitSystemFunctions", "ResolveKitCLI", "ResolveKitCLINetwork"],
             path: "Samples/rk-service",
             exclude: ["rk-service.service", "policy.json"]
         ),
@@ -159,13 +163,15 @@ let package = Package(
         .testTarget(
             name: "ResolveKitTerminalTests",
             dependencies: ["ResolveKitTerminal", "ResolveKitTerminalCore", "ResolveKit", "ResolveKitTesting"]),
-        .testTarget(name: "rk-chatTests", dependencies: ["rk-chat", "rk-devserver", "ResolveKitChildProcess"]),
+        .testTarget(
+            name: "rk-chatTests", dependencies: ["rk-chat", "rk-devserver", "ResolveKitChildProcess", "ResolveKitTesting"]),
         // The shared parser, and every tool's command line run as a process (so every tool is a dependency).
         .testTarget(
             name: "ResolveKitCLITests",
             dependencies: [
-                "ResolveKitCLI", "ResolveKitChildProcess", "ResolveKitTesting", "rk-chat", "rk-service", "rk-approve",
-                "rk-mcp", "rk-devserver", "rk-codegen", "rk-install",
+                "ResolveKitCLI", "ResolveKitCLINetwork", "ResolveKitHTTP", "ResolveKitCore", "ResolveKitChildProcess",
+                "ResolveKitTesting",
+                "rk-chat", "rk-service", "rk-approve", "rk-mcp", "rk-devserver", "rk-codegen", "rk-install",
             ]),
         .testTarget(
             name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess"]),
@@ -176,7 +182,7 @@ let package = Package(
             name: "rk-serviceTests",
             dependencies: [
                 "rk-service", "rk-approve", "rk-chat", "rk-crash-probe", "ResolveKitTesting", "ResolveKit",
-                "ResolveKitChildProcess",
+                "ResolveKitHTTP", "ResolveKitChildProcess",
             ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),

@@ -50,6 +50,7 @@ enum ChatFlags {
         usage: [
             "rk-chat --demo",
             "rk-chat [--base-url URL] [--api-key-file PATH] [--approve MODE] [--allowed-root DIR]...",
+            "rk-chat --base-url https://HOST --ca-file FILE [--proxy URL] [NETWORK OPTIONS] -m TEXT",
             "rk-chat --demo --message \"What time is it?\" --approve all",
             "rk-chat --check-policy FILE",
         ],
@@ -61,6 +62,7 @@ enum ChatFlags {
                     traceWire,
                 ]),
             .backend,
+            .network,
         ],
         sections: [
             .init(
@@ -87,8 +89,10 @@ enum ChatFlags {
                 """
                 0    the turn (or chat) ended normally; --check-policy: no error (warnings allowed)
                 1    the turn failed; --check-policy: an error in the policy
-                3    could not connect (within 30 s, or at once when retrying cannot help)
-                64   usage error: a flag or file is wrong (the message names it)
+                3    could not connect, or the network failed the turn: the cause is printed in words (untrusted
+                     certificate, pin mismatch, client certificate required, proxy needs authentication…) with
+                     the flag that changes it; within 30 s, or at once when retrying cannot help
+                64   usage error: a flag, variable or file is wrong (the message names it)
                 130  quit with Ctrl-C (what was pending was declined)
                 """),
         ])

@@ -1,4 +1,5 @@
 import ResolveKitCLI
+import ResolveKitCLINetwork
 
 /// What `rk-chat` was asked to do, parsed from its arguments and environment.
 struct ChatOptions: Equatable {
@@ -29,6 +30,8 @@ struct ChatOptions: Equatable {
     var turnWatchdog: Duration?
     /// `--trace-wire FILE`: where the wire tap is written.
     var traceWire: String?
+    /// The network flags (`--ca-file`, `--proxy`, …), joined with their variables when the chat starts.
+    var network = NetworkOptions()
 
     /// Parses `arguments` (without the program name) with ``ChatFlags/tool``.
     static func parse(_ arguments: [String]) throws(UsageError) -> ChatOptions {
@@ -57,8 +60,12 @@ struct ChatOptions: Equatable {
         options.checkPolicy = parsed.value(ChatFlags.checkPolicy)
         options.turnWatchdog = parsed.value(ChatFlags.turnWatchdog).flatMap(Int.init).map { .seconds($0) }
         options.traceWire = parsed.value(ChatFlags.traceWire)
+        options.network = NetworkOptions(parsed)
         if options.demo, options.baseURL != nil {
             throw UsageError("--demo runs its own backend; leave out --base-url")
+        }
+        if options.demo, let flag = options.network.flagNames.first {
+            throw UsageError("--demo runs its own backend on loopback; leave out \(flag), which is for --base-url")
         }
         if options.checkPolicy == nil { try parsed.checkFiles() }
         return options

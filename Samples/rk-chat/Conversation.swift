@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitCLINetwork
 import ResolveKitTerminal
 import Synchronization
 
@@ -54,10 +55,10 @@ struct Conversation {
         }
         defer { checklist.cancel() }
         screen.print(StyledLine("Connecting… (type /help for commands, Ctrl-D or Ctrl-C to leave)"))
-        do {
-            try await runtime.start()
-        } catch {
-            screen.print(StyledLine("rk-chat: could not connect: \(error)"))
+        if let error = await Connecting.start(runtime) {
+            for line in NetworkFailure.report(error, tool: "rk-chat", headline: "could not connect") {
+                screen.print(StyledLine(line))
+            }
             return 3
         }
         screen.print(StyledLine("\(runtime.chatTitle) — functions: \(runtime.registeredFunctionNames.joined(separator: ", "))"))

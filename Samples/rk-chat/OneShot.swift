@@ -1,4 +1,5 @@
 import ResolveKit
+import ResolveKitCLINetwork
 import ResolveKitTerminal
 
 /// `--message`: one turn asked and awaited; the transcript is printed as it happens (the question, each call as
@@ -10,13 +11,12 @@ struct OneShot {
     var showsHistory = false
 
     /// Exit 0 when the agent answered, 1 when it did not (an agent error, a lost turn, a refused message), 3 when
-    /// the backend could not be reached or refused this host.
+    /// the backend could not be reached or refused this host, or the network failed the turn (the cause printed in
+    /// words).
     func run(_ message: String) async -> Int32 {
         let renderer = TranscriptRenderer(screen: screen)
-        do {
-            try await runtime.start()
-        } catch {
-            screen.print(StyledLine("rk-chat: could not connect: \(error.message)"))
+        if let error = await Connecting.start(runtime) {
+            print(NetworkFailure.report(error, tool: "rk-chat", headline: "could not connect"))
             return 3
         }
         if showsHistory {
@@ -35,12 +35,16 @@ struct OneShot {
             result = try await runtime.ask(message)
         } catch {
             display.cancel()
-            screen.print(StyledLine("rk-chat: no answer: \(error.message)"))
-            return error.code == .unreachable ? 3 : 1
+            print(NetworkFailure.report(error, tool: "rk-chat", headline: "no answer"))
+            return error.code == .unreachable || NetworkFailure(error) != nil ? 3 : 1
         }
         await display.value
         for item in result.toolCalls { screen.print(StyledLine(Self.describe(item))) }
         return result.ending == .answered && !result.text.isEmpty ? 0 : 1
+    }
+
+    private func print(_ lines: [String]) {
+        for line in lines { screen.print(StyledLine(line)) }
     }
 
     static func describe(_ item: ToolCallChecklistItem) -> String {

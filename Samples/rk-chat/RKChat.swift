@@ -1,6 +1,8 @@
 import Foundation
 import ResolveKit
 import ResolveKitCLI
+import ResolveKitCLINetwork
+import ResolveKitHTTP
 import ResolveKitSystemFunctions
 import ResolveKitTerminal
 import ResolveKitTesting
@@ -18,10 +20,19 @@ struct RKChat {
             tool.exit(with: error)
         }
         if let path = options.checkPolicy { exit(checkPolicy(path)) }
-        exit(await run(options))
+        // The demo's backend is on loopback: the company network's variables are not for it.
+        var network = NetworkOptions.Resolved()
+        if !options.demo {
+            do throws(UsageError) {
+                network = try options.network.resolve(environment: ProcessInfo.processInfo.environment)
+            } catch {
+                tool.exit(with: error)
+            }
+        }
+        exit(await run(options, network: network))
     }
 
-    static func run(_ options: ChatOptions) async -> Int32 {
+    static func run(_ options: ChatOptions, network: NetworkOptions.Resolved = NetworkOptions.Resolved()) async -> Int32 {
         let terminal = TerminalIO.live
         let screen = TerminalScreen(terminal: terminal)
         let directory = FileManager.default.currentDirectoryPath
@@ -80,11 +91,12 @@ struct RKChat {
             dependencies: dependencies, approver: approver, stateLocation: stateLocation, appVersion: "1.0.0", clock: clock)
         configuration.auditTrail = options.auditLog.map { ApprovalAuditTrail(path: $0) }
         if let period = options.turnWatchdog { configuration.turnWatchdog = period }
+        configuration.network = network.settings
         let runtime = ResolveKitRuntime(configuration: configuration)
         var tracing: Task<Void, Never>?
         if let path = options.traceWire {
             do {
-                let trace = try WireTrace(path: path, secrets: [apiKey ?? ""])
+                let trace = try WireTrace(path: path, secrets: [apiKey ?? ""] + network.secrets)
                 let tap = runtime.wireTap
                 tracing = Task { await trace.write(tap) }
             } catch {

@@ -22,6 +22,7 @@ extension Service {
             appVersion: "rk-service 1.0.0",
             reconnectAttemptBudget: settings.connectAttempts)
         configuration.auditTrail = settings.auditLog.map { ApprovalAuditTrail(path: $0) }
+        configuration.network = settings.network
         return configuration
     }
 
@@ -40,7 +41,7 @@ extension Service {
             case .connectionStateChanged(let state):
                 notifier.notify("STATUS=Connection \(state)")
                 switch state {
-                case .failed(let error), .blocked(let error): return .backendLost(error.message)
+                case .failed(let error), .blocked(let error): return .backendLost(error)
                 default: break
                 }
             case .sessionStarted(let sessionID, let reused):

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ResolveKit
+import ResolveKitCLINetwork
 import ResolveKitSystemFunctions
 
 /// The service's lifetime: connect, report ready, answer requests until a signal (or the end of stdin) or the loss
@@ -10,7 +11,7 @@ struct Service {
     enum StopReason: Sendable {
         case signal(Int32)
         case inputEnded
-        case backendLost(String)
+        case backendLost(ResolveKitError)
     }
 
     let settings: ServiceSettings
@@ -19,7 +20,7 @@ struct Service {
     func run() async -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
         let signals = SignalWatcher([SIGTERM, SIGINT])
-        let structuredLog = StructuredLog(secrets: [settings.apiKey])
+        let structuredLog = StructuredLog(secrets: settings.secrets)
         let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
         let notifier = SystemdNotifier(environment: environment)
         let configuration = makeConfiguration(
@@ -42,10 +43,10 @@ struct Service {
         }
         log.info(
             "starting",
-            metadata: [
+            metadata: settings.networkSummary.merging([
                 "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
                 "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
-            ])
+            ]) { $1 })
         notifier.notify("STATUS=Connecting to \(settings.baseURL.host ?? "the backend")")
 
         switch await Self.start(host, signals: signals) {
@@ -89,7 +90,7 @@ struct Service {
             return reason
         }
         log.info("stopped", metadata: ["reason": Self.describe(reason), "session_id": shared.sessionID ?? "-"])
-        if case .backendLost = reason { return .unavailable }
+        if case .backendLost(let error) = reason { return Self.exitCode(for: error) }
         return .clean
     }
 
@@ -117,17 +118,26 @@ struct Service {
         var error: ResolveKitError
     }
 
-    /// Logs why the service could not start and chooses the exit code: a state folder that another process holds
-    /// or that cannot be written is a local problem (73), anything else the backend's (69).
+    /// Logs why the service could not start, with a network cause in words (`cause="untrusted certificate"`) and
+    /// the flag that changes it, and chooses the exit code (``exitCode(for:)``).
     static func report(_ error: ResolveKitError, log: ResolveKitLogger) -> ExitCode {
-        let metadata = ["code": error.code.rawValue, "reason": error.message]
+        var metadata = ["code": error.code.rawValue, "reason": error.message]
+        if let failure = NetworkFailure(error) {
+            metadata["cause"] = failure.words
+            metadata["fix"] = failure.fix
+        }
+        let code = exitCode(for: error)
+        log.error(code == .stateUnavailable ? "cannot use the state folder" : "cannot connect", metadata: metadata)
+        return code
+    }
+
+    /// A state folder that another process holds or that cannot be written is a local problem (73); a backend that
+    /// could not be reached, or a network that refused, 3; a backend that refused this host, 69.
+    static func exitCode(for error: ResolveKitError) -> ExitCode {
         switch error.code {
-        case .stateLocked, .stateStore:
-            log.error("cannot use the state folder", metadata: metadata)
-            return .stateUnavailable
-        default:
-            log.error("cannot connect", metadata: metadata)
-            return .unavailable
+        case .stateLocked, .stateStore: .stateUnavailable
+        case .unreachable: .unreachable
+        default: NetworkFailure(error) == nil ? .unavailable : .unreachable
         }
     }
 
@@ -150,7 +160,7 @@ struct Service {
         switch reason {
         case .signal(let number): SignalWatcher.name(number)
         case .inputEnded: "end of input"
-        case .backendLost(let detail): "backend lost: \(detail)"
+        case .backendLost(let error): "backend lost: \(error.message)"
         }
     }
 }

@@ -58,7 +58,7 @@ enum ServiceFlags {
             Serves the time, load, disk, processes, services, and logs and files under the allowed roots, and \
             answers requests given as JSON lines on stdin or a Unix socket.
             """,
-        usage: ["rk-service --base-url URL [--api-key-file PATH] [options]"],
+        usage: ["rk-service --base-url URL [--api-key-file PATH] [options] [network options]"],
         groups: [
             FlagGroup(
                 nil,
@@ -67,6 +67,7 @@ enum ServiceFlags {
                     turnTimeout, connectAttempts, maxSessions, idleClose,
                 ]),
             .backend,
+            .network,
         ],
         sections: [
             .init(
@@ -95,17 +96,22 @@ enum ServiceFlags {
             .init(
                 "LOGS AND SIGNALS",
                 """
-                Logs go to stderr, one `level=… label=… msg="…"` line each. SIGTERM or SIGINT drains: no new
-                requests, running calls finish, results are posted, state is saved. With NOTIFY_SOCKET set (systemd
-                Type=notify) it reports READY=1 once connected and STOPPING=1 when draining.
+                Logs go to stderr, one `level=… label=… msg="…"` line each, never a secret (the API key, the key's
+                passphrase, the proxy's password). SIGTERM or SIGINT drains: no new requests, running calls finish,
+                results are posted, state is saved. With NOTIFY_SOCKET set (systemd Type=notify) it reports READY=1
+                once connected and STOPPING=1 when draining. When the network refuses, the log line says the cause
+                in words: msg="cannot connect" cause="untrusted certificate" fix="trust your company's CA…".
                 """),
             .init(
                 "EXIT CODES",
                 """
                 0   stopped cleanly (signal, or end of stdin); --check-policy: the policy has no error
                 1   --check-policy: the policy has an error
-                64  usage error (bad flag, no API key, unreadable key or policy file, an error in the policy)
-                69  the backend is unavailable or refused this host (bad key, unsupported SDK)
+                3   the backend could not be reached: no connection within --connect-attempts, or the network
+                    refused (an untrusted certificate, a pin, a client certificate, the proxy's credentials)
+                64  usage error (bad flag or variable, no API key, unreadable key, secret or policy file, an error
+                    in the policy)
+                69  the backend refused this host (bad key, unsupported SDK, chat switched off)
                 70  internal failure
                 73  the state folder cannot be used: another process holds it (state_locked), or it cannot be
                     written
@@ -115,6 +121,11 @@ enum ServiceFlags {
                 """
                 echo '{"id": "1", "message": "What time is it?"}' | RESOLVEKIT_API_KEY=rk_dev \\
                     rk-service --base-url http://127.0.0.1:8080 --allowed-root /var/log --policy policy.json
+                Behind a company's network (or the RESOLVEKIT_… variables, as the systemd unit sets them):
+                  rk-service --base-url https://agent.corp.example --ca-file /etc/rk-service/company-ca.pem \\
+                    --client-cert /etc/rk-service/client.pem --client-key /etc/rk-service/client.key \\
+                    --proxy http://proxy.corp.example:3128 --proxy-user svc-agent \\
+                    --proxy-password-file /etc/rk-service/proxy-password --header 'X-Tenant: acme'
                 """),
         ])
 }

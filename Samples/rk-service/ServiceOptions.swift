@@ -1,4 +1,5 @@
 import ResolveKitCLI
+import ResolveKitCLINetwork
 
 /// The command line of `rk-service`, parsed without side effects (no file is read, no environment consulted).
 struct ServiceOptions: Equatable {
@@ -17,6 +18,8 @@ struct ServiceOptions: Equatable {
     var connectAttempts = 5
     var maxSessions = 1000
     var idleCloseSeconds = 300
+    /// The network flags (`--ca-file`, `--proxy`, …), joined with their variables by ``ServiceSettings``.
+    var network = NetworkOptions()
 
     typealias UsageError = ResolveKitCLI.UsageError
 
@@ -44,6 +47,7 @@ struct ServiceOptions: Equatable {
         options.connectAttempts = parsed.integer(Flags.connectAttempts) ?? options.connectAttempts
         options.maxSessions = parsed.integer(Flags.maxSessions) ?? options.maxSessions
         options.idleCloseSeconds = parsed.integer(Flags.idleClose) ?? options.idleCloseSeconds
+        options.network = NetworkOptions(parsed)
         return options
     }
 }

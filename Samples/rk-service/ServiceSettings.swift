@@ -1,6 +1,8 @@
 import Foundation
 import ResolveKit
 import ResolveKitCLI
+import ResolveKitCLINetwork
+import ResolveKitHTTP
 import ResolveKitSystemFunctions
 
 /// Everything `rk-service` runs with, validated: the options joined with the environment and the files they name.
@@ -21,6 +23,15 @@ struct ServiceSettings: Sendable {
     var maxSessions: Int
     /// How long an unused session stays open; `nil` for ever.
     var idleClose: Duration?
+    /// How the backend is reached: trust, client certificate, pins, proxy, headers (`--ca-file`, `--proxy`, …).
+    var network = NetworkSettings()
+    /// The network settings for the start's log line, without a secret.
+    var networkSummary: [String: String] = [:]
+    /// What no log line may show: the API key, the client key's passphrase, the proxy's password, header values
+    /// read from files.
+    var secrets: [String] { [apiKey] + networkSecrets }
+    /// The network's secrets, read from their files.
+    var networkSecrets: [String] = []
 
     /// The functions rk-service serves, which a policy may name.
     static let servedFunctions = try? ResolveKitRegistry(functions: [], functionPacks: [SystemFunctionsPack.self])
@@ -36,6 +47,8 @@ struct ServiceSettings: Sendable {
         readFile: (String) throws -> [UInt8] = { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
     ) throws(ServiceOptions.UsageError) -> ServiceSettings {
         typealias UsageError = ServiceOptions.UsageError
+        // The network's settings first: a wrong network flag is named even when the base URL or key is missing.
+        let network = try options.network.resolve(environment: environment, readFile: readFile)
         guard let urlText = options.baseURL ?? environment["RESOLVEKIT_BASE_URL"] else {
             throw UsageError(message: "no backend: pass --base-url URL or set RESOLVEKIT_BASE_URL")
         }
@@ -76,7 +89,8 @@ struct ServiceSettings: Sendable {
             auditLog: options.auditLog, logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
             turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
             maxSessions: options.maxSessions,
-            idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds))
+            idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds),
+            network: network.settings, networkSummary: network.summary, networkSecrets: network.secrets)
     }
 
     private static func resolveAPIKey(

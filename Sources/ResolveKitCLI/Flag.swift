@@ -40,11 +40,14 @@ package struct Flag: Sendable, Hashable {
     package var isHidden: Bool
     /// A flag that is always refused with this message, e.g. `--api-key`, which would show a secret in `ps`.
     package var refusal: String?
+    /// The environment variable that gives the value when the flag is not given (`RESOLVEKIT_CA_FILE`), read by
+    /// ``variableValue(in:)``; `nil` for a flag without one.
+    package var variable: String?
 
     /// A flag that takes a value.
     package init(
         _ name: String, short: String? = nil, value placeholder: String, kind: Kind = .text, help: String,
-        repeatable: Bool = false, hidden: Bool = false
+        repeatable: Bool = false, hidden: Bool = false, variable: String? = nil
     ) {
         self.name = name
         self.short = short
@@ -53,10 +56,11 @@ package struct Flag: Sendable, Hashable {
         self.help = help
         self.isRepeatable = repeatable
         self.isHidden = hidden
+        self.variable = variable
     }
 
     /// A switch: present or not.
-    package init(_ name: String, short: String? = nil, help: String, hidden: Bool = false) {
+    package init(_ name: String, short: String? = nil, help: String, hidden: Bool = false, variable: String? = nil) {
         self.name = name
         self.short = short
         self.placeholder = nil
@@ -64,6 +68,7 @@ package struct Flag: Sendable, Hashable {
         self.help = help
         self.isRepeatable = false
         self.isHidden = hidden
+        self.variable = variable
     }
 
     /// A flag that is never accepted, with the message that says what to use instead. Hidden from help.

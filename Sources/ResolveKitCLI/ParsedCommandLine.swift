@@ -45,7 +45,10 @@ package struct ParsedCommandLine: Sendable {
         }
     }
 
-    private static func check(_ path: String, kind: Flag.Kind, naming name: String) throws(UsageError) {
+    /// Checks what a value of `kind` needs from the file system (a file that must exist is readable, a folder that
+    /// must exist is one); `name` starts the error, e.g. `"--ca-file "` or `"RESOLVEKIT_CA_FILE "`.
+    /// - Throws: ``UsageError``, e.g. `--ca-file /nope does not exist`.
+    package static func check(_ path: String, kind: Flag.Kind, naming name: String) throws(UsageError) {
         switch kind {
         case .file(mustExist: true):
             guard access(path, R_OK) != 0 else { return }

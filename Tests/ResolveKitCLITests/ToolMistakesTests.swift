@@ -15,12 +15,62 @@ struct ToolMistakesTests {
             "--approve expects all, none, prompt or a readable file, got 'maybe'"
         ),
         ("rk-chat", ["hello"], "unexpected argument 'hello'"),
+        ("rk-chat", ["--pni", "sha256//x"], "unknown option '--pni'; did you mean '--pin'?"),
+        (
+            "rk-chat", ["--pin", "sha1//abc"],
+            "--pin expects sha256// and the base64 SHA-256 of the server's public key (44 characters), got 'sha1//abc'"
+        ),
+        ("rk-chat", ["--header", "X-Token abc123"], "--header expects 'Name: value', e.g. 'X-Tenant: acme'"),
+        (
+            "rk-chat", ["--proxy", "http://svc:hunter2@proxy.example.com:3128"],
+            "--proxy carries a user or password, which ps and logs would show; give the user with --proxy-user and "
+                + "the password in a file with --proxy-password-file"
+        ),
+        (
+            "rk-chat", ["--client-key-passphrase", "hunter2"],
+            "--client-key-passphrase would show the passphrase to every user in `ps`; put it in a file for "
+                + "--client-key-passphrase-file FILE"
+        ),
+        ("rk-chat", ["--tls-min", "1.1"], "--tls-min expects 1.2 or 1.3, got '1.1'"),
+        (
+            "rk-chat", ["--client-cert", "/nonexistent/client.pem"],
+            "--client-cert /nonexistent/client.pem does not exist"
+        ),
+        (
+            "rk-chat", ["--demo", "--ca-file", "/etc/hostname"],
+            "--demo runs its own backend on loopback; leave out --ca-file, which is for --base-url"
+        ),
         ("rk-service", ["--polcy", "p.json"], "unknown option '--polcy'; did you mean '--policy'?"),
         ("rk-service", ["--drain-timeout", "soon"], "--drain-timeout expects a whole number in 0...3600, got 'soon'"),
         ("rk-service", ["--log-level", "loud"], "--log-level expects trace, debug, info, warning or error, got 'loud'"),
         (
             "rk-service", ["--base-url", "agent.example.com"],
             "--base-url 'agent.example.com' is not an http:// or https:// URL"
+        ),
+        (
+            "rk-service", ["--proxy-pasword-file", "/tmp/p"],
+            "unknown option '--proxy-pasword-file'; did you mean '--proxy-password-file'?"
+        ),
+        (
+            "rk-service", ["--proxy-password", "hunter2"],
+            "--proxy-password would show the password to every user in `ps`; put it in a file for "
+                + "--proxy-password-file FILE"
+        ),
+        (
+            "rk-service", ["--no-proxy", "localhost"],
+            "--no-proxy needs --proxy (or RESOLVEKIT_PROXY): without it the environment's https_proxy and no_proxy "
+                + "apply"
+        ),
+        (
+            "rk-service", ["--ca-only"],
+            "--ca-only needs --ca-file or --ca-dir (or their variables): trusting only your own CAs, and none given, "
+                + "nothing would verify"
+        ),
+        ("rk-service", ["--http-version", "3"], "--http-version expects auto, 2 or 1.1, got '3'; did you mean '2'?"),
+        (
+            "rk-service", ["--header", "Authorization: Bearer abc123"],
+            "--header may not set Authorization: ResolveKit sets it itself (the API key, the proxy's credentials, the "
+                + "capability token or the message's framing)"
         ),
         ("rk-approve", ["--sokcet", "/tmp/s"], "unknown option '--sokcet'; did you mean '--socket'?"),
         ("rk-approve", ["--socket", "/tmp/s", "lst"], "unknown command 'lst'; did you mean 'list'?"),

@@ -120,6 +120,8 @@ struct ChatBinaryTests {
         let run = try Self.run(["--help"])
         #expect(run.status == 0)
         #expect(run.output.contains(#"rk-chat --demo --message "What time is it?" --approve all"#))
+        #expect(run.output.contains("NETWORK OPTIONS:\n  --ca-file FILE"))
+        #expect(run.output.contains("3    could not connect, or the network failed the turn"))
     }
 
     @Test func withoutABackendItSaysHowToGetOne() throws {

@@ -101,10 +101,12 @@ struct ServiceLifecycleTests {
         let service = try ServiceProcess(["--help"], environment: ServiceProcess.cleanEnvironment)
         #expect(await service.exitStatus() == 0)
         #expect(await service.waitFor { $0.contains("EXAMPLE:") && $0.contains("rk-service --base-url") })
-        #expect(service.stdout.contains("69  the backend is unavailable"))
+        #expect(service.stdout.contains("3   the backend could not be reached"))
+        #expect(service.stdout.contains("69  the backend refused this host"))
+        #expect(service.stdout.contains("NETWORK OPTIONS:\n  --ca-file FILE"))
     }
 
-    @Test func anUnreachableBackendExitsWith69() async throws {
+    @Test func anUnreachableBackendExitsWith3AndTheCauseInWords() async throws {
         let server = try LoopbackHTTPServer.start { _ in LoopbackResponse(status: 503) }
         let url = server.baseURL
         await server.stop()
@@ -114,7 +116,8 @@ struct ServiceLifecycleTests {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let service = try ServiceProcess(
             ["--base-url", url, "--connect-attempts", "0", "--state-dir", state], environment: environment)
-        #expect(await service.exitStatus() == 69)
+        #expect(await service.exitStatus() == 3)
         #expect(service.stderr.contains(#"msg="cannot connect""#))
+        #expect(service.stderr.contains(#"cause="connection failed""#), "\(service.stderr)")
     }
 }

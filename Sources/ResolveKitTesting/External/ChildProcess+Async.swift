@@ -6,13 +6,16 @@ extension ChildProcess {
     /// standardInput:started:)`` blocks its thread) and returns what it wrote, so that no task holds a cooperative
     /// thread while it waits.
     package static func runToEnd(
-        _ executable: String, arguments: [String], currentDirectory: String? = nil
+        _ executable: String, arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: String? = nil
     ) async throws -> Output {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {
-                        try ChildProcess.run(executable, arguments: arguments, currentDirectory: currentDirectory)
+                        try ChildProcess.run(
+                            executable, arguments: arguments, environment: environment,
+                            currentDirectory: currentDirectory)
                     })
             }
         }
