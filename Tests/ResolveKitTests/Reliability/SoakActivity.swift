@@ -12,8 +12,22 @@ final class SoakActivity: Sendable {
     private let cursorResets = Atomic<Int>(0)
     private let requests = Mutex<[String]>([])
 
+    private let notes = Mutex<[String]>([])
+
     /// The newest requests the backend received, for hang reports.
     var recentRequests: [String] { requests.withLock { $0 } }
+
+    /// The newest client-side happenings (finished exchanges as the runtime saw them, clock jumps), for hang
+    /// reports: a request the backend never received shows here as finished with its failure, or not at all.
+    var recentNotes: [String] { notes.withLock { $0 } }
+
+    func note(_ text: String) {
+        bump()
+        notes.withLock { lines in
+            lines.append(text)
+            if lines.count > 30 { lines.removeFirst(lines.count - 30) }
+        }
+    }
 
     func bump() { generation.add(1, ordering: .relaxed) }
 

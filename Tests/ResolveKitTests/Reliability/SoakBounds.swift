@@ -57,7 +57,8 @@ enum SoakBounds {
             + runtime.executionLog.suffix(15).joined(separator: " | ") + " || activity "
             + "\(SoakActivity.shared.current), logger tail: "
             + SoakActivity.shared.loggedLines.suffix(12).joined(separator: " | ") + " || requests: "
-            + SoakActivity.shared.recentRequests.suffix(15).joined(separator: " | ")
+            + SoakActivity.shared.recentRequests.suffix(15).joined(separator: " | ") + " || client: "
+            + SoakActivity.shared.recentNotes.suffix(20).joined(separator: " | ")
     }
 }
 

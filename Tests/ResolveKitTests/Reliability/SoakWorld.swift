@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKit
+import ResolveKitHTTP
 import ResolveKitTesting
 import Synchronization
 
@@ -30,10 +31,12 @@ final class SoakWorld {
     private func makeRuntime() -> ResolveKitRuntime {
         let key = apiKey
         let device = deviceID
-        return ResolveKitRuntime(configuration: ResolveKitConfiguration(
+        var configuration = ResolveKitConfiguration(
             baseURL: URL(string: server.baseURL)!, apiKeyProvider: { key }, deviceIDProvider: { device },
             functions: SoakTools.all, approver: AutoApprover(), logger: SoakActivity.shared.logger,
-            stateLocation: .directory(stateDirectory), streamIdleTimeout: .seconds(45), clock: ResolveKitClock(clock)))
+            stateLocation: .directory(stateDirectory), streamIdleTimeout: .seconds(45), clock: ResolveKitClock(clock))
+        configuration.network.observer = { exchange in SoakActivity.shared.note("\(exchange)") }
+        return ResolveKitRuntime(configuration: configuration)
     }
 
     /// Starts the current runtime, moving the clock through setup retries; `false` if it did not become active.
@@ -114,7 +117,11 @@ final class SoakWorld {
                 lastSeen = activity
                 quietSince = real.now
             } else if real.now - quietSince >= quiet {
-                if let next = clock.pendingDeadlines.first { clock.advance(to: next) }
+                if let next = clock.pendingDeadlines.first {
+                    SoakActivity.shared.note("clock \(clock.now) -> \(next) after \(real.now - quietSince) quiet")
+                    lastSeen = SoakActivity.shared.current
+                    clock.advance(to: next)
+                }
                 quietSince = real.now
             }
         }
