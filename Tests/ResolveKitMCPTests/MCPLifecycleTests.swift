@@ -55,6 +55,8 @@ struct MCPLifecycleTests {
             (#"{"jsonrpc": "2.0", "id": 5}"#, -32600, JSONValue(5)),
             (#"{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": [1]}"#, -32602, JSONValue(6)),
             (#"{"jsonrpc": "2.0", "id": 7, "method": "resources/list"}"#, -32601, JSONValue(7)),
+            // JSON-RPC: params must be structured; a string makes the request invalid (found by the fuzzer).
+            (#"{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": "x"}"#, -32600, JSONValue(8)),
         ] as [(String, Int, JSONValue?)])
     func malformedLinesGetTheirJSONRPCErrorAndTheServerGoesOn(line: String, code: Int, id: JSONValue?) async throws {
         let pipes = MCPPipes.start(try Self.server())
@@ -77,6 +79,22 @@ struct MCPLifecycleTests {
         pipes.client.request("p", "ping")
         _ = try await pipes.client.response("p")
         #expect(pipes.client.messages.count == 2)
+        pipes.client.closeOutput()
+        await pipes.serving.value
+    }
+
+    /// Found by the MCPMessage fuzzer: these were answered with an error, which for a response with an id the
+    /// client could take for the answer to its own request, and for a notification JSON-RPC forbids.
+    @Test func malformedResponsesAndNotificationsWithArrayParamsAreNeverAnswered() async throws {
+        let pipes = MCPPipes.start(try Self.server())
+        try await pipes.client.initialize()
+        pipes.client.send(#"{"jsonrpc": "2.0", "result": {}}"#)
+        pipes.client.send(#"{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}"#)
+        pipes.client.send(#"{"id": "server-1", "result": {}}"#)
+        pipes.client.send(#"{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["init"]}"#)
+        pipes.client.request("p", "ping")
+        _ = try await pipes.client.response("p")
+        #expect(pipes.client.messages.count == 2, "\(pipes.client.messages)")
         pipes.client.closeOutput()
         await pipes.serving.value
     }
