@@ -128,6 +128,25 @@ struct MCPLifecycleTests {
         await pipes.serving.value
     }
 
+    /// Found by the MCPMessage fuzzer: a line read whole in one read was not held to the limit, only the
+    /// unfinished end of a read was.
+    @Test func aMessageJustOverTheLimitIsRefusedWhenItArrivesInOneRead() async throws {
+        let pipes = MCPPipes.start(try Self.server(maxMessageBytes: 1024))
+        try await pipes.client.initialize()
+        let line =
+            #"{"jsonrpc": "2.0", "id": "big", "method": "ping", "params": {"pad": ""#
+            + String(repeating: "x", count: 1100) + #""}}"#
+        pipes.client.send(line)
+        let refusal = await pipes.client.waitFor { $0["error"] != nil }
+        #expect(refusal?["error"]?["message"] == "The message is longer than 1024 bytes")
+        #expect(refusal?["id"] == .null)
+        pipes.client.request("small", "ping")
+        #expect(try await pipes.client.response("small")["result"] == [:])
+        #expect(!pipes.client.messages.contains { $0["id"] == "big" })
+        pipes.client.closeOutput()
+        await pipes.serving.value
+    }
+
     @Test func loggingLevelsAreCheckedAndMessagesFollowTheLevel() async throws {
         let pipes = MCPPipes.start(try Self.server())
         try await pipes.client.initialize()
