@@ -78,7 +78,7 @@ let package = Package(
             name: "rk-approve", dependencies: ["ResolveKit", "ResolveKitTerminal"], path: "Samples/rk-approve"),
         .executableTarget(
             name: "rk-service",
-            dependencies: ["ResolveKit", "ResolveKitSystemFunctions"],
+            dependencies: ["ResolveKit", "ResolveKitTools", "ResolveKitSystemFunctions"],
             path: "Samples/rk-service",
             exclude: ["rk-service.service", "policy.json"]
         ),

@@ -1,5 +1,5 @@
 import Foundation
-import ResolveKit
+import ResolveKitTools
 
 /// A request about approvals, from `rk-approve` or any client of the socket (`"command"` is the name):
 /// ```

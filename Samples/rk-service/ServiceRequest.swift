@@ -1,4 +1,4 @@
-import ResolveKit
+import ResolveKitTools
 
 /// One request line: a message for the agent, or a command for the service.
 struct ServiceRequest: Equatable, Sendable {
