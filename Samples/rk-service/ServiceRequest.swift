@@ -68,7 +68,7 @@ struct ServiceRequest: Equatable, Sendable {
             do throws(ApprovalCommand.ParseFailure) {
                 return ServiceRequest(
                     id: id, kind: .approval(try ApprovalCommand.parse(name, object)), user: user,
-                    terminal: object["terminal"]?.stringValue)
+                    terminal: try ApprovalCommand.terminal(object))
             } catch {
                 throw Malformed(id: id, reason: error.reason)
             }
