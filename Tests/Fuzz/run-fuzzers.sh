@@ -32,12 +32,14 @@ case "$OUT" in /*) ;; *) OUT="$ROOT/$OUT" ;; esac
 # comma-separated list of folders and single .swift files (for a part of an executable target, whose other files
 # need what a fuzzer cannot give). The modules are compiled in the order given (a later module may import an
 # earlier one) and the harness imports what it needs.
+TOOLS="ResolveKitCore=Sources/ResolveKitCore ResolveKitTools=Sources/ResolveKitTools"
 TARGETS=(
     "SSEParser|ResolveKitHTTP=Sources/ResolveKitHTTP/SSE"
     "JSONParser|ResolveKitCore=Sources/ResolveKitCore"
     "EventEnvelope|ResolveKitCore=Sources/ResolveKitCore"
     "SchemaCoercion|ResolveKitCore=Sources/ResolveKitCore"
     "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
+    "PolicyFile|$TOOLS"
 )
 
 SWIFT_FLAGS=(
