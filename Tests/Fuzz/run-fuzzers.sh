@@ -40,6 +40,7 @@ TARGETS=(
     "SchemaCoercion|ResolveKitCore=Sources/ResolveKitCore"
     "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
     "PolicyFile|$TOOLS"
+    "MCPMessage|$TOOLS ResolveKitMCP=Sources/ResolveKitMCP"
 )
 
 SWIFT_FLAGS=(
