@@ -33,6 +33,8 @@ case "$OUT" in /*) ;; *) OUT="$ROOT/$OUT" ;; esac
 # need what a fuzzer cannot give). The modules are compiled in the order given (a later module may import an
 # earlier one) and the harness imports what it needs.
 TOOLS="ResolveKitCore=Sources/ResolveKitCore ResolveKitTools=Sources/ResolveKitTools"
+SERVICE_REQUESTS="Samples/rk-service/ServiceRequest.swift,Samples/rk-service/ApprovalCommand.swift"
+SERVICE_REQUESTS+=",Samples/rk-service/ApprovalCommand+Members.swift,Samples/rk-service/LineBuffer.swift"
 TARGETS=(
     "SSEParser|ResolveKitHTTP=Sources/ResolveKitHTTP/SSE"
     "JSONParser|ResolveKitCore=Sources/ResolveKitCore"
@@ -41,6 +43,7 @@ TARGETS=(
     "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
     "PolicyFile|$TOOLS"
     "MCPMessage|$TOOLS ResolveKitMCP=Sources/ResolveKitMCP"
+    "ApprovalCommand|$TOOLS rk_service=$SERVICE_REQUESTS"
 )
 
 SWIFT_FLAGS=(
