@@ -3,7 +3,7 @@
 //
 // Not part of the SwiftPM build: Tests/Fuzz/run-fuzzers.sh compiles Sources/ResolveKitCore,
 // Sources/ResolveKitTools and Sources/ResolveKitMCP with coverage and ASan and links this harness against them.
-// The input is a client's side of one connection, newline-delimited as on stdin: a new server (four functions, a
+// The input is a client's side of one connection, newline-delimited as on stdin: a new server (five functions, a
 // policy, 1 KiB messages, pages of two tools) serves it through `MCPServer.serve` from a pipe to a file until the
 // pipe ends. The deepest public entry point: nothing of the server is stubbed. Properties:
 // - the server never crashes, and ends (running calls are answered or cancelled when the input ends);
