@@ -41,6 +41,7 @@ public func policyFileFuzzTarget(_ start: UnsafePointer<UInt8>, _ count: Int) ->
         check(
             zip(problems, problems.dropFirst()).allSatisfy { ($0.line, $0.column) <= ($1.line, $1.column) },
             "problems are not in file order: \(problems)")
+        check(document != nil || problems.count == 1, "invalid JSON got \(problems.count) problems, not one")
         for problem in problems { text.checkPosition(of: problem, isJSON: document != nil) }
         if let document { checkConditionObjects(in: document, functions: functions) }
         load(bytes, document: document, functions: functions, problems: problems, text: text)
