@@ -110,7 +110,7 @@ let package = Package(
             path: "Samples/rk-approve"),
         .executableTarget(
             name: "rk-service",
-            dependencies: ["ResolveKit", "ResolveKitSystemFunctions", "ResolveKitCLI", "ResolveKitCLINetwork"],
+            dependencies: ["ResolveKit", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitCLI", "ResolveKitCLINetwork"],
             path: "Samples/rk-service",
             exclude: ["rk-service.service", "policy.json"]
         ),

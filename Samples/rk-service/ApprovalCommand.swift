@@ -1,5 +1,5 @@
 import Foundation
-import ResolveKit
+import ResolveKitTools
 
 /// A request about approvals, from `rk-approve` or any client of the socket (`"command"` is the name):
 /// ```
@@ -33,20 +33,20 @@ enum ApprovalCommand: Equatable, Sendable {
         case "approvals": return .list
         case "subscribe": return .subscribe
         case "approve":
-            if let callID = object["call_id"]?.stringValue {
+            if let callID = try string(object, "call_id") {
                 guard let arguments = object["arguments"], arguments.objectValue != nil else {
                     throw ParseFailure("approve with \"call_id\" needs \"arguments\", an object (or use \"call_ids\")")
                 }
                 return .approveEdited(
-                    callID: callID, sessionID: object["session_id"]?.stringValue, arguments: arguments)
+                    callID: callID, sessionID: try string(object, "session_id"), arguments: arguments)
             }
-            return .approve(callIDs: try callIDs(object), sessionID: object["session_id"]?.stringValue)
+            return .approve(callIDs: try callIDs(object), sessionID: try string(object, "session_id"))
         case "decline":
             guard object["reason"] == nil || object["reason"]?.stringValue != nil else {
                 throw ParseFailure("reason must be a string")
             }
             return .decline(
-                callIDs: try callIDs(object), sessionID: object["session_id"]?.stringValue,
+                callIDs: try callIDs(object), sessionID: try string(object, "session_id"),
                 reason: object["reason"]?.stringValue)
         case "remember":
             guard let function = object["function"]?.stringValue else {
@@ -56,7 +56,8 @@ enum ApprovalCommand: Equatable, Sendable {
                 throw ParseFailure(#""if" must be an object of argument path to condition, as in a policy rule"#)
             }
             let scope = try scope(object["scope"])
-            return .remember(function: function, arguments: object["arguments"], conditions: object["if"], scope: scope)
+            let exactly = try arguments(object)
+            return .remember(function: function, arguments: exactly, conditions: object["if"], scope: scope)
         case "revoke":
             guard let id = object["remembered_id"]?.stringValue else {
                 throw ParseFailure(#"revoke needs "remembered_id""#)
@@ -80,6 +81,7 @@ enum ApprovalCommand: Equatable, Sendable {
     }
 
     private static func scope(_ value: JSONValue?) throws(ParseFailure) -> ToolApprovals.Remembered.Scope {
+        if value?["hours"] != nil, value?["session"] != nil { throw ParseFailure(#"scope has "hours" and "session""#) }
         if value == nil || value?.stringValue == "always" { return .always }
         if let hours = value?["hours"]?.doubleValue, hours > 0, hours <= 24 * 366 {
             return .until(Date().addingTimeInterval(hours * 3600))

@@ -1,4 +1,4 @@
-import ResolveKit
+import ResolveKitTools
 
 /// One request line: a message for the agent, or a command for the service.
 struct ServiceRequest: Equatable, Sendable {
@@ -68,7 +68,7 @@ struct ServiceRequest: Equatable, Sendable {
             do throws(ApprovalCommand.ParseFailure) {
                 return ServiceRequest(
                     id: id, kind: .approval(try ApprovalCommand.parse(name, object)), user: user,
-                    terminal: object["terminal"]?.stringValue)
+                    terminal: try ApprovalCommand.terminal(object))
             } catch {
                 throw Malformed(id: id, reason: error.reason)
             }

@@ -26,7 +26,8 @@ enum MCPInput {
                         break
                     }
                     if !skipping { pending += chunk[start..<newline] }
-                    let line: Line? = skipping ? nil : .message(pending)
+                    // A line that arrived whole in one read is held to the limit as well.
+                    let line: Line? = skipping ? nil : pending.count > maxBytes ? .tooLong : .message(pending)
                     skipping = false
                     pending = []
                     start = newline + 1

@@ -142,7 +142,7 @@ public final class MCPServer: Sendable {
         switch message {
         case .invalid(let id, let error):
             output.error(id, error)
-        case .response:
+        case .response, .unusableNotification:
             break
         case .notification(let method, let params):
             notification(method, params)

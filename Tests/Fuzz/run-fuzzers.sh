@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets under Tests/Fuzz/<Target>/main.swift and runs each for a bounded time.
+# Builds the libFuzzer targets under Tests/Fuzz/<Target>/ (main.swift with LLVMFuzzerTestOneInput, and any other
+# .swift files of the folder) and runs each for a bounded time.
 #
 #   Tests/Fuzz/run-fuzzers.sh                 # every target, FUZZ_TIME seconds each (default 60)
 #   FUZZ_TIME=600 Tests/Fuzz/run-fuzzers.sh JSONParser
@@ -12,7 +13,7 @@
 #
 # How a target is built: each module it needs is compiled with swiftc into a static library plus a
 # .swiftmodule, instrumented with -sanitize=fuzzer,address (coverage + AddressSanitizer), straight from the
-# listed Sources/ folders; the harness is then compiled with -parse-as-library (libFuzzer provides main) and
+# listed folders and files; the harness is then compiled with -parse-as-library (libFuzzer provides main) and
 # linked against them. SwiftPM is not involved, so a harness with @_cdecl("LLVMFuzzerTestOneInput") never
 # enters the normal `swift build` / `swift test`.
 #
@@ -27,8 +28,13 @@ FUZZ_OPT="${FUZZ_OPT:--O}"
 OUT="${FUZZ_OUT:-$ROOT/.build-fuzz}"
 case "$OUT" in /*) ;; *) OUT="$ROOT/$OUT" ;; esac
 
-# The target list. Each entry is "<Target>|<Module>=<source folder> ...": the modules are compiled in the
-# order given (a later module may import an earlier one) and the harness imports what it needs.
+# The target list. Each entry is "<Target>|<Module>=<sources> ...", where <sources> is a folder or a
+# comma-separated list of folders and single .swift files (for a part of an executable target, whose other files
+# need what a fuzzer cannot give). The modules are compiled in the order given (a later module may import an
+# earlier one) and the harness imports what it needs.
+TOOLS="ResolveKitCore=Sources/ResolveKitCore ResolveKitTools=Sources/ResolveKitTools"
+SERVICE_REQUESTS="Samples/rk-service/ServiceRequest.swift,Samples/rk-service/ApprovalCommand.swift"
+SERVICE_REQUESTS+=",Samples/rk-service/ApprovalCommand+Members.swift,Samples/rk-service/LineBuffer.swift"
 TARGETS=(
     "SSEParser|ResolveKitHTTP=Sources/ResolveKitHTTP/SSE"
     "JSONParser|ResolveKitCore=Sources/ResolveKitCore"
@@ -36,6 +42,9 @@ TARGETS=(
     "SchemaCoercion|ResolveKitCore=Sources/ResolveKitCore"
     "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
     "RESPParser|ResolveKitRedis=Sources/ResolveKitRedis/RESP"
+    "PolicyFile|$TOOLS"
+    "MCPMessage|$TOOLS ResolveKitMCP=Sources/ResolveKitMCP"
+    "ApprovalCommand|$TOOLS rk_service=$SERVICE_REQUESTS"
 )
 
 SWIFT_FLAGS=(
@@ -46,18 +55,23 @@ SWIFT_FLAGS=(
     -warnings-as-errors -use-ld=lld
 )
 
-# Compiles one module once per run; later targets reuse it.
+# Compiles one module once per run; later targets reuse it. With -enable-testing, so a harness may reach internal
+# types with `@testable import`.
 build_module() {
-    local name="$1" folder="$2" dir="$OUT/modules/$1"
+    local name="$1" folder="$2" dir="$OUT/modules/$1" paths=() path
     [[ -z "${BUILT[$name]:-}" ]] || return 0
     mkdir -p "$dir"
     local sources=()
-    mapfile -t sources < <(find "$ROOT/$folder" -name '*.swift' | sort)
+    IFS=',' read -r -a paths <<< "$folder"
+    for path in "${paths[@]}"; do
+        [[ -e "$ROOT/$path" ]] || { echo "!! $path (module $name) does not exist"; return 1; }
+    done
+    mapfile -t sources < <(for path in "${paths[@]}"; do find "$ROOT/$path" -name '*.swift'; done | sort)
     echo "== building module $name from $folder (${#sources[@]} files)"
-    swiftc "${SWIFT_FLAGS[@]}" -parse-as-library -module-name "$name" -I "$OUT/modules/include" \
+    swiftc "${SWIFT_FLAGS[@]}" -enable-testing -parse-as-library -module-name "$name" -I "$OUT/modules/include" \
         -emit-library -static -o "$dir/lib$name.a" \
         -emit-module -emit-module-path "$OUT/modules/include/$name.swiftmodule" \
-        "${sources[@]}"
+        "${sources[@]}" || return 1
     BUILT[$name]=1
 }
 
@@ -65,13 +79,13 @@ build_module() {
 build_target() {
     local target="${1%%|*}" specs="${1#*|}" libraries=()
     for spec in $specs; do
-        build_module "${spec%%=*}" "${spec#*=}"
+        build_module "${spec%%=*}" "${spec#*=}" || return 1
         libraries+=("$OUT/modules/${spec%%=*}/lib${spec%%=*}.a")
     done
     mkdir -p "$OUT/$target"
     echo "== building fuzzer $target"
     swiftc "${SWIFT_FLAGS[@]}" -parse-as-library -module-name "Fuzz$target" -I "$OUT/modules/include" \
-        "$ROOT/Tests/Fuzz/$target/main.swift" "${libraries[@]}" -o "$OUT/$target/fuzz-$target"
+        "$ROOT/Tests/Fuzz/$target/"*.swift "${libraries[@]}" -o "$OUT/$target/fuzz-$target"
 }
 
 # Runs one target on a copy of its seed corpus; returns 1 on a finding.

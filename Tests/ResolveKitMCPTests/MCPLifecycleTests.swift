@@ -55,6 +55,8 @@ struct MCPLifecycleTests {
             (#"{"jsonrpc": "2.0", "id": 5}"#, -32600, JSONValue(5)),
             (#"{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": [1]}"#, -32602, JSONValue(6)),
             (#"{"jsonrpc": "2.0", "id": 7, "method": "resources/list"}"#, -32601, JSONValue(7)),
+            // JSON-RPC: params must be structured; a string makes the request invalid (found by the fuzzer).
+            (#"{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": "x"}"#, -32600, JSONValue(8)),
         ] as [(String, Int, JSONValue?)])
     func malformedLinesGetTheirJSONRPCErrorAndTheServerGoesOn(line: String, code: Int, id: JSONValue?) async throws {
         let pipes = MCPPipes.start(try Self.server())
@@ -77,6 +79,22 @@ struct MCPLifecycleTests {
         pipes.client.request("p", "ping")
         _ = try await pipes.client.response("p")
         #expect(pipes.client.messages.count == 2)
+        pipes.client.closeOutput()
+        await pipes.serving.value
+    }
+
+    /// Found by the MCPMessage fuzzer: these were answered with an error, which for a response with an id the
+    /// client could take for the answer to its own request, and for a notification JSON-RPC forbids.
+    @Test func malformedResponsesAndNotificationsWithArrayParamsAreNeverAnswered() async throws {
+        let pipes = MCPPipes.start(try Self.server())
+        try await pipes.client.initialize()
+        pipes.client.send(#"{"jsonrpc": "2.0", "result": {}}"#)
+        pipes.client.send(#"{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}"#)
+        pipes.client.send(#"{"id": "server-1", "result": {}}"#)
+        pipes.client.send(#"{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["init"]}"#)
+        pipes.client.request("p", "ping")
+        _ = try await pipes.client.response("p")
+        #expect(pipes.client.messages.count == 2, "\(pipes.client.messages)")
         pipes.client.closeOutput()
         await pipes.serving.value
     }
@@ -106,6 +124,25 @@ struct MCPLifecycleTests {
         #expect(refusal?["error"]?["message"] == "The message is longer than 1024 bytes")
         pipes.client.request("small", "ping")
         #expect(try await pipes.client.response("small")["result"] == [:])
+        pipes.client.closeOutput()
+        await pipes.serving.value
+    }
+
+    /// Found by the MCPMessage fuzzer: a line read whole in one read was not held to the limit, only the
+    /// unfinished end of a read was.
+    @Test func aMessageJustOverTheLimitIsRefusedWhenItArrivesInOneRead() async throws {
+        let pipes = MCPPipes.start(try Self.server(maxMessageBytes: 1024))
+        try await pipes.client.initialize()
+        let line =
+            #"{"jsonrpc": "2.0", "id": "big", "method": "ping", "params": {"pad": ""#
+            + String(repeating: "x", count: 1100) + #""}}"#
+        pipes.client.send(line)
+        let refusal = await pipes.client.waitFor { $0["error"] != nil }
+        #expect(refusal?["error"]?["message"] == "The message is longer than 1024 bytes")
+        #expect(refusal?["id"] == .null)
+        pipes.client.request("small", "ping")
+        #expect(try await pipes.client.response("small")["result"] == [:])
+        #expect(!pipes.client.messages.contains { $0["id"] == "big" })
         pipes.client.closeOutput()
         await pipes.serving.value
     }

@@ -75,6 +75,8 @@ struct PolicyMemberTypeTests {
             #"p.json:1:37: error: "read_log" is given twice in this object (first at 1:16)"#
         ),
         ("[]", "p.json:1:1: error: the policy must be a JSON object"),
+        // At the value, not at 1:1, when blank lines come first (found by the PolicyFile fuzzer).
+        (" \n  \"args\"", "p.json:2:3: error: the policy must be a JSON object"),
         // Columns count characters, not UTF-8 bytes.
         (
             #"{"functions": {"read_log": {"rules": [{"then": "deny", "message": "Ünïcödé ✓"}, {"then": "maybe"}]}}}"#,

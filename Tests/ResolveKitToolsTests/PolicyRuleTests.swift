@@ -175,6 +175,27 @@ struct PolicyRuleTests {
         #expect(problems.map(\.column) == [13, 40, 69])
     }
 
+    /// Found by the PolicyFile fuzzer: the errors followed the object's dictionary order, which differs between
+    /// equal objects.
+    @Test func aConditionObjectsErrorsComeInOneOrderWhateverItsMembersOrder() {
+        let paths = ["$.a", "$.b", "$.c", "$.d", "$.e"]
+        let expected =
+            "Invalid condition for read_log: "
+            + paths.map { "unknown condition like_\($0.suffix(1)); use one of " + Self.kinds }.joined(separator: "; ")
+        for round in 0..<10 {
+            var object: JSONObject = [:]
+            for path in round.isMultiple(of: 2) ? paths : paths.reversed() {
+                object[path] = ["like_\(path.suffix(1))": "x"]
+            }
+            let error = #expect(throws: ResolveKitError.self) {
+                try PolicyApprover.conditions(.object(object), for: "read_log")
+            }
+            #expect(error?.message == expected)
+        }
+    }
+
+    static let kinds = "equals, oneOf, prefix, glob, regex, range, below"
+
     @Test func aRuleThatCanNeverMatchIsAWarningNotAnError() throws {
         let policy = try Self.policy(
             #"""

@@ -46,6 +46,8 @@ struct ServicePartsTests {
             #"{"command": "remember", "function": "f"}"#,
             ServiceRequest(id: nil, kind: .approval(.remember(function: "f", arguments: nil, conditions: nil, scope: .always)))
         ),
+        // rk-approve sends a null terminal when it runs without one.
+        (#"{"command": "approvals", "terminal": null}"#, ServiceRequest(id: nil, kind: .approval(.list))),
     ])
     func requestsAreParsed(line: String, expected: ServiceRequest) throws {
         #expect(try ServiceRequest.parse(Array(line.utf8)) == expected)
@@ -68,6 +70,19 @@ struct ServicePartsTests {
         (#"{"id": true, "message": "a"}"#, "id must be a string or a number"),
         (#"{"id": "5", "user": "", "message": "a"}"#, "user must be a string of 1 to 256 bytes"),
         (#"{"id": "6", "user": 42, "message": "a"}"#, "user must be a string of 1 to 256 bytes"),
+        // Found by the ApprovalCommand fuzzer: each of these was dropped or kept without a word.
+        (#"{"command": "approve", "call_ids": ["c1"], "session_id": 5}"#, #""session_id" must be a string"#),
+        (#"{"command": "decline", "call_ids": ["c1"], "session_id": ["s"]}"#, #""session_id" must be a string"#),
+        (#"{"command": "approve", "call_id": 5, "call_ids": ["c1"]}"#, #""call_id" must be a string"#),
+        (
+            #"{"command": "remember", "function": "f", "arguments": 5}"#,
+            #""arguments" must be an object, the exact arguments of the calls to allow"#
+        ),
+        (
+            #"{"command": "remember", "function": "f", "scope": {"hours": 8, "session": "s"}}"#,
+            #"scope has "hours" and "session""#
+        ),
+        (#"{"command": "approvals", "terminal": 5}"#, #""terminal" must be a string"#),
     ])
     func unusableRequestsSayWhy(line: String, reason: String) {
         #expect(throws: ServiceRequest.Malformed.self) { try ServiceRequest.parse(Array(line.utf8)) }

@@ -49,7 +49,9 @@ extension PolicyApprover {
         _ ifObject: JSONValue, for function: String, functions: ResolveKitRegistry? = nil
     ) throws(ResolveKitError) -> [ArgumentRule.Conditioned] {
         let text = JSONValue.object(["functions": .object([function: ["rules": [["if": ifObject, "then": "allow"]]]])])
-        let loaded = PolicyLoader(file: "the condition", functions: functions).load(text.serializedBytes())
+        // Sorted, so the errors (in text order) and the conditions come in one order, not the dictionary's.
+        let loaded = PolicyLoader(file: "the condition", functions: functions).load(
+            text.serializedBytes(options: .sortedKeys))
         guard loaded.errors.isEmpty, let rule = loaded.functionPolicies[function]?.rules.first else {
             let reasons = loaded.errors.map(\.message).joined(separator: "; ")
             throw ResolveKitError(.invalidConfiguration, "Invalid condition for \(function): \(reasons)")

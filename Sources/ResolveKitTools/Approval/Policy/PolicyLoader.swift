@@ -25,8 +25,11 @@ struct PolicyLoader {
             loaded.problems.append(problem(.error, at: position, "not valid JSON: \(error.message)"))
             return loaded
         }
-        guard let document = LocatedJSON.parse(bytes), let members = document.members else {
-            loaded.problems.append(problem(.error, at: .init(line: 1, column: 1), "the policy must be a JSON object"))
+        let located = LocatedJSON.parse(bytes)
+        guard let document = located, let members = document.members else {
+            // At the value, which blank lines or spaces may put after 1:1.
+            let position = located?.position ?? .init(line: 1, column: 1)
+            loaded.problems.append(problem(.error, at: position, "the policy must be a JSON object"))
             return loaded
         }
         loaded.problems += repeatedNames(in: document)
