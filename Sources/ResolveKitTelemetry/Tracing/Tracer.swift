@@ -18,7 +18,8 @@ public enum SpanParent: Sendable {
         return .context(context)
     }
 
-    var context: SpanContext? {
+    /// The context a child descends from: the span's, or the valid context given; `nil` for a root.
+    public var context: SpanContext? {
         switch self {
         case .root: nil
         case .span(let span): span.context
