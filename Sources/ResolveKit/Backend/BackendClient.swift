@@ -1,4 +1,5 @@
 import ResolveKitHTTP
+import ResolveKitTelemetry
 
 /// The backend's REST endpoints as typed calls (WireProtocol §4). Stateless: the caller passes the session and
 /// its capability token.
@@ -10,16 +11,20 @@ struct BackendClient: Sendable {
     let timeout: Duration
     /// Trust, client identity, pins, proxy, extra headers and observer for every call and the event stream.
     let network: NetworkSettings
+    /// Starts each request's client span (under ``RequestTrace/current``); `nil` starts none, and a request then
+    /// carries its parent's `traceparent` unchanged.
+    let tracer: Tracer?
 
     init(
         http: HTTPClient, baseURL: String, apiKey: String, timeout: Duration,
-        network: NetworkSettings = NetworkSettings()
+        network: NetworkSettings = NetworkSettings(), tracer: Tracer? = nil
     ) {
         self.http = http
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.apiKey = apiKey
         self.timeout = timeout
         self.network = network
+        self.tracer = tracer
     }
 
     /// Opens the session's event stream with the same network settings as every call.
@@ -110,6 +115,14 @@ struct BackendClient: Sendable {
     ) async throws(BackendError) -> [UInt8] {
         var headers = headers(session: session)
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let trace = RequestTrace.current
+        let span = tracer?.startHTTPRequest(
+            method: method.rawValue, url: baseURL + path, resendCount: trace.resendCount,
+            parent: trace.parent.map(SpanParent.context) ?? .root)
+        if let context = span?.context ?? trace.parent {
+            headers.add(name: "traceparent", value: context.traceparent)
+            if let state = context.tracestate { headers.add(name: "tracestate", value: state) }
+        }
         let request = HTTPRequest(
             method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout,
             network: network)
@@ -118,8 +131,10 @@ struct BackendClient: Sendable {
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
         } catch {
+            span?.finishHTTPRequest(errorType: error.code.rawValue)
             throw BackendError(code: .transport, endpoint: endpoint, message: error.description, underlying: error)
         }
+        span?.finishHTTPRequest(status: response.status)
         if let refusal = HTTPError.networkRefusal(status: response.status, body: response.body) {
             throw BackendError(code: .transport, endpoint: endpoint, message: refusal.description, underlying: refusal)
         }
