@@ -137,7 +137,7 @@ let package = Package(
             name: "ResolveKitTelemetryTests",
             dependencies: [
                 "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting",
-                "ResolveKitCore", "ResolveKitChildProcess",
+                "ResolveKitCore", "ResolveKitChildProcess", "ResolveKit",
             ],
             exclude: ["Scripts"]),
         .testTarget(

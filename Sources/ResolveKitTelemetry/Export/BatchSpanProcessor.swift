@@ -117,6 +117,9 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     /// Spans exported so far.
     public var exportedCount: Int { machine.withLock { $0.exported } }
 
+    /// Spans that ended so far, whatever became of them: once ``run()`` returned, each was exported or dropped.
+    public var receivedCount: Int { machine.withLock { $0.received } }
+
     /// Whether ``run()`` is running: only then does a flush export anything.
     public var isRunning: Bool { running.load(ordering: .relaxed) }
 

@@ -109,7 +109,8 @@ final class SessionDriver: Sendable {
                 let next = core.inbox[core.inboxHead]
                 core.inboxHead += 1
                 let actions = core.machine.handle(next, at: Moment(elapsed: clock.elapsed, date: Date()))
-                guard counting else { return (actions, 0, 0) }
+                // Once the run finished its counts were given back: later events change nothing it holds.
+                guard counting, !core.hasFinished else { return (actions, 0, 0) }
                 return (actions, core.countQueuedAsks(), core.countJournalEntries())
             }
             guard let handled else { return }
