@@ -174,7 +174,11 @@ let package = Package(
                 "rk-mcp", "rk-devserver", "rk-codegen", "rk-install",
             ]),
         .testTarget(
-            name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess"]),
+            name: "ResolveKitMCPTests",
+            dependencies: [
+                "ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess", "ResolveKitTelemetry",
+                "ResolveKitTesting", "ResolveKitHTTP",
+            ]),
         .testTarget(
             name: "rk-devserverTests",
             dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore", "ResolveKitChildProcess"]),
@@ -182,7 +186,7 @@ let package = Package(
             name: "rk-serviceTests",
             dependencies: [
                 "rk-service", "rk-approve", "rk-chat", "rk-crash-probe", "ResolveKitTesting", "ResolveKit",
-                "ResolveKitChildProcess",
+                "ResolveKitChildProcess", "ResolveKitHTTP",
             ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
         .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),

@@ -17,6 +17,8 @@ struct ServiceOptions: Equatable {
     var connectAttempts = 5
     var maxSessions = 1000
     var idleCloseSeconds = 300
+    /// `--metrics-listen HOST:PORT`: where `/metrics` is served; `nil` serves none.
+    var metricsListen: String?
 
     typealias UsageError = ResolveKitCLI.UsageError
 
@@ -44,6 +46,7 @@ struct ServiceOptions: Equatable {
         options.connectAttempts = parsed.integer(Flags.connectAttempts) ?? options.connectAttempts
         options.maxSessions = parsed.integer(Flags.maxSessions) ?? options.maxSessions
         options.idleCloseSeconds = parsed.integer(Flags.idleClose) ?? options.idleCloseSeconds
+        options.metricsListen = parsed.value(Flags.metricsListen)
         return options
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ResolveKit
 import ResolveKitCLI
 import ResolveKitSystemFunctions
+import ResolveKitTelemetry
 
 /// Everything `rk-service` runs with, validated: the options joined with the environment and the files they name.
 struct ServiceSettings: Sendable {
@@ -21,6 +22,8 @@ struct ServiceSettings: Sendable {
     var maxSessions: Int
     /// How long an unused session stays open; `nil` for ever.
     var idleClose: Duration?
+    /// Where `/metrics` is served (`host:port`, checked); `nil` serves none.
+    var metricsListen: String?
 
     /// The functions rk-service serves, which a policy may name.
     static let servedFunctions = try? ResolveKitRegistry(functions: [], functionPacks: [SystemFunctionsPack.self])
@@ -68,6 +71,18 @@ struct ServiceSettings: Sendable {
                 throw UsageError(message: "--socket needs a path of 1 to \(maxSocketPathBytes) bytes")
             }
         }
+        if let listen = options.metricsListen {
+            do {
+                try MetricsEndpoint.validate(listen: listen)
+            } catch {
+                throw UsageError(message: "--metrics-listen: \(error.message)")
+            }
+        }
+        do {
+            _ = try TelemetryConfiguration(environment: environment, defaultServiceName: "rk-service")
+        } catch {
+            throw UsageError(message: error.message)
+        }
         let stateDirectory =
             options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
         return ServiceSettings(
@@ -76,7 +91,8 @@ struct ServiceSettings: Sendable {
             auditLog: options.auditLog, logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
             turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
             maxSessions: options.maxSessions,
-            idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds))
+            idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds),
+            metricsListen: options.metricsListen)
     }
 
     private static func resolveAPIKey(
