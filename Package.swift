@@ -131,7 +131,8 @@ let package = Package(
             dependencies: ["ResolveKitRedis", "ResolveKitTesting", "ResolveKitChildProcess", "ResolveKitCore"]),
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
-        .testTarget(name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting", "ResolveKitTelemetry"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTelemetryTests",
