@@ -11,9 +11,11 @@ struct BackendClient: Sendable {
     let timeout: Duration
     /// Trust, client identity, pins, proxy, extra headers and observer for every call and the event stream.
     let network: NetworkSettings
-    /// Starts each request's client span (under ``RequestTrace/current``); `nil` starts none, and a request then
-    /// carries its parent's `traceparent` unchanged.
+    /// Starts each request's client span (under the parent its ``RequestTrace`` names); `nil` starts none, and a
+    /// request then carries its parent's `traceparent` unchanged.
     let tracer: Tracer?
+    /// The base URL without credentials, its host and port: worked out once for every request's span.
+    private let spanTarget: (url: String, host: String?, port: Int?)
 
     init(
         http: HTTPClient, baseURL: String, apiKey: String, timeout: Duration,
@@ -25,6 +27,8 @@ struct BackendClient: Sendable {
         self.timeout = timeout
         self.network = network
         self.tracer = tracer
+        let endpoint = tracer == nil ? nil : try? EndpointURL(parsing: self.baseURL)
+        spanTarget = (EndpointURL.redacted(self.baseURL), endpoint?.host, endpoint?.port)
     }
 
     /// Opens the session's event stream with the same network settings as every call.
@@ -48,8 +52,10 @@ struct BackendClient: Sendable {
     }
 
     /// `POST /v1/sessions` (201).
-    func createSession(_ body: SessionCreateRequest) async throws(BackendError) -> SessionResponse {
-        try await call(.post, "/v1/sessions", body: body.json, as: SessionResponse.self)
+    func createSession(
+        _ body: SessionCreateRequest, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> SessionResponse {
+        try await call(.post, "/v1/sessions", body: body.json, as: SessionResponse.self, trace: trace)
     }
 
     /// `PATCH /v1/sessions/{id}/context`.
@@ -64,18 +70,29 @@ struct BackendClient: Sendable {
     }
 
     /// `GET /v1/sessions/{id}/messages`: the whole transcript.
-    func messages(_ session: SessionAccess) async throws(BackendError) -> [SessionMessage] {
-        try await call(.get, "/v1/sessions/\(session.id)/messages", session: session, as: [SessionMessage].self)
+    func messages(
+        _ session: SessionAccess, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> [SessionMessage] {
+        try await call(
+            .get, "/v1/sessions/\(session.id)/messages", session: session, as: [SessionMessage].self, trace: trace)
     }
 
     /// `POST /v1/sessions/{id}/messages` (202).
-    func submitMessage(_ session: SessionAccess, _ body: MessageSubmitRequest) async throws(BackendError) -> MessageAccepted {
-        try await call(.post, "/v1/sessions/\(session.id)/messages", body: body.json, session: session, as: MessageAccepted.self)
+    func submitMessage(
+        _ session: SessionAccess, _ body: MessageSubmitRequest, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> MessageAccepted {
+        try await call(
+            .post, "/v1/sessions/\(session.id)/messages", body: body.json, session: session,
+            as: MessageAccepted.self, trace: trace)
     }
 
     /// `POST /v1/sessions/{id}/tool-results`.
-    func submitToolResult(_ session: SessionAccess, _ body: ToolResultSubmission) async throws(BackendError) -> ToolResultAcknowledgement {
-        try await call(.post, "/v1/sessions/\(session.id)/tool-results", body: body.json, session: session, as: ToolResultAcknowledgement.self)
+    func submitToolResult(
+        _ session: SessionAccess, _ body: ToolResultSubmission, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> ToolResultAcknowledgement {
+        try await call(
+            .post, "/v1/sessions/\(session.id)/tool-results", body: body.json, session: session,
+            as: ToolResultAcknowledgement.self, trace: trace)
     }
 
     /// `POST /v1/sessions/{id}/feedback` (201; 409 when already given counts as success).
@@ -100,9 +117,10 @@ struct BackendClient: Sendable {
     }
 
     private func call<Response: WireDecodable>(
-        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil, as type: Response.Type
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil,
+        as type: Response.Type, trace: RequestTrace = RequestTrace()
     ) async throws(BackendError) -> Response {
-        let bytes = try await send(method, path, body: body, session: session)
+        let bytes = try await send(method, path, body: body, session: session, trace: trace)
         do {
             return try Response(jsonBytes: bytes)
         } catch {
@@ -111,14 +129,12 @@ struct BackendClient: Sendable {
     }
 
     private func send(
-        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil,
+        trace: RequestTrace = RequestTrace()
     ) async throws(BackendError) -> [UInt8] {
         var headers = headers(session: session)
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-        let trace = RequestTrace.current
-        let span = tracer?.startHTTPRequest(
-            method: method.rawValue, url: baseURL + path, resendCount: trace.resendCount,
-            parent: trace.parent.map(SpanParent.context) ?? .root)
+        let span = tracer?.begin(parent: trace.parent.map(SpanParent.context) ?? .root)
         if let context = span?.context ?? trace.parent {
             headers.add(name: "traceparent", value: context.traceparent)
             if let state = context.tracestate { headers.add(name: "tracestate", value: state) }
@@ -131,10 +147,10 @@ struct BackendClient: Sendable {
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
         } catch {
-            span?.finishHTTPRequest(errorType: error.code.rawValue)
+            endSpan(span, method, path, trace, status: nil, errorType: error.code.rawValue)
             throw BackendError(code: .transport, endpoint: endpoint, message: error.description, underlying: error)
         }
-        span?.finishHTTPRequest(status: response.status)
+        endSpan(span, method, path, trace, status: response.status, errorType: nil)
         if let refusal = HTTPError.networkRefusal(status: response.status, body: response.body) {
             throw BackendError(code: .transport, endpoint: endpoint, message: refusal.description, underlying: refusal)
         }
@@ -144,6 +160,17 @@ struct BackendClient: Sendable {
                 serverError: ServerErrorBody(bytes: response.body))
         }
         return response.body
+    }
+
+    /// Records a request's client span, when one was begun.
+    private func endSpan(
+        _ span: PendingSpan?, _ method: HTTPMethod, _ path: String, _ trace: RequestTrace, status: Int?,
+        errorType: String?
+    ) {
+        guard let span, let tracer else { return }
+        tracer.endHTTPRequest(
+            span, method: method.rawValue, redactedURL: spanTarget.url + path, serverAddress: spanTarget.host,
+            serverPort: spanTarget.port, resendCount: trace.resendCount, status: status, errorType: errorType)
     }
 
     private static func stripQuery(_ path: String) -> String {

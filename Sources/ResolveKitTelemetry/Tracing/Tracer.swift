@@ -40,10 +40,10 @@ public enum SpanParent: Sendable {
 public struct Tracer: Sendable {
     /// The sampler.
     public let sampler: Sampler
-    private let processor: (any SpanProcessor)?
-    private let ids: IDGenerator
-    private let time: TelemetryTime
-    private let limits: SpanLimits
+    let processor: (any SpanProcessor)?
+    let ids: IDGenerator
+    let time: TelemetryTime
+    let limits: SpanLimits
 
     /// Creates a tracer.
     /// - Parameters:

@@ -52,24 +52,27 @@ package struct ToolCallRunner: Sendable {
         let run = BatchRun(runner: self, sessionID: sessionID, deadlines: deadlines, trace: trace, report: report)
         var admitted: [Admitted] = []
         for call in batch.calls {
-            run.begin(call)
+            let spanContext = run.begin(call)
             if let stopped = control.stopError(call.callID) {
                 run.finish(call, .failure(stopped))
                 continue
             }
             switch dispatcher.prepare(call, allowedNames: allowedNames) {
             case .failure(let refusal):
-                run.decided(call, .refused, nil)
+                run.decided(call, .refused, nil, waited: false)
                 run.finish(call, .failure(refusal))
             case .success(let prepared):
-                admitted.append(Admitted(call: call, function: prepared.function, arguments: prepared.arguments))
+                admitted.append(
+                    Admitted(
+                        call: call, function: prepared.function, arguments: prepared.arguments,
+                        spanContext: spanContext))
             }
         }
         var approved: [Admitted] = []
         for var call in admitted where !call.call.requiresApproval {
             call.decision = .attributed(.approve, by: .automatic(reason: "the function needs no approval"))
             audit.decision(call.call, sessionID: sessionID, batchID: 0, call.decision)
-            run.decided(call.call, .notRequired, call.decision)
+            run.decided(call.call, .notRequired, call.decision, waited: false)
             approved.append(call)
         }
         let gated = admitted.filter(\.call.requiresApproval)
@@ -105,13 +108,14 @@ package struct ToolCallRunner: Sendable {
             return
         }
         run.report(.started(call.callID))
-        let spanContext = run.runStarted(call)
+        run.runStarted()
         let started = clock.elapsed
         var effective = call
         if let edited = admitted.editedArguments { effective.arguments = edited }
         let running = dispatcher.start(
             admitted.function, arguments: admitted.arguments, call: effective, sessionID: run.sessionID,
-            deadline: run.deadlines.run(call, started), spanContext: spanContext, progress: progress(call.callID)
+            deadline: run.deadlines.run(call, started), spanContext: admitted.spanContext,
+            progress: progress(call.callID)
         ) { [clock] outcome in
             var outcome = outcome
             if let edited = admitted.editedArguments { outcome = outcome.noting(editedArguments: edited) }
@@ -130,4 +134,6 @@ struct Admitted: Sendable {
     var decision: ToolCallDecision = .approve
     /// Arguments a person edited before approving, already validated.
     var editedArguments: JSONValue?
+    /// The context its function sees: its `run` span's, or its caller's.
+    var spanContext: SpanContext?
 }

@@ -9,7 +9,7 @@ extension SessionDriver {
         case .send(let call, let access, let tag):
             let trace = parts.telemetry.sending(call, access: access, tag: tag)
             spawn(immediately: true) { [self] in
-                let result = await RequestTrace.$current.withValue(trace) { await request(call, access: access) }
+                let result = await request(call, access: access, trace: trace)
                 parts.telemetry.answered(call, result)
                 send(.answered(tag, result))
             }

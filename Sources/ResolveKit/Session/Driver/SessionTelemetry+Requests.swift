@@ -38,15 +38,16 @@ extension SessionTelemetry {
     private func resultSending(_ submission: ToolResultSubmission, sessionID: String?) -> RequestTrace {
         let now = clock.elapsed
         let (trace, retried) = state.withLock { state -> (RequestTrace, ResolveKitMetrics.RetryReason?) in
-            var delivery = state.deliveries[submission.callID] ?? Delivery(finishedAt: now)
-            delivery.attempts += 1
-            delivery.sessionID = sessionID
-            let retried = delivery.attempts > 1 ? delivery.lastFailure ?? .transportError : nil
-            if metrics != nil { state.deliveries[submission.callID] = delivery }
+            var call = state.calls[submission.callID] ?? CallTrace()
+            call.attempts += 1
+            call.sessionID = sessionID
+            if call.finishedAt == nil { call.finishedAt = now }
+            let retried = call.attempts > 1 ? call.lastFailure ?? .transportError : nil
+            state.calls[submission.callID] = call
             let parent =
-                state.calls[submission.callID]
-                ?? state.turns.values.first { $0.turnID == submission.turnID }?.context
-            return (RequestTrace(parent: parent, resendCount: delivery.attempts - 1), retried)
+                call.context ?? (state.turns.isEmpty
+                    ? nil : state.turns.values.first { $0.turnID == submission.turnID }?.context)
+            return (RequestTrace(parent: parent, resendCount: call.attempts - 1), retried)
         }
         if let retried { metrics?.resultDeliveryRetried(reason: retried) }
         return trace
@@ -64,22 +65,16 @@ extension SessionTelemetry {
             }
         case (.toolResult(let submission), .success):
             let now = clock.elapsed
-            let delivery = state.withLock { state -> Delivery? in
-                state.calls[submission.callID] = nil
-                return state.deliveries.removeValue(forKey: submission.callID)
-            }
-            if let delivery { metrics?.resultDelivered(latency: now - delivery.finishedAt) }
+            let delivered = state.withLock { $0.calls.removeValue(forKey: submission.callID) }
+            if let finishedAt = delivered?.finishedAt { metrics?.resultDelivered(latency: now - finishedAt) }
         case (.toolResult(let submission), .failure(let failure)):
             let status = failure.backendError?.status
             if let status, [404, 410, 422].contains(status) {
-                let abandoned = state.withLock { state -> Bool in
-                    state.calls[submission.callID] = nil
-                    return state.deliveries.removeValue(forKey: submission.callID) != nil
-                }
-                if abandoned { metrics?.resultAbandoned() }
+                let abandoned = state.withLock { $0.calls.removeValue(forKey: submission.callID) }
+                if abandoned?.finishedAt != nil { metrics?.resultAbandoned() }
             } else {
                 let reason = Self.retryReason(failure.backendError)
-                state.withLock { $0.deliveries[submission.callID]?.lastFailure = reason }
+                state.withLock { $0.calls[submission.callID]?.lastFailure = reason }
             }
         default:
             break

@@ -21,10 +21,11 @@ final class SessionTelemetry: Sendable {
         var callerEnding: ResolveKitMetrics.TurnEnding?
     }
 
-    /// One result on its way to the backend.
-    struct Delivery {
+    /// One call from its span's start until its result was delivered: its result's post descends from its span.
+    struct CallTrace {
+        var context: SpanContext?
         /// When its function ended (or its post was first sent, for an outcome settled without running).
-        var finishedAt: Duration
+        var finishedAt: Duration?
         var sessionID: String?
         var attempts = 0
         var lastFailure: ResolveKitMetrics.RetryReason?
@@ -39,9 +40,8 @@ final class SessionTelemetry: Sendable {
         var current: String?
         /// When turns not asked here (another client's) were first seen, by turn id.
         var otherTurns: [String: Duration] = [:]
-        /// Each call's span context, until its result is delivered: its result's post descends from it.
-        var calls: [ToolCallID: SpanContext] = [:]
-        var deliveries: [ToolCallID: Delivery] = [:]
+        /// Each call until its result is delivered.
+        var calls: [ToolCallID: CallTrace] = [:]
         var sessionID: String?
         var countsOpenSession = false
     }
@@ -134,6 +134,10 @@ final class SessionTelemetry: Sendable {
         let now = clock.elapsed
         state.withLock { state in
             guard !state.turns.values.contains(where: { $0.turnID == turnID }) else { return }
+            // A session runs one turn at a time: more than a few unfinished ones were replaced, not still running.
+            if state.otherTurns.count >= 16, let stale = state.otherTurns.min(by: { $0.value < $1.value })?.key {
+                state.otherTurns[stale] = nil
+            }
             state.otherTurns[turnID] = now
         }
     }
@@ -199,13 +203,14 @@ final class SessionTelemetry: Sendable {
             },
             started: { [self] callID, context in
                 guard self.tracer != nil else { return }
-                self.state.withLock { $0.calls[callID] = context }
+                self.state.withLock { $0.calls[callID, default: CallTrace()].context = context }
             })
     }
 
     /// The context of the turn of `requestID`, or of `turnID`.
     func turnContext(requestID: String?, turnID: String?) -> SpanContext? {
         state.withLock { state in
+            guard !state.turns.isEmpty else { return nil }
             if let requestID, let trace = state.turns[requestID] { return trace.context }
             guard let turnID else { return nil }
             return state.turns.values.first { $0.turnID == turnID }?.context
@@ -216,7 +221,7 @@ final class SessionTelemetry: Sendable {
     func callFinished(_ callID: ToolCallID) {
         guard metrics != nil else { return }
         let now = clock.elapsed
-        state.withLock { $0.deliveries[callID] = Delivery(finishedAt: now) }
+        state.withLock { $0.calls[callID, default: CallTrace()].finishedAt = now }
     }
 
     // MARK: The session
@@ -229,8 +234,7 @@ final class SessionTelemetry: Sendable {
             state.countsOpenSession = true
             var abandoned = 0
             if let previous = state.sessionID, previous != sessionID {
-                abandoned = state.deliveries.count
-                state.deliveries = [:]
+                abandoned = state.calls.values.count { $0.finishedAt != nil }
                 state.calls = [:]
             }
             state.sessionID = sessionID
