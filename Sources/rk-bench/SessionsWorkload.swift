@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import ResolveKit
 import ResolveKitTelemetry
 import ResolveKitTesting
@@ -7,7 +8,8 @@ import ResolveKitTesting
 /// The backend runs in a child process (``BackendChild``), so only the client is counted.
 /// - `idle-rss`, `idle-cpu`: N idle sessions with open streams (N = 100 and 1,000): resident memory per session,
 ///   and the CPU of the whole process over 10 s; then the same with the host's telemetry recording metrics and
-///   exporting spans to a loopback OTLP receiver (`+telemetry`).
+///   exporting spans to a loopback OTLP receiver (`+telemetry`). Each in a process of its own (``idleChildFlag``):
+///   a process that freed the sessions of an earlier measurement keeps their pages and would grow less.
 /// - `concurrent-dispatch`: 100 sessions each asking one question that runs one approval-free call, all at once:
 ///   backend appends the `tool_call_request` → the function starts, turns per second, and the CPU time per turn of
 ///   the client and of the backend child (the two share the machine's cores).
@@ -30,8 +32,7 @@ struct SessionsWorkload: Workload {
             log("sessions: open-file limit \(limit)")
             var rows: [Measurement] = []
             for count in [100, 1000] {
-                rows += try await idle(count: count, telemetry: false, log: log)
-                rows += try await idle(count: count, telemetry: true, log: log)
+                for recording in [false, true] { rows += try await idleInChild(count: count, telemetry: recording, log: log) }
             }
             rows.append(try await concurrentDispatch(count: 100, rounds: 10, log: log))
             rows.append(try await rotation(count: 100, log: log))
@@ -62,6 +63,46 @@ struct SessionsWorkload: Workload {
                 group.addTask { _ = try await host.session(for: key) }
             }
         }
+    }
+
+    /// The flag that runs one idle measurement in this process: `--idle-sessions N on|off`.
+    static let idleChildFlag = "--idle-sessions"
+
+    /// Runs ``idle(count:telemetry:log:)`` in a child process and reads its rows back (one JSON object per line).
+    private func idleInChild(count: Int, telemetry recording: Bool, log: @Sendable (String) -> Void) async throws
+        -> [Measurement]
+    {
+        let arguments = [Self.idleChildFlag, String(count), recording ? "on" : "off"]
+        let output = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try ChildProcess.run("/proc/self/exe", arguments: arguments) })
+            }
+        }
+        for line in output.standardError.split(separator: "\n") { log(String(line)) }
+        guard output.termination.status == 0 else {
+            throw BenchFailure(message: "the idle-sessions child failed: \(output.standardError)")
+        }
+        return try output.standardOutput.split(separator: "\n").map { line in
+            guard let row = try? JSONValue(parsing: Array(line.utf8)), let contender = row["contender"]?.stringValue,
+                let value = row["value"]?.doubleValue, let unit = row["unit"]?.stringValue
+            else { throw BenchFailure(message: "the idle-sessions child wrote \(line)") }
+            return Measurement(
+                workload: name, contender: contender, chunk: nil, value: value, unit: unit,
+                details: ["n": row["n"]?.doubleValue ?? Double(count)])
+        }
+    }
+
+    /// One idle measurement in this process (the child's side of ``idleInChild(count:telemetry:log:)``): rows on
+    /// stdout as JSON lines.
+    static func serveIdle(_ arguments: [String]) async throws {
+        guard arguments.count == 2, let count = Int(arguments[0]), ["on", "off"].contains(arguments[1]) else {
+            throw BenchFailure(message: "usage: \(idleChildFlag) N on|off")
+        }
+        _ = ProcessStats.raiseOpenFileLimit()
+        let rows = try await SessionsWorkload().idle(count: count, telemetry: arguments[1] == "on") { line in
+            writeError(line)
+        }
+        for row in rows { print(Report.jsonLine(row)) }
     }
 
     private func idle(count: Int, telemetry recording: Bool, log: @Sendable (String) -> Void) async throws
