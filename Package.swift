@@ -132,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
         .testTarget(
-            name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting", "ResolveKitTelemetry"]),
+            name: "ResolveKitToolsTests",
+            dependencies: ["ResolveKitTools", "ResolveKitTesting", "ResolveKitTelemetry"]),
         .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
         .testTarget(
             name: "ResolveKitTelemetryTests",

@@ -86,7 +86,8 @@ enum ServiceFlags {
                     -> {"connection":"active","counts":{…},"id":"2","session_id":"…","status":"ok"}
                   {"id": "3", "user": "alice", "message": "Is the disk full?"}
                     -> {"answer":"…","id":"3","status":"ok","tool_calls":[…],"user":"alice"}
-                  {"id": "4", "message": "…", "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
+                  {"id": "4", "message": "…",
+                   "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
                     continues the caller's W3C trace ("tracestate" too); a malformed one starts a new trace.
                 A line with "user" is answered in that user's own session (its own conversation, device id and
                 state); users are served at once, each user's lines in order. Lines without "user" share one session.
@@ -103,8 +104,8 @@ enum ServiceFlags {
             .init(
                 "LOGS AND SIGNALS",
                 """
-                Logs go to stderr, one `level=… label=… msg="…"` line each; lines about a request, its turn and its
-                calls carry trace_id and span_id. SIGTERM or SIGINT drains: no new requests, running calls finish,
+                Logs go to stderr, one `level=… label=… msg="…"` line each; lines about a request, its turn and
+                its calls carry trace_id and span_id. SIGTERM or SIGINT drains: no new requests, running calls finish,
                 results are posted, state is saved, spans are exported. With NOTIFY_SOCKET set (systemd
                 Type=notify) it reports READY=1 once connected and STOPPING=1 when draining.
                 """),

@@ -112,7 +112,8 @@ public final class MCPServer: Sendable {
         if let telemetry = configuration.telemetry {
             do {
                 toolTelemetry = ToolCallTelemetry(
-                    metrics: try telemetry.metrics(functionNames: registry.functionNames), tracer: telemetry.recordingTracer)
+                    metrics: try telemetry.metrics(functionNames: registry.functionNames),
+                    tracer: telemetry.recordingTracer)
             } catch {
                 throw ResolveKitError(
                     .invalidConfiguration, "The telemetry's registry cannot take the metrics: \(error)",

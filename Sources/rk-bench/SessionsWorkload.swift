@@ -32,7 +32,9 @@ struct SessionsWorkload: Workload {
             log("sessions: open-file limit \(limit)")
             var rows: [Measurement] = []
             for count in [100, 1000] {
-                for recording in [false, true] { rows += try await idleInChild(count: count, telemetry: recording, log: log) }
+                for recording in [false, true] {
+                    rows += try await idleInChild(count: count, telemetry: recording, log: log)
+                }
             }
             rows.append(try await concurrentDispatch(count: 100, rounds: 10, log: log))
             rows.append(try await rotation(count: 100, log: log))

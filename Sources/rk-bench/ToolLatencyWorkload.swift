@@ -82,7 +82,8 @@ struct ToolLatencyWorkload: Workload {
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
         // The OTLP receiver answers at once and reads nothing: what is measured is the runtime's side.
         let receiver = try LoopbackHTTPServer.start { _ in
-            LoopbackResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array("{}".utf8)))
+            LoopbackResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array("{}".utf8)))
         }
         let telemetry = try Telemetry(
             configuration: TelemetryConfiguration(

@@ -73,7 +73,8 @@ struct MCPTelemetryTests {
             #expect(Self.sample(#"\#(duration){mcp_method_name="ping"}"#, in: text) == 1)
             #expect(Self.sample(#"\#(duration){mcp_method_name="initialize"}"#, in: text) == 1)
             let calls = "resolvekit_tool_calls_total"
-            #expect(Self.sample(#"\#(calls){function="set_lights",outcome="success",decided_by="policy"}"#, in: text) == 1)
+            #expect(
+                Self.sample(#"\#(calls){function="set_lights",outcome="success",decided_by="policy"}"#, in: text) == 1)
             #expect(Self.sample(#"\#(calls){function="broken",outcome="error",decided_by="automatic"}"#, in: text) == 1)
             await telemetry.shutdown(timeout: .seconds(2))
             await exporting.value
@@ -101,10 +102,12 @@ struct MCPTelemetryTests {
             #expect(scraped.status == 200)
             let text = String(decoding: scraped.body, as: UTF8.self)
             #expect(
-                Self.sample(#"mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call"}"#, in: text) == 1)
+                Self.sample(#"mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call"}"#, in: text)
+                    == 1)
             #expect(
                 Self.sample(
-                    #"resolvekit_tool_calls_total{function="get_host_status",outcome="success",decided_by="automatic"}"#,
+                    "resolvekit_tool_calls_total"
+                        + #"{function="get_host_status",outcome="success",decided_by="automatic"}"#,
                     in: text) == 1)
 
             server.client.closeOutput()
@@ -113,7 +116,10 @@ struct MCPTelemetryTests {
             #expect(request.traceID == Self.clientTrace)
             #expect(request.parentSpanID == Self.clientSpan)
             #expect(request.serviceName == "rk-mcp")
-            #expect(collector.spans.contains { $0.name == "execute_tool get_host_status" && $0.parentSpanID == request.spanID })
+            #expect(
+                collector.spans.contains {
+                    $0.name == "execute_tool get_host_status" && $0.parentSpanID == request.spanID
+                })
         }
     }
 }

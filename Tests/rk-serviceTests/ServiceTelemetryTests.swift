@@ -11,7 +11,7 @@ struct ServiceTelemetryTests {
     static let callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
     static let callerSpan = "00f067aa0ba902b7"
     static let message =
-        #"{"id": "1", "message": "what time is it", "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}"#
+        #"{"id": "1", "message": "what time is it", "traceparent": "00-\#(callerTrace)-\#(callerSpan)-01"}"#
 
     /// The value of `key=` in a structured log line.
     static func field(_ key: String, in line: Substring) -> String? {
@@ -36,7 +36,9 @@ struct ServiceTelemetryTests {
             let text = String(decoding: response.body, as: UTF8.self)
             #expect(
                 text.contains(
-                    #"resolvekit_tool_calls_total{function="get_local_time",outcome="success",decided_by="automatic"} 1"#))
+                    "resolvekit_tool_calls_total"
+                        + #"{function="get_local_time",outcome="success",decided_by="automatic"} 1"#
+                ))
             #expect(text.contains(#"resolvekit_turns_total{ending="answered"} 1"#))
             #expect(text.contains("resolvekit_sessions_open 1"))
             #expect(text.contains("resolvekit_event_streams_connected 1"))
@@ -66,7 +68,8 @@ struct ServiceTelemetryTests {
                 let line = try #require(lines.first { $0.contains(message) })
                 #expect(Self.field("trace_id", in: line) == Self.callerTrace, "\(line)")
             }
-            let callLine = try #require(lines.first { $0.contains("label=resolvekit") && $0.contains("(get_local_time): completed") })
+            let callLine = try #require(
+                lines.first { $0.contains("label=resolvekit") && $0.contains("(get_local_time): completed") })
             #expect(Self.field("trace_id", in: callLine) == Self.callerTrace)
             #expect(!lines.contains { $0.contains("msg=\"connection active\"") && $0.contains("trace_id=") })
 
@@ -80,8 +83,9 @@ struct ServiceTelemetryTests {
             #expect(turn.parentSpanID == request.spanID)
             let call = try #require(spans.first { $0.name == "execute_tool get_local_time" })
             #expect(call.parentSpanID == turn.spanID)
-            #expect(Self.field("span_id", in: try #require(lines.first { $0.contains(#"msg="request started""#) }))
-                == request.spanID)
+            #expect(
+                Self.field("span_id", in: try #require(lines.first { $0.contains(#"msg="request started""#) }))
+                    == request.spanID)
         }
     }
 }

@@ -76,7 +76,9 @@ extension Tracer {
             SpanAttribute(SemanticAttributes.httpRequestMethod, .string(method)),
             SpanAttribute(SemanticAttributes.urlFull, .string(redactedURL)),
         ]
-        if let serverAddress { attributes.append(SpanAttribute(SemanticAttributes.serverAddress, .string(serverAddress))) }
+        if let serverAddress {
+            attributes.append(SpanAttribute(SemanticAttributes.serverAddress, .string(serverAddress)))
+        }
         if let serverPort { attributes.append(SpanAttribute(SemanticAttributes.serverPort, .int(Int64(serverPort)))) }
         if resendCount > 0 {
             attributes.append(SpanAttribute(SemanticAttributes.httpRequestResendCount, .int(Int64(resendCount))))

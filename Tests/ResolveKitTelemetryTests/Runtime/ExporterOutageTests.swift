@@ -14,7 +14,8 @@ struct ExporterOutageTests {
     }
 
     /// The median and the longest of `count` turns, each running one approval-free call.
-    static func askTimes(_ runtime: ResolveKitRuntime, count: Int) async throws -> (median: Duration, longest: Duration) {
+    static func askTimes(_ runtime: ResolveKitRuntime, count: Int) async throws -> (median: Duration, longest: Duration)
+    {
         var times: [Duration] = []
         for _ in 0..<count {
             let started = ContinuousClock.now

@@ -17,7 +17,8 @@ struct HostTelemetryTests {
             #expect(samples["resolvekit_sessions_open"] == 2)
             #expect(samples["resolvekit_event_streams_connected"] == 2)
             #expect(
-                samples[#"resolvekit_tool_calls_total{function="get_weather",outcome="success",decided_by="automatic"}"#]
+                samples[
+                    #"resolvekit_tool_calls_total{function="get_weather",outcome="success",decided_by="automatic"}"#]
                     == 2)
             let open = try #require(host.metricsText(accept: "application/openmetrics-text; version=1.0.0"))
             #expect(open.contentType.hasPrefix("application/openmetrics-text"))

@@ -73,7 +73,9 @@ struct RuntimeTraceTests {
                 let delivery = try #require(posts.first { $0.parentSpanID == call.spanID })
                 let sent = harness.requests.filter { $0.traceparent?.contains(Self.hostTrace) == true }
                 #expect(sent.map(\.path).contains { $0.hasSuffix("/messages") })
-                #expect(sent.first { $0.path.hasSuffix("/messages") }?.traceparent == "00-\(Self.hostTrace)-\(message.spanID)-01")
+                #expect(
+                    sent.first { $0.path.hasSuffix("/messages") }?.traceparent
+                        == "00-\(Self.hostTrace)-\(message.spanID)-01")
                 #expect(
                     sent.first { $0.path.hasSuffix("/tool-results") }?.traceparent
                         == "00-\(Self.hostTrace)-\(delivery.spanID)-01")
@@ -92,8 +94,9 @@ struct RuntimeTraceTests {
                 #expect(TelemetryTestFunctions.seenContexts.withLock { $0[callID.rawValue] } == Self.hostContext)
                 let carried = harness.requests.filter { $0.traceparent != nil }
                 #expect(Set(carried.map(\.traceparent)) == [Self.hostContext.traceparent])
-                #expect(Set(carried.map(\.path).map { $0.split(separator: "/").last.map(String.init) ?? "" })
-                    == ["messages", "tool-results"])
+                #expect(
+                    Set(carried.map(\.path).map { $0.split(separator: "/").last.map(String.init) ?? "" })
+                        == ["messages", "tool-results"])
                 #expect(await harness.exportedSpans().isEmpty)
             }
         }
@@ -134,8 +137,9 @@ struct RuntimeTraceTests {
                 let turn = try #require(spans.first { $0.name == "invoke_agent" })
                 #expect(turn.parentSpanID == nil)
                 #expect(turn.traceID != Self.hostTrace)
-                #expect(spans.filter { $0.traceID == turn.traceID }.map(\.name).sorted()
-                    == ["POST", "POST", "execute_tool get_weather", "invoke_agent", "run get_weather"])
+                #expect(
+                    spans.filter { $0.traceID == turn.traceID }.map(\.name).sorted()
+                        == ["POST", "POST", "execute_tool get_weather", "invoke_agent", "run get_weather"])
                 #expect(turn.attributes["resolvekit.turn.ending"] == "answered")
                 #expect(turn.attributes["gen_ai.conversation.id"] == runtime.sessionID)
             }

@@ -22,10 +22,11 @@ struct TelemetryPrivacyTests {
             }
             // The calls' spans name the function and the call, never the arguments.
             let call = try #require(spans.first { $0.name == "execute_tool set_lights" })
-            #expect(Set(call.attributes.keys) == [
-                "gen_ai.operation.name", "gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.type",
-                "resolvekit.approval.decided_by", "resolvekit.tool.outcome",
-            ])
+            #expect(
+                Set(call.attributes.keys) == [
+                    "gen_ai.operation.name", "gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.type",
+                    "resolvekit.approval.decided_by", "resolvekit.tool.outcome",
+                ])
         }
     }
 }

@@ -11,7 +11,9 @@ enum TelemetryTestFunctions {
         static let resolveKitName = "get_weather"
         static let resolveKitDescription = "Returns the weather."
         static let resolveKitRequiresApproval = false
-        static let resolveKitParametersSchema: JSONObject = ["type": "object", "properties": ["city": ["type": "string"]]]
+        static let resolveKitParametersSchema: JSONObject = [
+            "type": "object", "properties": ["city": ["type": "string"]],
+        ]
         static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
             if let seen = context.spanContext { seenContexts.withLock { $0[context.callID?.rawValue ?? ""] = seen } }
             context.logger.info("looking at the sky")
@@ -22,7 +24,9 @@ enum TelemetryTestFunctions {
     struct SetLights: AnyResolveKitFunction {
         static let resolveKitName = "set_lights"
         static let resolveKitDescription = "Turns the lights on or off."
-        static let resolveKitParametersSchema: JSONObject = ["type": "object", "properties": ["room": ["type": "string"]]]
+        static let resolveKitParametersSchema: JSONObject = [
+            "type": "object", "properties": ["room": ["type": "string"]],
+        ]
         static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
             if let seen = context.spanContext { seenContexts.withLock { $0[context.callID?.rawValue ?? ""] = seen } }
             return "done"
@@ -32,7 +36,9 @@ enum TelemetryTestFunctions {
     struct DeleteFile: AnyResolveKitFunction {
         static let resolveKitName = "delete_file"
         static let resolveKitDescription = "Deletes a file."
-        static let resolveKitParametersSchema: JSONObject = ["type": "object", "properties": ["path": ["type": "string"]]]
+        static let resolveKitParametersSchema: JSONObject = [
+            "type": "object", "properties": ["path": ["type": "string"]],
+        ]
         static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
             "deleted"
         }

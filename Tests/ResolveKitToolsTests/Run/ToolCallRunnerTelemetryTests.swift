@@ -63,7 +63,8 @@ struct ToolCallRunnerTelemetryTests {
         let running = Task {
             await recorded.runner.run(
                 ToolCallBatch(id: 1, calls: [ToolCallRunnerTests.call("c1", "add", ["a": 1, "b": 2], approval: true)]),
-                in: "s", allowedNames: ["add"], deadlines: ToolCallRunnerTests.deadlines, trace: trace) { _ in }
+                in: "s", allowedNames: ["add"], deadlines: ToolCallRunnerTests.deadlines, trace: trace
+            ) { _ in }
         }
         for await _ in updates where !recorded.approvals.pending.isEmpty { break }
         #expect(recorded.sample("resolvekit_approvals_pending") == 1)
@@ -104,7 +105,8 @@ struct ToolCallRunnerTelemetryTests {
         let running = Task {
             await recorded.runner.run(
                 ToolCallBatch(id: 1, calls: [ToolCallRunnerTests.call("c1", "add", ["a": 1, "b": 2], approval: true)]),
-                in: "s", allowedNames: ["add"], deadlines: deadlines) { _ in }
+                in: "s", allowedNames: ["add"], deadlines: deadlines
+            ) { _ in }
         }
         await clock.waitForSleeper(at: .init(offset: .seconds(5)))
         clock.advance(by: .seconds(5))
@@ -126,7 +128,8 @@ struct ToolCallRunnerTelemetryTests {
         let running = Task {
             await recorded.runner.run(
                 ToolCallBatch(id: 1, calls: [ToolCallRunnerTests.call("c1", "add", ["a": 1, "b": 2], approval: true)]),
-                in: "s", allowedNames: ["add"], deadlines: ToolCallRunnerTests.deadlines) { _ in }
+                in: "s", allowedNames: ["add"], deadlines: ToolCallRunnerTests.deadlines
+            ) { _ in }
         }
         for await _ in updates where !recorded.approvals.pending.isEmpty { break }
         recorded.runner.withdraw(["c1"], in: "s", because: .cancelled("Not run: its turn ended"))
@@ -144,7 +147,8 @@ struct ToolCallRunnerTelemetryTests {
         let recorded = try Recorded(approver: DenyAllApprover(), clock: ManualClock())
         let outcomes = await recorded.runner.run(
             ToolCallBatch(id: 0, calls: [ToolCallRunnerTests.call("c1", "fail")]), in: "s", allowedNames: ["fail"],
-            deadlines: ToolCallRunnerTests.deadlines) { _ in }
+            deadlines: ToolCallRunnerTests.deadlines
+        ) { _ in }
         #expect(outcomes["c1"]?.failure?.code == .executionFailed)
         #expect(
             recorded.sample(#"resolvekit_tool_calls_total{function="fail",outcome="error",decided_by="automatic"}"#)
@@ -155,7 +159,10 @@ struct ToolCallRunnerTelemetryTests {
     }
 
     @Test(arguments: [
-        (ToolCallOutcome.success("ok"), ResolveKitMetrics.Decider.automatic, true, ResolveKitMetrics.ToolOutcome.success),
+        (
+            ToolCallOutcome.success("ok"), ResolveKitMetrics.Decider.automatic, true,
+            ResolveKitMetrics.ToolOutcome.success
+        ),
         (.failure(.declined()), .person, false, .declined),
         (.failure(.declined("Approval timed out")), .timeout, false, .timeout),
         (.failure(.timedOut(after: 5)), .automatic, true, .timeout),

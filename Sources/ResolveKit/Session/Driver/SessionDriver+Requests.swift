@@ -30,7 +30,8 @@ extension SessionDriver {
         case .toolResult(let submission):
             guard let access else { return notConnected }
             return await attempt(.toolResults) {
-                .delivered(deduplicated: try await backend.submitToolResult(access, submission, trace: trace).deduplicated)
+                let answer = try await backend.submitToolResult(access, submission, trace: trace)
+                return .delivered(deduplicated: answer.deduplicated)
             }
         case .context:
             guard let access else { return notConnected }

@@ -45,7 +45,8 @@ extension SessionTelemetry {
             let retried = call.attempts > 1 ? call.lastFailure ?? .transportError : nil
             state.calls[submission.callID] = call
             let parent =
-                call.context ?? (state.turns.isEmpty
+                call.context
+                ?? (state.turns.isEmpty
                     ? nil : state.turns.values.first { $0.turnID == submission.turnID }?.context)
             return (RequestTrace(parent: parent, resendCount: call.attempts - 1), retried)
         }
