@@ -145,6 +145,7 @@ final class SessionTelemetry: Sendable {
     /// A waiting caller was answered: a question never posted, or whose message failed, ends here; a caller that
     /// stopped waiting leaves its turn running, to end as `timed_out` or `cancelled`.
     func replied(_ waiter: WaiterID, _ reply: Reply) {
+        guard isOn || hasOpenTraces else { return }
         let now = clock.elapsed
         let ended = state.withLock { state -> TurnTrace? in
             guard let requestID = state.waiters.removeValue(forKey: waiter), var trace = state.turns[requestID] else {
