@@ -30,9 +30,11 @@ struct TelemetryHarness: Sendable {
     /// Runs `body` with the harness; the telemetry's export loop runs meanwhile and is shut down after.
     static func run(
         collector: OTLPTraceCollector = OTLPTraceCollector(), exportTimeout: Duration = .seconds(10),
-        _ body: (TelemetryHarness) async throws -> Void
+        streamConnectionCap: Duration = .seconds(300), _ body: (TelemetryHarness) async throws -> Void
     ) async throws {
-        let backend = ReferenceBackend(configuration: .init(script: TelemetryTestFunctions.script))
+        var configuration = ReferenceBackend.Configuration(script: TelemetryTestFunctions.script)
+        configuration.streamConnectionCap = streamConnectionCap
+        let backend = ReferenceBackend(configuration: configuration)
         let seen = SeenRequests()
         let server = try LoopbackHTTPServer.start { request in
             let traceparent = request.header("traceparent")
