@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "ResolveKitToolsTests",
             dependencies: ["ResolveKitTools", "ResolveKitTesting", "ResolveKitTelemetry"]),
-        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting", "ResolveKitTelemetry"]),
         .testTarget(
             name: "ResolveKitTelemetryTests",
             dependencies: [

@@ -115,16 +115,14 @@ final class SessionTelemetry: Sendable {
         case .failure(let error): ending = error.code == .turnLost ? .lost : .failed
         }
         let now = clock.elapsed
-        let trace = state.withLock { state -> TurnTrace? in
-            if let turnID { state.otherTurns[turnID] = nil }
-            guard let requestID else { return nil }
-            return take(requestID, &state)
+        let (trace, seenAt) = state.withLock { state -> (TurnTrace?, Duration?) in
+            let seenAt = turnID.flatMap { state.otherTurns.removeValue(forKey: $0) }
+            return (requestID.flatMap { take($0, &state) }, seenAt)
         }
         if let trace {
             end(trace, ending: trace.callerEnding ?? ending, turnID: turnID, usage: usage, now: now)
-        } else if let turnID {
-            let started = state.withLock { $0.otherTurns.removeValue(forKey: turnID) } ?? now
-            metrics?.turnFinished(ending: ending, duration: now - started, usage: usage)
+        } else if turnID != nil {
+            metrics?.turnFinished(ending: ending, duration: now - (seenAt ?? now), usage: usage)
         }
     }
 
