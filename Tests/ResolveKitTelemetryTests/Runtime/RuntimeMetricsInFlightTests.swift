@@ -6,7 +6,8 @@ import ResolveKitTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
-struct RuntimeRetryMetricsTests {
+/// What the metrics say while things happen: retries, reconnects, a queued question, a pending approval.
+struct RuntimeMetricsInFlightTests {
     /// Reads the exposition until `condition` holds (at most 10 s): a reconnect happens on the stream's own time.
     static func samples(
         _ telemetry: Telemetry, until condition: (ExpositionSamples) -> Bool
@@ -53,6 +54,39 @@ struct RuntimeRetryMetricsTests {
                     (reconnected[#"resolvekit_event_stream_reconnects_total{reason="end_of_stream"}"#] ?? 0) >= 1)
                 #expect(reconnected["resolvekit_event_streams_connected"] == 1)
                 #expect(reconnected[#"resolvekit_event_stream_reconnects_total{reason="transport_error"}"#] == nil)
+            }
+        }
+    }
+
+    @Test func aQuestionWaitingBehindATurnAndACallWaitingForAPersonAreGaugedWhileTheyWait() async throws {
+        let gate = AsyncStream.makeStream(of: Void.self)
+        let person = ClosureApprover { request in
+            for await _ in gate.stream { break }
+            return .perCall(
+                Dictionary(
+                    uniqueKeysWithValues: request.calls.map {
+                        ($0.id, .attributed(.decline(reason: "no"), by: .person(uid: 1000, pid: 1, terminal: nil)))
+                    }))
+        }
+        try await TelemetryHarness.run { harness in
+            try await harness.withRuntime(harness.configuration(approver: person)) { runtime in
+                let first = Task { try await runtime.ask("delete it") }
+                let waiting = await Self.samples(harness.telemetry) { $0["resolvekit_approvals_pending"] == 1 }
+                #expect(waiting["resolvekit_approvals_pending"] == 1)
+                let second = Task { try await runtime.ask("weather please") }
+                let queued = await Self.samples(harness.telemetry) { $0["resolvekit_asks_queued"] == 1 }
+                #expect(queued["resolvekit_asks_queued"] == 1)
+                gate.continuation.yield()
+                _ = try await first.value
+                _ = try await second.value
+                let after = ExpositionSamples(harness.telemetry.registry.exposition())
+                #expect(after["resolvekit_approvals_pending"] == 0)
+                #expect(after["resolvekit_asks_queued"] == 0)
+                #expect(after[#"resolvekit_tool_approval_wait_seconds_count{decided_by="person"}"#] == 1)
+                #expect(
+                    after[
+                        #"resolvekit_tool_calls_total{function="delete_file",outcome="declined",decided_by="person"}"#]
+                        == 1)
             }
         }
     }
