@@ -5,8 +5,8 @@ import ResolveKitTelemetry
 import ResolveKitTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
 /// What the metrics say while things happen: retries, reconnects, a queued question, a pending approval.
+@Suite(.timeLimit(.minutes(1)))
 struct RuntimeMetricsInFlightTests {
     /// Reads the exposition until `condition` holds (at most 10 s): a reconnect happens on the stream's own time.
     static func samples(
