@@ -37,13 +37,18 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "ResolveKitHTTP", dependencies: ["ResolveKitCore", "CCurl"]),
-        // What runs a call wherever it came from: dispatch, approvals, the audit trail. No transport.
-        .target(name: "ResolveKitTools", dependencies: ["ResolveKitCore"]),
         // Metrics, spans, OTLP and the /metrics endpoint on plain sockets: no libcurl, so rk-mcp can link it.
         .target(name: "ResolveKitTelemetry", dependencies: ["ResolveKitCore"]),
         // The OTLP exporter's transport over the libcurl client.
         .target(name: "ResolveKitTelemetryHTTP", dependencies: ["ResolveKitTelemetry", "ResolveKitHTTP"]),
-        .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP"]),
+        // What runs a call wherever it came from: dispatch, approvals, the audit trail, each call's metrics and
+        // spans. No transport.
+        .target(name: "ResolveKitTools", dependencies: ["ResolveKitCore", "ResolveKitTelemetry"]),
+        .target(
+            name: "ResolveKit",
+            dependencies: [
+                "ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP", "ResolveKitTelemetry", "ResolveKitTelemetryHTTP",
+            ]),
         // The approval prompt and terminal I/O need no session, so rk-mcp uses them without linking libcurl.
         .target(name: "ResolveKitTerminalCore", dependencies: ["ResolveKitTools"]),
         .target(name: "ResolveKitTerminal", dependencies: ["ResolveKitTerminalCore", "ResolveKit"]),
@@ -64,7 +69,7 @@ let package = Package(
             path: "Functions",
             plugins: ["ResolveKitPlugin"]
         ),
-        .target(name: "ResolveKitMCP", dependencies: ["ResolveKitTools"]),
+        .target(name: "ResolveKitMCP", dependencies: ["ResolveKitTools", "ResolveKitTelemetry"]),
         // A RESP2/RESP3 client on the project's own sockets, and Redis leases with fencing tokens.
         .target(name: "ResolveKitRedis", dependencies: ["ResolveKitCore"]),
 
@@ -103,6 +108,7 @@ let package = Package(
             name: "rk-mcp",
             dependencies: [
                 "ResolveKitMCP", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitTerminalCore", "ResolveKitCLI",
+                "ResolveKitTelemetry",
             ],
             path: "Samples/rk-mcp"),
         .executableTarget(
@@ -110,7 +116,10 @@ let package = Package(
             path: "Samples/rk-approve"),
         .executableTarget(
             name: "rk-service",
-            dependencies: ["ResolveKit", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitCLI", "ResolveKitCLINetwork"],
+            dependencies: [
+                "ResolveKit", "ResolveKitTools", "ResolveKitSystemFunctions", "ResolveKitCLI", "ResolveKitCLINetwork",
+                "ResolveKitTelemetry",
+            ],
             path: "Samples/rk-service",
             exclude: ["rk-service.service", "policy.json"]
         ),
@@ -129,13 +138,15 @@ let package = Package(
             dependencies: ["ResolveKitRedis", "ResolveKitTesting", "ResolveKitChildProcess", "ResolveKitCore"]),
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
-        .testTarget(name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting"]),
-        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(
+            name: "ResolveKitToolsTests",
+            dependencies: ["ResolveKitTools", "ResolveKitTesting", "ResolveKitTelemetry"]),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting", "ResolveKitTelemetry"]),
         .testTarget(
             name: "ResolveKitTelemetryTests",
             dependencies: [
                 "ResolveKitTelemetry", "ResolveKitTelemetryHTTP", "ResolveKitHTTP", "ResolveKitTesting",
-                "ResolveKitCore", "ResolveKitChildProcess",
+                "ResolveKitCore", "ResolveKitChildProcess", "ResolveKit",
             ],
             exclude: ["Scripts"]),
         .testTarget(
@@ -174,7 +185,11 @@ let package = Package(
                 "rk-chat", "rk-service", "rk-approve", "rk-mcp", "rk-devserver", "rk-codegen", "rk-install",
             ]),
         .testTarget(
-            name: "ResolveKitMCPTests", dependencies: ["ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess"]),
+            name: "ResolveKitMCPTests",
+            dependencies: [
+                "ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess", "ResolveKitTelemetry",
+                "ResolveKitTesting", "ResolveKitHTTP",
+            ]),
         .testTarget(
             name: "rk-devserverTests",
             dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore", "ResolveKitChildProcess"]),

@@ -14,6 +14,8 @@ struct MCPOptions: Equatable {
     var policy: String?
     var allowedRoots: [String] = []
     var auditLog: String?
+    /// `--metrics-listen HOST:PORT`: where `/metrics` is served; `nil` serves none.
+    var metricsListen: String?
 
     /// Parses `arguments` (without the program name) with ``MCPFlags/tool``.
     static func parse(_ arguments: [String]) throws(UsageError) -> MCPOptions {
@@ -34,6 +36,7 @@ struct MCPOptions: Equatable {
         options.policy = parsed.value(MCPFlags.policy) ?? options.policy
         options.allowedRoots = parsed.values(MCPFlags.allowedRoot)
         options.auditLog = parsed.value(MCPFlags.auditLog)
+        options.metricsListen = parsed.value(MCPFlags.metricsListen)
         return options
     }
 }
@@ -58,6 +61,11 @@ enum MCPFlags {
         "--audit-log", value: "FILE", kind: .file(mustExist: false),
         help: "Append every approval decision and call outcome to a hash-chained audit trail.")
 
+    static let metricsListen = Flag(
+        "--metrics-listen", value: "HOST:PORT", kind: .text,
+        help: "Serve Prometheus metrics at http://HOST:PORT/metrics, e.g. 127.0.0.1:9465 (a numeric host; keep it on "
+            + "loopback). Off by default.")
+
     static let tool = CommandLineTool(
         name: "rk-mcp",
         summary: "serve this host's system functions to an MCP client over stdio",
@@ -66,8 +74,11 @@ enum MCPFlags {
             `countdown` example, as MCP tools: JSON-RPC 2.0, one message per line on stdin and stdout. An MCP client \
             starts it; it is not run by hand. Logs go to stderr.
             """,
-        usage: ["rk-mcp [--policy FILE] [--approve all|none|prompt] [--allowed-root DIR]... [--audit-log FILE]"],
-        groups: [FlagGroup(nil, [policy, approve, allowedRoot, auditLog])],
+        usage: [
+            "rk-mcp [--policy FILE] [--approve all|none|prompt] [--allowed-root DIR]... [--audit-log FILE] "
+                + "[--metrics-listen HOST:PORT]"
+        ],
+        groups: [FlagGroup(nil, [policy, approve, allowedRoot, auditLog, metricsListen])],
         sections: [
             .init(
                 "PROTOCOL",
@@ -75,6 +86,14 @@ enum MCPFlags {
                 Revisions 2025-11-25, 2025-06-18 and 2025-03-26 (initialize handshake) and 2026-07-28 (version per
                 request, server/discover). Messages over 4 MiB are refused. On end of input or SIGTERM, running calls
                 are cancelled and answered, then it exits 0.
+                """),
+            .init(
+                "TELEMETRY",
+                """
+                --metrics-listen serves the request and call metrics. Traces are exported as OTLP/HTTP JSON over plain
+                http:// when OTEL_EXPORTER_OTLP_ENDPOINT is set (point it at a collector on this host); a tools/call
+                continues the trace of its params._meta.traceparent. OTEL_SERVICE_NAME (default rk-mcp),
+                OTEL_TRACES_SAMPLER and OTEL_SDK_DISABLED are honoured.
                 """),
             .init(
                 "CLIENT CONFIGURATION",

@@ -4,6 +4,7 @@ import ResolveKitCLI
 import ResolveKitTools
 import ResolveKitMCP
 import ResolveKitSystemFunctions
+import ResolveKitTelemetry
 import ResolveKitTerminalCore
 
 /// `rk-mcp`: the Linux function pack (and `countdown`) over MCP on stdio.
@@ -18,17 +19,54 @@ struct RKMCP {
         } catch {
             tool.exit(with: error)
         }
+        let telemetry: Telemetry
         let server: MCPServer
-        do {
-            server = try MCPServer(configuration: configuration(options))
+        var metrics: MetricsEndpoint?
+        do throws(ResolveKitError) {
+            telemetry = try makeTelemetry()
+            var configuration = try configuration(options)
+            configuration.telemetry = telemetry
+            server = try MCPServer(configuration: configuration)
+            if let listen = options.metricsListen { metrics = try startMetrics(listen, telemetry) }
         } catch {
             tool.exit(with: UsageError(error.message))
         }
+        let exporting = Task { await telemetry.run() }
         let serving = Task { await server.serve() }
         let terminations = cancelOnTermination(serving)
         await serving.value
+        // What the last calls recorded is exported before the process exits.
+        await telemetry.shutdown(timeout: .seconds(5))
+        await exporting.value
+        metrics?.stop()
         withExtendedLifetime(terminations) {}
         exit(0)
+    }
+
+    /// Telemetry as the `OTEL_*` variables say, exporting over plain `http://` (rk-mcp links no libcurl).
+    static func makeTelemetry() throws(ResolveKitError) -> Telemetry {
+        do {
+            let settings = try TelemetryConfiguration(
+                environment: ProcessInfo.processInfo.environment, defaultServiceName: "rk-mcp")
+            for warning in settings.warnings {
+                FileHandle.standardError.write(Data("level=warning msg=\"\(warning)\"\n".utf8))
+            }
+            return try Telemetry(configuration: settings, transport: PlainHTTPTransport())
+        } catch {
+            throw ResolveKitError(.invalidConfiguration, error.message, underlying: error)
+        }
+    }
+
+    /// `/metrics` on `listen`, announced on stderr with the address it got.
+    static func startMetrics(_ listen: String, _ telemetry: Telemetry) throws(ResolveKitError) -> MetricsEndpoint {
+        do {
+            let endpoint = try MetricsEndpoint.start(listen: listen, registry: telemetry.registry)
+            let line = "level=info msg=\"serving metrics\" address=\(endpoint.address)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+            return endpoint
+        } catch {
+            throw ResolveKitError(.invalidConfiguration, "--metrics-listen: \(error.message)", underlying: error)
+        }
     }
 
     /// SIGTERM cancels `task`: running calls are then cancelled and answered before the process exits. Made

@@ -1,4 +1,5 @@
 import ResolveKit
+import ResolveKitTelemetry
 import Synchronization
 
 /// Answers request lines: status at once, messages through the host, in the session of the line's `user` (or the
@@ -25,12 +26,16 @@ final class RequestHandler: Sendable {
     let host: ResolveKitHost
     private let turnTimeout: Duration
     let log: ResolveKitLogger
+    /// Starts each message's server span; when spans are not exported it still gives the message a trace
+    /// context, which its log lines, its turn and the backend's requests carry.
+    private let tracer: Tracer
     private let state = Mutex(State())
 
-    init(host: ResolveKitHost, turnTimeout: Duration, log: ResolveKitLogger) {
+    init(host: ResolveKitHost, turnTimeout: Duration, log: ResolveKitLogger, tracer: Tracer = .disabled) {
         self.host = host
         self.turnTimeout = turnTimeout
         self.log = log
+        self.tracer = tracer
     }
 
     /// Takes one line and returns the task answering it. Call it in the order the lines arrived: that order is
@@ -84,28 +89,36 @@ final class RequestHandler: Sendable {
         var response: ServiceResponse
         switch request.kind {
         case .status: response = await status(id: request.id, user: request.user)
-        case .message(let text): response = await converse(text, id: request.id, user: request.user)
+        case .message(let text): response = await converse(text, request)
         case .approval(let command): response = answer(command, id: request.id, from: nil, terminal: request.terminal)
         }
         if let user = request.user { response.fields["user"] = .string(user) }
         return response
     }
 
-    private func converse(_ text: String, id: JSONValue?, user: String?) async -> ServiceResponse {
+    private func converse(_ text: String, _ request: ServiceRequest) async -> ServiceResponse {
+        let (id, user) = (request.id, request.user)
         let idText = id.map { $0.stringValue ?? $0.serialized() } ?? "-"
         guard state.withLock({ $0.accepting }), !Task.isCancelled else {
             return .error(id: id, "the service is shutting down")
         }
+        let span = tracer.startSpan(
+            "rk-service message", kind: .server,
+            parent: .incoming(traceparent: request.traceparent, tracestate: request.tracestate))
+        let log = self.log.with(metadata: span.context.logMetadata)
         log.info("request started", metadata: ["id": idText, "characters": "\(text.count)", "user": user ?? "-"])
         let started = ContinuousClock.now
         let response: ServiceResponse
         do {
-            let result = try await host.ask(text, as: user ?? Self.sharedKey, timeout: turnTimeout)
-            for call in result.toolCalls { logCall(call, user: user) }
+            let result = try await host.ask(
+                text, as: user ?? Self.sharedKey, timeout: turnTimeout, parent: span.context)
+            for call in result.toolCalls { logCall(call, user: user, log: log) }
             response = .turn(result, id: id)
         } catch {
+            span.recordError(type: error.code.rawValue, description: error.message)
             response = .failure(error, id: id)
         }
+        span.end()
         let elapsed = ContinuousClock.now - started
         log.info(
             "request answered",
@@ -117,7 +130,7 @@ final class RequestHandler: Sendable {
         return response
     }
 
-    private func logCall(_ item: ToolCallChecklistItem, user: String?) {
+    private func logCall(_ item: ToolCallChecklistItem, user: String?, log: ResolveKitLogger) {
         let call = ServiceResponse.ToolCall(item)
         var metadata = ["function": call.function, "status": call.status, "call_id": item.id.rawValue, "user": user ?? "-"]
         if let error = call.error { metadata["error"] = error }

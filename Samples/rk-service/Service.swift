@@ -3,6 +3,7 @@ import Glibc
 import ResolveKit
 import ResolveKitCLINetwork
 import ResolveKitSystemFunctions
+import ResolveKitTelemetry
 
 /// The service's lifetime: connect, report ready, answer requests until a signal (or the end of stdin) or the loss
 /// of the backend, then drain and report how it ended.
@@ -22,15 +23,45 @@ struct Service {
         let signals = SignalWatcher([SIGTERM, SIGINT])
         let structuredLog = StructuredLog(secrets: settings.secrets)
         let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
-        let notifier = SystemdNotifier(environment: environment)
-        let configuration = makeConfiguration(
+        var configuration = makeConfiguration(
             logger: structuredLog.logger(label: "resolvekit", minimumLevel: settings.logLevel))
+        let telemetry: Telemetry
+        do {
+            telemetry = try configuration.makeTelemetry(serviceName: "rk-service", environment: environment)
+        } catch {
+            log.error("cannot set up telemetry", metadata: ["reason": error.message])
+            return .usage
+        }
+        configuration.telemetry = telemetry
+        // Spans are exported while the service runs, and what is queued when it stops is exported before it exits.
+        async let exporting: Void = telemetry.run()
+        let code = await run(configuration, telemetry: telemetry, signals: signals, log: log)
+        await telemetry.shutdown(timeout: .seconds(5))
+        await exporting
+        return code
+    }
+
+    private func run(
+        _ configuration: ResolveKitConfiguration, telemetry: Telemetry, signals: SignalWatcher, log: ResolveKitLogger
+    ) async -> ExitCode {
+        let notifier = SystemdNotifier(environment: environment)
         guard let registry = try? ResolveKitRegistry(functionPacks: configuration.functionPacks),
             !registry.functionNames.isEmpty
         else {
             log.error("the system function pack was refused; nothing to expose")
             return .internalFailure
         }
+        var metrics: MetricsEndpoint?
+        if let listen = settings.metricsListen {
+            do {
+                metrics = try MetricsEndpoint.start(listen: listen, registry: telemetry.registry)
+                log.info("serving metrics", metadata: ["address": metrics?.address ?? listen, "path": "/metrics"])
+            } catch {
+                log.error("cannot serve metrics", metadata: ["address": listen, "reason": error.description])
+                return .internalFailure
+            }
+        }
+        defer { metrics?.stop() }
         let host = ResolveKitHost(
             configuration: configuration,
             options: .init(maxOpenSessions: settings.maxSessions, idleTimeout: settings.idleClose))
@@ -69,7 +100,8 @@ struct Service {
             source.stop()
             return Self.report(error, log: log)
         }
-        let handler = RequestHandler(host: host, turnTimeout: settings.turnTimeout, log: log)
+        let handler = RequestHandler(
+            host: host, turnTimeout: settings.turnTimeout, log: log, tracer: telemetry.tracer)
         source.start()
         notifier.notify("READY=1\nSTATUS=Serving requests on \(source.summary)")
         log.info("ready", metadata: ["session_id": shared.sessionID ?? "-", "requests": source.summary])

@@ -51,6 +51,12 @@ enum ServiceFlags {
         help: "A user's session unused this long closes its stream; the next request resumes it (default 300; 0 "
             + "never).")
 
+    static let metricsListen = Flag(
+        "--metrics-listen", value: "HOST:PORT", kind: .text,
+        help: "Serve Prometheus metrics at http://HOST:PORT/metrics, e.g. 127.0.0.1:9464 (a numeric host; "
+            + "[::1]:9464 for IPv6). Keep it on loopback unless the network in between is yours: the README's "
+            + "threat model says what the figures reveal. Off by default.")
+
     static let tool = CommandLineTool(
         name: "rk-service",
         summary: "expose this host's system functions to a ResolveKit agent, headless",
@@ -64,7 +70,7 @@ enum ServiceFlags {
                 nil,
                 [
                     policy, checkPolicy, allowedRoot, stateDirectory, socket, auditLog, logLevel, drainTimeout,
-                    turnTimeout, connectAttempts, maxSessions, idleClose,
+                    turnTimeout, connectAttempts, maxSessions, idleClose, metricsListen,
                 ]),
             .backend,
             .network,
@@ -81,6 +87,9 @@ enum ServiceFlags {
                     -> {"connection":"active","counts":{…},"id":"2","session_id":"…","status":"ok"}
                   {"id": "3", "user": "alice", "message": "Is the disk full?"}
                     -> {"answer":"…","id":"3","status":"ok","tool_calls":[…],"user":"alice"}
+                  {"id": "4", "message": "…",
+                   "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
+                    continues the caller's W3C trace ("tracestate" too); a malformed one starts a new trace.
                 A line with "user" is answered in that user's own session (its own conversation, device id and
                 state); users are served at once, each user's lines in order. Lines without "user" share one session.
                 A declined call is {"function": "…", "status": "declined", "error": "<the reason>"}.
@@ -97,10 +106,19 @@ enum ServiceFlags {
                 "LOGS AND SIGNALS",
                 """
                 Logs go to stderr, one `level=… label=… msg="…"` line each, never a secret (the API key, the key's
-                passphrase, the proxy's password). SIGTERM or SIGINT drains: no new requests, running calls finish,
-                results are posted, state is saved. With NOTIFY_SOCKET set (systemd Type=notify) it reports READY=1
-                once connected and STOPPING=1 when draining. When the network refuses, the log line says the cause
-                in words: msg="cannot connect" cause="untrusted certificate" fix="trust your company's CA…".
+                passphrase, the proxy's password); lines about a request, its turn and its calls carry trace_id and
+                span_id. SIGTERM or SIGINT drains: no new requests, running calls finish, results are posted, state is
+                saved, spans are exported. With NOTIFY_SOCKET set (systemd Type=notify) it reports READY=1 once
+                connected and STOPPING=1 when draining. When the network refuses, the log line says the cause in words:
+                msg="cannot connect" cause="untrusted certificate" fix="trust your company's CA…".
+                """),
+            .init(
+                "TELEMETRY",
+                """
+                --metrics-listen serves the metrics the README's "Operating it" lists. Traces are exported as
+                OTLP/HTTP JSON when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set;
+                OTEL_SERVICE_NAME (default rk-service), OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS,
+                OTEL_TRACES_SAMPLER and OTEL_SDK_DISABLED are honoured as OpenTelemetry specifies.
                 """),
             .init(
                 "EXIT CODES",

@@ -20,6 +20,8 @@ struct ServiceOptions: Equatable {
     var idleCloseSeconds = 300
     /// The network flags (`--ca-file`, `--proxy`, …), joined with their variables by ``ServiceSettings``.
     var network = NetworkOptions()
+    /// `--metrics-listen HOST:PORT`: where `/metrics` is served; `nil` serves none.
+    var metricsListen: String?
 
     typealias UsageError = ResolveKitCLI.UsageError
 
@@ -48,6 +50,7 @@ struct ServiceOptions: Equatable {
         options.maxSessions = parsed.integer(Flags.maxSessions) ?? options.maxSessions
         options.idleCloseSeconds = parsed.integer(Flags.idleClose) ?? options.idleCloseSeconds
         options.network = NetworkOptions(parsed)
+        options.metricsListen = parsed.value(Flags.metricsListen)
         return options
     }
 }

@@ -19,6 +19,9 @@ struct ServiceRequest: Equatable, Sendable {
     var user: String? = nil
     /// The operator's terminal as the client reports it (`terminal`), for the audit trail of approvals.
     var terminal: String? = nil
+    /// The caller's W3C trace context (`traceparent`, `tracestate`): the request's span continues its trace.
+    var traceparent: String? = nil
+    var tracestate: String? = nil
 
     /// A line that is not a usable request, with the id when one could be read.
     struct Malformed: Error, Equatable {
@@ -56,7 +59,9 @@ struct ServiceRequest: Equatable, Sendable {
             guard let text = message.stringValue, !text.isEmpty else {
                 throw Malformed(id: id, reason: "message must be a non-empty string")
             }
-            return ServiceRequest(id: id, kind: .message(text), user: user)
+            return ServiceRequest(
+                id: id, kind: .message(text), user: user, traceparent: object["traceparent"]?.stringValue,
+                tracestate: object["tracestate"]?.stringValue)
         case (nil, let command?):
             if command.stringValue == "status" { return ServiceRequest(id: id, kind: .status, user: user) }
             guard let name = command.stringValue, ApprovalCommand.names.contains(name) else {

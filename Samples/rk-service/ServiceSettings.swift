@@ -4,6 +4,7 @@ import ResolveKitCLI
 import ResolveKitCLINetwork
 import ResolveKitHTTP
 import ResolveKitSystemFunctions
+import ResolveKitTelemetry
 
 /// Everything `rk-service` runs with, validated: the options joined with the environment and the files they name.
 struct ServiceSettings: Sendable {
@@ -32,6 +33,8 @@ struct ServiceSettings: Sendable {
     var secrets: [String] { [apiKey] + networkSecrets }
     /// The network's secrets, read from their files.
     var networkSecrets: [String] = []
+    /// Where `/metrics` is served (`host:port`, checked); `nil` serves none.
+    var metricsListen: String?
 
     /// The functions rk-service serves, which a policy may name.
     static let servedFunctions = try? ResolveKitRegistry(functions: [], functionPacks: [SystemFunctionsPack.self])
@@ -81,6 +84,18 @@ struct ServiceSettings: Sendable {
                 throw UsageError(message: "--socket needs a path of 1 to \(maxSocketPathBytes) bytes")
             }
         }
+        if let listen = options.metricsListen {
+            do {
+                try MetricsEndpoint.validate(listen: listen)
+            } catch {
+                throw UsageError(message: "--metrics-listen: \(error.message)")
+            }
+        }
+        do {
+            _ = try TelemetryConfiguration(environment: environment, defaultServiceName: "rk-service")
+        } catch {
+            throw UsageError(message: error.message)
+        }
         let stateDirectory =
             options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
         return ServiceSettings(
@@ -90,7 +105,8 @@ struct ServiceSettings: Sendable {
             turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
             maxSessions: options.maxSessions,
             idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds),
-            network: network.settings, networkSummary: network.summary, networkSecrets: network.secrets)
+            network: network.settings, networkSummary: network.summary, networkSecrets: network.secrets,
+            metricsListen: options.metricsListen)
     }
 
     private static func resolveAPIKey(

@@ -1,3 +1,4 @@
+import ResolveKitTelemetry
 import ResolveKitTools
 import Synchronization
 
@@ -16,8 +17,8 @@ extension MCPServer {
 
     private static let versionKey = "io.modelcontextprotocol/protocolVersion"
 
-    /// The answer to one request: a result object or a JSON-RPC error.
-    func respond(method: String, params: JSONObject, id: JSONValue, _ output: MCPOutput) async
+    /// The answer to one request: a result object or a JSON-RPC error. A call's spans descend from `trace`.
+    func respond(method: String, params: JSONObject, id: JSONValue, _ output: MCPOutput, trace: SpanParent) async
         -> Result<JSONObject, JSONRPCError>
     {
         let meta = params["_meta"]?.objectValue ?? [:]
@@ -29,7 +30,8 @@ extension MCPServer {
                         supported: Self.modernVersions + Self.legacyVersions))
             }
             let level = meta["io.modelcontextprotocol/logLevel"]?.stringValue.flatMap(MCPLogLevel.init(rawValue:))
-            return await modern(method, params, id: id, Era(version: version, isModern: true, logLevel: level), output)
+            let era = Era(version: version, isModern: true, logLevel: level)
+            return await modern(method, params, id: id, era, output, trace: trace)
                 .map { result in
                     var result = result
                     result["resultType"] = "complete"
@@ -39,12 +41,12 @@ extension MCPServer {
                     return result
                 }
         }
-        return await legacy(method, params, id: id, output)
+        return await legacy(method, params, id: id, output, trace: trace)
     }
 
-    private func modern(_ method: String, _ params: JSONObject, id: JSONValue, _ era: Era, _ output: MCPOutput) async
-        -> Result<JSONObject, JSONRPCError>
-    {
+    private func modern(
+        _ method: String, _ params: JSONObject, id: JSONValue, _ era: Era, _ output: MCPOutput, trace: SpanParent
+    ) async -> Result<JSONObject, JSONRPCError> {
         switch method {
         case "server/discover":
             return .success(discovery)
@@ -56,16 +58,16 @@ extension MCPServer {
                 return result
             }
         case "tools/call":
-            return await callTool(params, id: id, era, output)
+            return await callTool(params, id: id, era, output, trace: trace)
         default:
             // ping, logging/setLevel and initialize do not exist in the stateless revision.
             return .failure(.methodNotFound(method))
         }
     }
 
-    private func legacy(_ method: String, _ params: JSONObject, id: JSONValue, _ output: MCPOutput) async
-        -> Result<JSONObject, JSONRPCError>
-    {
+    private func legacy(
+        _ method: String, _ params: JSONObject, id: JSONValue, _ output: MCPOutput, trace: SpanParent
+    ) async -> Result<JSONObject, JSONRPCError> {
         switch method {
         case "initialize":
             return initialize(params, id: id)
@@ -88,7 +90,7 @@ extension MCPServer {
         let era = Era(version: version, isModern: false, logLevel: level)
         switch method {
         case "tools/list": return listTools(params, era)
-        case "tools/call": return await callTool(params, id: id, era, output)
+        case "tools/call": return await callTool(params, id: id, era, output, trace: trace)
         case "logging/setLevel":
             guard let name = params["level"]?.stringValue, let level = MCPLogLevel(rawValue: name) else {
                 return .failure(

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitTelemetry
 import ResolveKitTools
 import Synchronization
 
@@ -27,7 +28,7 @@ extension MCPServer {
     /// Runs one call through the tools core, as a ResolveKit call goes. Unknown tools and malformed params are
     /// protocol errors; invalid arguments, a decline, a timeout and the function's own error are results with
     /// `isError`, in words the model can act on.
-    func callTool(_ params: JSONObject, id: JSONValue, _ era: Era, _ output: MCPOutput) async
+    func callTool(_ params: JSONObject, id: JSONValue, _ era: Era, _ output: MCPOutput, trace: SpanParent) async
         -> Result<JSONObject, JSONRPCError>
     {
         guard let name = params["name"]?.stringValue else {
@@ -47,13 +48,13 @@ extension MCPServer {
             audit: AuditRecords(trail: configuration.auditTrail) { [logger = configuration.logger] in
                 logger.error("\($0)")
             },
-            control: control, runsSequentially: true, progress: { _ in progress })
+            control: control, runsSequentially: true, telemetry: toolTelemetry, progress: { _ in progress })
         // The approval's deadline is the call's timeout from its arrival; the function gets its whole timeout.
         let deadlines = ToolCallDeadlines(
             approval: { $0.serverDeadline }, run: { call, now in now + .seconds(call.timeoutSeconds) })
         let outcomes = await runner.run(
             ToolCallBatch(id: 0, calls: [call]), in: "mcp", allowedNames: Set(registry.functionNames),
-            deadlines: deadlines, report: { _ in })
+            deadlines: deadlines, trace: ToolCallTrace(parent: { _ in trace }), report: { _ in })
         var outcome = outcomes[call.callID] ?? .failure(.cancelled("Cancelled before it finished"))
         if case .failure = outcome, Task.isCancelled, state.withLock({ $0.shuttingDown }) {
             outcome = .failure(.cancelled("The server is shutting down; the call was cancelled before it finished"))

@@ -1,4 +1,5 @@
 public import Glibc
+public import ResolveKitTelemetry
 public import ResolveKitTools
 import Synchronization
 
@@ -44,6 +45,10 @@ public final class MCPServer: Sendable {
         public var maxMessageBytes: Int
         /// The most calls running at once; more wait for a slot, within their deadline.
         public var maxConcurrentCalls: Int
+        /// Where requests and calls are counted and traced: `mcp_server_operation_duration_seconds` and the tools
+        /// core's call metrics in its registry, a `tools/call` server span under the client's
+        /// `params._meta.traceparent` with the call's spans under it. `nil` (the default) records nothing.
+        public var telemetry: Telemetry?
 
         /// Creates a configuration.
         public init(
@@ -53,8 +58,9 @@ public final class MCPServer: Sendable {
             version: String? = nil, instructions: String? = nil,
             auditTrail: ApprovalAuditTrail? = nil, logger: ResolveKitLogger = .disabled,
             clock: ResolveKitClock = .continuous, pageSize: Int = 100, maxMessageBytes: Int = 4 << 20,
-            maxConcurrentCalls: Int = 8
+            maxConcurrentCalls: Int = 8, telemetry: Telemetry? = nil
         ) {
+            self.telemetry = telemetry
             self.functions = functions
             self.functionPacks = functionPacks
             self.approver = approver
@@ -84,6 +90,8 @@ public final class MCPServer: Sendable {
     let dispatcher: ToolDispatcher
     /// The one limit on calls running at once, shared by every request.
     let control: ToolCallControl
+    /// What each call records through, and the catalog requests are counted in.
+    let toolTelemetry: ToolCallTelemetry
     let state = Mutex(SessionState())
 
     /// Creates a server for the configuration's functions.
@@ -101,6 +109,19 @@ public final class MCPServer: Sendable {
             dependencies: configuration.dependencies)
         approvals = ToolApprovals(rememberedFile: nil, registry: registry)
         control = ToolCallControl(maxConcurrentCalls: configuration.maxConcurrentCalls)
+        if let telemetry = configuration.telemetry {
+            do {
+                toolTelemetry = ToolCallTelemetry(
+                    metrics: try telemetry.metrics(functionNames: registry.functionNames),
+                    tracer: telemetry.recordingTracer)
+            } catch {
+                throw ResolveKitError(
+                    .invalidConfiguration, "The telemetry's registry cannot take the metrics: \(error)",
+                    underlying: error)
+            }
+        } else {
+            toolTelemetry = .off
+        }
     }
 
     /// Serves the protocol on `input` and `output` until the input ends or the calling task is cancelled; then
@@ -161,7 +182,7 @@ public final class MCPServer: Sendable {
             }
             if state.shuttingDown { return .internalError("The server is shutting down") }
             state.inFlight[key] = Task { [self] in
-                let reply = await respond(method: method, params: params, id: id, output)
+                let reply = await observed(method: method, params: params, id: id, output)
                 let cancelledByClient = self.state.withLock { $0.cancelledByClient.remove(key) != nil }
                 if !cancelledByClient {
                     switch reply {

@@ -1,4 +1,5 @@
 public import ResolveKitCore
+import Synchronization
 
 /// Everything telemetry needs in one place, built from a ``TelemetryConfiguration``: the metrics registry (with
 /// the process metrics), the tracer with its sampler, and, when the configuration exports, the batch span processor
@@ -7,7 +8,7 @@ public import ResolveKitCore
 /// ```swift
 /// let configuration = try TelemetryConfiguration(environment: environment, defaultServiceName: "rk-service")
 /// let telemetry = try Telemetry(configuration: configuration, transport: PlainHTTPTransport())
-/// let metrics = try ResolveKitMetrics(registry: telemetry.registry, functionNames: ["read_log_tail"])
+/// let metrics = try telemetry.metrics(functionNames: ["read_log_tail"])
 /// async let exporting: Void = telemetry.run()
 /// let turn = telemetry.tracer.startTurn(sessionID: "s-1", requestID: "r-1")
 /// turn.finishTurn(ending: .answered, turnID: nil, usage: nil)
@@ -21,10 +22,15 @@ public final class Telemetry: Sendable {
     public let registry: MetricsRegistry
     /// Starts spans; records nothing when tracing is disabled or not exported, but still propagates contexts.
     public let tracer: Tracer
+    /// The tracer when spans are recorded and exported; `nil` otherwise (`OTEL_SDK_DISABLED`, no traces endpoint),
+    /// so a caller can skip making spans that would record nothing.
+    public var recordingTracer: Tracer? { spanProcessor == nil ? nil : tracer }
     /// The span processor, when spans are exported.
     public let spanProcessor: BatchSpanProcessor?
     /// The metrics pusher, when metrics are pushed.
     public let metricsPusher: OTLPMetricsPusher?
+    /// The catalog registered in ``registry`` by the first runtime, host or MCP server that used this telemetry.
+    private let catalog = Mutex<ResolveKitMetrics?>(nil)
 
     /// Builds the pieces.
     /// - Parameters:
@@ -63,6 +69,29 @@ public final class Telemetry: Sendable {
                     registry: registry, export: $0, resource: configuration.resource, transport: transport,
                     interval: configuration.metricExportInterval, clock: clock, logger: logger)
             } : nil
+    }
+
+    /// The catalog of metrics every runtime, host and MCP server records through, registered in ``registry`` on
+    /// first use with `functionNames` as the values of the `function` label. Everything using this telemetry shares
+    /// it: a later caller gets the same catalog, and records its functions that are not in the first caller's set as
+    /// `other` (so give a host, rather than several runtimes, one telemetry).
+    /// - Throws: ``TelemetryError`` when the registry already holds one of the catalog's names (it was registered
+    ///   there by other code), or a function name is `other` or empty.
+    public func metrics(functionNames: some Sequence<String>) throws(TelemetryError) -> ResolveKitMetrics {
+        try catalog.withLock { catalog throws(TelemetryError) in
+            if let catalog { return catalog }
+            let made = try ResolveKitMetrics(registry: registry, functionNames: functionNames)
+            catalog = made
+            return made
+        }
+    }
+
+    /// Exports the spans queued so far, when the export loop runs; returns at once otherwise.
+    /// - Returns: Whether they were exported (or dropped) before `timeout`.
+    @discardableResult
+    public func flush(timeout: Duration) async -> Bool {
+        guard let spanProcessor, spanProcessor.isRunning else { return true }
+        return await spanProcessor.forceFlush(timeout: timeout)
     }
 
     /// Runs the export loops until ``shutdown(timeout:)`` or cancellation; returns at once when nothing exports.

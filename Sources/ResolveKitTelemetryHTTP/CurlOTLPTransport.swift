@@ -2,28 +2,37 @@ public import ResolveKitHTTP
 public import ResolveKitTelemetry
 
 /// An ``OTLPTransport`` over the package's libcurl client: `http://` and `https://` endpoints, TLS verified,
-/// proxies from the environment, connections kept alive between exports.
+/// proxies from the environment, connections kept alive between exports, and the same network settings as the
+/// runtime's requests (a private CA, a client certificate, a proxy, extra headers) when given them.
 ///
 /// ```swift
 /// let client = HTTPClient()
-/// let exporter = OTLPSpanExporter(configuration: configuration, transport: CurlOTLPTransport(client: client))
+/// let transport = CurlOTLPTransport(client: client, network: configuration.network)
 /// ```
 public struct CurlOTLPTransport: OTLPTransport {
     private let client: HTTPClient
     private let ownsClient: Bool
+    /// Trust, client identity, pins, proxy and headers of every export.
+    public let network: NetworkSettings
     /// The largest answer body read; OTLP answers are a few bytes (a longer one is a `protocol_error`).
     private static let maxBodyBytes = 64 * 1024
 
     /// Creates a transport over `client`, which the caller shuts down.
-    public init(client: HTTPClient) {
+    /// - Parameters:
+    ///   - client: The client requests go through.
+    ///   - network: The network settings of every export (the system's trust and the environment's proxy by
+    ///     default).
+    public init(client: HTTPClient, network: NetworkSettings = NetworkSettings()) {
         self.client = client
         self.ownsClient = false
+        self.network = network
     }
 
     /// Creates a transport with a client of its own, shut down by ``shutdown()``.
-    public init() {
+    public init(network: NetworkSettings = NetworkSettings()) {
         self.client = HTTPClient(configuration: HTTPClient.Configuration(userAgent: nil))
         self.ownsClient = true
+        self.network = network
     }
 
     /// Posts the request with its deadline; any status is a result.
@@ -35,7 +44,7 @@ public struct CurlOTLPTransport: OTLPTransport {
         let connect = min(request.timeout, .seconds(10))
         let http = HTTPRequest(
             method: .post, url: request.url, headers: headers, body: request.body, connectTimeout: connect,
-            timeout: request.timeout)
+            timeout: request.timeout, network: network)
         do {
             let response = try await client.execute(http)
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)

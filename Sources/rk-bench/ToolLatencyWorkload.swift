@@ -1,6 +1,7 @@
 import Foundation
 import ResolveKit
 import ResolveKitHTTP
+import ResolveKitTelemetry
 import ResolveKitTesting
 import Synchronization
 
@@ -8,14 +9,21 @@ import Synchronization
 /// - `call-dispatch`: from the reference backend appending a `tool_call_request` to the function starting (SSE
 ///   write, loopback, libcurl, SSE parse, envelope decode, journal, schema check, dispatch).
 /// - `result-post`: from the function returning to the runtime having the backend's answer to the result POST.
-/// Target: under 1 ms each at p99 (the reference iOS runtime waits at least 250 ms for its batch window).
+/// Each is measured twice in the same run, on two runtimes of the same backend taking turns in blocks: one without
+/// telemetry, one recording every metric and span and exporting the spans to a loopback OTLP receiver
+/// (`+telemetry`; `vs_off_p50`, `vs_off_p99` in %).
+/// Target: under 1 ms each at p99 (the reference iOS runtime waits at least 250 ms for its batch window); telemetry
+/// within 5 %.
 struct ToolLatencyWorkload: Workload {
     let name = "tool-latency"
-    let summary = "request-to-start and return-to-posted overhead of an approval-free call (us, p50/p99)"
+    let summary =
+        "request-to-start and return-to-posted overhead of an approval-free call, without and with telemetry (us)"
     static let iterations = 2000
     /// Calls before measuring: past the call journal's capacity (4096), so the figures are those of a service that
     /// has been running a while, not of a fresh process.
     static let warmUp = 5000
+    /// Calls per block; the two runtimes take turns block by block, so both see the same machine.
+    static let block = 100
 
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
         do {
@@ -27,37 +35,92 @@ struct ToolLatencyWorkload: Workload {
         }
     }
 
+    /// One runtime measured: its session, its events, and its samples.
+    final class Contender {
+        let runtime: ResolveKitRuntime
+        let sessionID: String
+        var events: AsyncStream<ResolveKitRuntimeEvent>.Iterator
+        var dispatch: [Double] = []
+        var posting: [Double] = []
+
+        init(_ runtime: ResolveKitRuntime) async throws {
+            self.runtime = runtime
+            try await runtime.start()
+            guard let sessionID = runtime.sessionID else { throw BenchFailure(message: "no session") }
+            self.sessionID = sessionID
+            events = runtime.events.makeAsyncIterator()
+        }
+
+        /// Runs calls `range` through the backend; keeps their samples when `measured`.
+        func call(_ range: Range<Int>, backend: ReferenceBackend, measured: Bool) async throws {
+            for index in range {
+                let callID = "bench_\(sessionID.prefix(8))_\(index)"
+                let sentAt = Probe.now()
+                let payload: JSONValue = [
+                    "call_id": .string(callID), "function_name": "bench_probe",
+                    "arguments": ["sent_at": .number(sentAt)], "timeout_seconds": 30, "human_description": "probe",
+                    "requires_approval": false,
+                ]
+                _ = backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: sessionID)
+                while let event = await events.next() {
+                    if case .toolResultDelivered(let id) = event, id.rawValue == callID { break }
+                }
+                let postedAt = Probe.now()
+                guard let times = Probe.times(callID) else {
+                    throw BenchFailure(message: "the probe did not run for \(callID)")
+                }
+                if measured {
+                    dispatch.append((times.started - sentAt) / 1000)
+                    posting.append((postedAt - times.returned) / 1000)
+                }
+            }
+        }
+    }
+
     private func measure(log: @Sendable (String) -> Void) async throws -> [Measurement] {
         let backend = ReferenceBackend(configuration: .init(apiKeys: ["rk_bench"]))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
-        let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
-            baseURL: URL(string: server.baseURL)!, apiKeyProvider: { "rk_bench" }, deviceIDProvider: { "bench" },
-            functions: [Probe.self], stateLocation: .inMemory))
-        try await runtime.start()
-        guard let sessionID = runtime.sessionID else { throw BenchFailure(message: "no session") }
-        let delivered = runtime.events
-        var iterator = delivered.makeAsyncIterator()
-        var dispatch: [Double] = []
-        var posting: [Double] = []
-        for index in 0..<(Self.iterations + Self.warmUp) {
-            let callID = "bench_\(index)"
-            let sentAt = Probe.now()
-            let payload: JSONValue = [
-                "call_id": .string(callID), "function_name": "bench_probe", "arguments": ["sent_at": .number(sentAt)],
-                "timeout_seconds": 30, "human_description": "probe", "requires_approval": false,
-            ]
-            _ = backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: sessionID)
-            while let event = await iterator.next() {
-                if case .toolResultDelivered(let id) = event, id.rawValue == callID { break }
-            }
-            let postedAt = Probe.now()
-            guard let times = Probe.times(callID) else { throw BenchFailure(message: "the probe did not run for \(callID)") }
-            if index >= Self.warmUp {
-                dispatch.append((times.started - sentAt) / 1000)
-                posting.append((postedAt - times.returned) / 1000)
-            }
+        // The OTLP receiver answers at once and reads nothing: what is measured is the runtime's side.
+        let receiver = try LoopbackHTTPServer.start { _ in
+            LoopbackResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array("{}".utf8)))
         }
-        await runtime.stop()
+        let telemetry = try Telemetry(
+            configuration: TelemetryConfiguration(
+                resource: TelemetryResource(serviceName: "rk-bench"),
+                traces: .init(endpoint: receiver.baseURL + "/v1/traces"),
+                batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelay: .seconds(3600))),
+            transport: PlainHTTPTransport())
+        let exporting = Task { await telemetry.run() }
+        func configuration(_ telemetry: Telemetry?) -> ResolveKitConfiguration {
+            ResolveKitConfiguration(
+                baseURL: URL(string: server.baseURL)!, apiKeyProvider: { "rk_bench" },
+                deviceIDProvider: { "bench-" + UUIDText.make() }, functions: [Probe.self], stateLocation: .inMemory,
+                telemetry: telemetry)
+        }
+        let off = try await Contender(ResolveKitRuntime(configuration: configuration(nil)))
+        let on = try await Contender(ResolveKitRuntime(configuration: configuration(telemetry)))
+        try await off.call(0..<Self.warmUp, backend: backend, measured: false)
+        try await on.call(0..<Self.warmUp, backend: backend, measured: false)
+        var next = Self.warmUp
+        var onFirst = false
+        while next < Self.warmUp + Self.iterations {
+            let range = next..<min(next + Self.block, Self.warmUp + Self.iterations)
+            for contender in onFirst ? [on, off] : [off, on] {
+                try await contender.call(range, backend: backend, measured: true)
+            }
+            onFirst.toggle()
+            next = range.upperBound
+        }
+        await off.runtime.stop()
+        await on.runtime.stop()
+        await telemetry.shutdown(timeout: .seconds(5))
+        await exporting.value
+        let exported = telemetry.spanProcessor?.exportedCount ?? 0
+        let dropped = BatchSpanProcessor.DropReason.allCases.reduce(0) {
+            $0 + (telemetry.spanProcessor?.droppedCount($1) ?? 0)
+        }
+        await receiver.stop()
         // The floor under both figures: one plain request/response on the same client and loopback server.
         var roundTrips: [Double] = []
         let health = HTTPRequest(url: server.baseURL + "/health")
@@ -68,19 +131,31 @@ struct ToolLatencyWorkload: Workload {
         }
         await backend.stop()
         await server.stop()
-        log("tool-latency: \(Self.iterations) calls measured after \(Self.warmUp) warm-up calls")
+        log(
+            "tool-latency: \(Self.iterations) calls measured per runtime after \(Self.warmUp) warm-up calls each, "
+                + "in blocks of \(Self.block); telemetry exported \(exported) spans, dropped \(dropped)")
+        let dispatchOff = Self.row(name, "call-dispatch", off.dispatch)
+        let postOff = Self.row(name, "result-post", off.posting)
         return [
-            Self.row(name, "call-dispatch", dispatch), Self.row(name, "result-post", posting),
+            dispatchOff, Self.row(name, "call-dispatch+telemetry", on.dispatch, against: dispatchOff), postOff,
+            Self.row(name, "result-post+telemetry", on.posting, against: postOff),
             Self.row(name, "http-get-floor", roundTrips),
         ]
     }
 
-    static func row(_ workload: String, _ contender: String, _ samples: [Double]) -> Measurement {
+    static func row(
+        _ workload: String, _ contender: String, _ samples: [Double], against baseline: Measurement? = nil
+    ) -> Measurement {
         let sorted = samples.sorted()
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        var details = ["p50": percentile(0.5), "p99": percentile(0.99)]
+        if let baseline, let p50 = baseline.details["p50"], let p99 = baseline.details["p99"] {
+            details["vs_off_p50"] = (percentile(0.5) / p50 - 1) * 100
+            details["vs_off_p99"] = (percentile(0.99) / p99 - 1) * 100
+        }
         return Measurement(
             workload: workload, contender: contender, chunk: nil, value: sorted.reduce(0, +) / Double(sorted.count),
-            unit: "us", details: ["p50": percentile(0.5), "p99": percentile(0.99)])
+            unit: "us", details: details)
     }
 }
 

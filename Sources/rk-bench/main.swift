@@ -16,6 +16,16 @@ if CommandLine.arguments.dropFirst().first == BackendChild.flag {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == SessionsWorkload.idleChildFlag {
+    do {
+        try await SessionsWorkload.serveIdle(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    } catch {
+        writeError("error: idle sessions: \(error)")
+        exit(1)
+    }
+}
+
 if CommandLine.arguments.dropFirst().first == AllocationCounter.flag {
     do {
         try AllocationCounter.serve(Array(CommandLine.arguments.dropFirst(2)))

@@ -26,13 +26,16 @@ struct MCPBinaryTests {
         let client: MCPTestClient
         let stderr: Pipe
 
-        static func start(_ arguments: [String]) throws -> Running {
+        /// Starts `rk-mcp` with `arguments`, in this process's environment with `environment` laid over it.
+        static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
             let input = Pipe()
             let output = Pipe()
             let errors = Pipe()
+            let variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OTEL_") }
+                .merging(environment) { $1 }
             let process = try ChildProcess.spawn(
-                binary.path, arguments: arguments, standardInput: .pipe(input), standardOutput: .pipe(output),
-                standardError: .pipe(errors))
+                binary.path, arguments: arguments, environment: variables, standardInput: .pipe(input),
+                standardOutput: .pipe(output), standardError: .pipe(errors))
             // The client reads its own copy of the read end; the pipe's handle is closed now, so no descriptor is
             // closed twice.
             let reading = dup(output.fileHandleForReading.fileDescriptor)

@@ -54,7 +54,13 @@ struct OTLPDecodeTests {
             let script = ProgramRunner.testsFolder.appending(path: "Scripts/decode_otlp_trace.py").path
             let output = try await ProgramRunner.withTemporaryFile(named: "trace.json", body) { path in
                 try await ProgramRunner.run(
-                    python, [script, path, "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"])
+                    python,
+                    [
+                        script, "--trace", "4bf92f3577b34da6a3ce929d0e0e4736", "--parent", "00f067aa0ba902b7",
+                        "--service", "otlp-decode-test", "--conversation", "session-1", "--input-tokens", "616",
+                        "--output-tokens", "15", "--approved", "get_weather:call-1:person", "--declined",
+                        "delete_file:call-2:policy", path,
+                    ])
             }
             #expect(output.termination.status == 0, "\(output.standardOutput)\(output.standardError)")
             #expect(output.standardOutput.contains("decoded 7 spans in trace 4bf92f3577b34da6a3ce929d0e0e4736"))

@@ -11,6 +11,18 @@ struct ReadmeCatalogTests {
         var description: String { "\(name) \(type) \(labels)" }
     }
 
+    /// The README's meaning cell of each metric, by name.
+    static func readmeMeanings() throws -> [String: String] {
+        let readme = try String(contentsOf: ProgramRunner.packageRoot.appending(path: "README.md"), encoding: .utf8)
+        var meanings: [String: String] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false)
+            guard cells.count == 6 else { continue }
+            meanings[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: " `"))] = String(cells[4])
+        }
+        return meanings
+    }
+
     static func readmeRows() throws -> [Row] {
         let readme = try String(contentsOf: ProgramRunner.packageRoot.appending(path: "README.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
@@ -43,5 +55,26 @@ struct ReadmeCatalogTests {
         #expect(rows.count == families.count)
         #expect(Set(rows).subtracting(families).isEmpty, "in the README only: \(Set(rows).subtracting(families))")
         #expect(Set(families).subtracting(rows).isEmpty, "missing from the README: \(Set(families).subtracting(rows))")
+    }
+
+    /// Every value a label of fixed values can take, by the metric whose README row must name it.
+    static let labelValues: [(metric: String, values: [String])] = [
+        ("resolvekit_tool_calls_total", ResolveKitMetrics.ToolOutcome.allCases.map(\.rawValue)),
+        ("resolvekit_tool_calls_total", ResolveKitMetrics.Decider.allCases.map(\.rawValue)),
+        ("resolvekit_turns_total", ResolveKitMetrics.TurnEnding.allCases.map(\.rawValue)),
+        ("resolvekit_event_stream_reconnects_total", ResolveKitMetrics.ReconnectReason.allCases.map(\.rawValue)),
+        ("resolvekit_tool_result_delivery_retries_total", ResolveKitMetrics.RetryReason.allCases.map(\.rawValue)),
+        ("resolvekit_tool_results_total", ["delivered", "abandoned"]),
+        ("resolvekit_telemetry_spans_dropped_total", BatchSpanProcessor.DropReason.allCases.map(\.rawValue)),
+    ]
+
+    @Test func theMetricsTableNamesEveryValueOfItsFixedLabels() throws {
+        let meanings = try Self.readmeMeanings()
+        for (metric, values) in Self.labelValues {
+            let meaning = try #require(meanings[metric], "no row for \(metric)")
+            for value in values {
+                #expect(meaning.contains("`\(value)`"), "\(metric)'s row does not name `\(value)`")
+            }
+        }
     }
 }

@@ -54,6 +54,25 @@ struct ServiceOptionsTests {
         }
     }
 
+    @Test func aMetricsAddressOrTelemetryVariableThatCannotBeUsedIsAUsageErrorNamingIt() throws {
+        let environment = ["RESOLVEKIT_API_KEY": "rk_dev"]
+        let listening = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9", "--metrics-listen", "[::1]:9464"])
+        #expect(try ServiceSettings.resolve(listening, environment: environment).metricsListen == "[::1]:9464")
+        let named = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9", "--metrics-listen", "localhost:9464"])
+        #expect {
+            try ServiceSettings.resolve(named, environment: environment)
+        } throws: { error in
+            "\(error)".contains("--metrics-listen: \"localhost:9464\" is not host:port with a numeric host")
+        }
+        let plain = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9"])
+        #expect {
+            try ServiceSettings.resolve(
+                plain, environment: environment.merging(["OTEL_EXPORTER_OTLP_ENDPOINT": "ftp://collector"]) { $1 })
+        } throws: { error in
+            "\(error)".contains("OTEL_EXPORTER_OTLP_ENDPOINT")
+        }
+    }
+
     @Test func thePolicyFileIsReadWithItsRules() throws {
         let options = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9", "--policy", "p.json"])
         let settings = try ServiceSettings.resolve(options, environment: ["RESOLVEKIT_API_KEY": "rk_dev"]) { path in

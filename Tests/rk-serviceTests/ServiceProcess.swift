@@ -24,7 +24,8 @@ final class ServiceProcess: Sendable {
     /// The environment of this test process without anything that would configure the service.
     static var cleanEnvironment: [String: String] {
         ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("RESOLVEKIT_") && $0.key != "NOTIFY_SOCKET" && $0.key != "STATE_DIRECTORY"
+            !$0.key.hasPrefix("RESOLVEKIT_") && !$0.key.hasPrefix("OTEL_") && $0.key != "NOTIFY_SOCKET"
+                && $0.key != "STATE_DIRECTORY"
         }
     }
 

@@ -1,4 +1,5 @@
 import ResolveKitHTTP
+import ResolveKitTelemetry
 
 /// The backend's REST endpoints as typed calls (WireProtocol §4). Stateless: the caller passes the session and
 /// its capability token.
@@ -10,16 +11,24 @@ struct BackendClient: Sendable {
     let timeout: Duration
     /// Trust, client identity, pins, proxy, extra headers and observer for every call and the event stream.
     let network: NetworkSettings
+    /// Starts each request's client span (under the parent its ``RequestTrace`` names); `nil` starts none, and a
+    /// request then carries its parent's `traceparent` unchanged.
+    let tracer: Tracer?
+    /// The base URL without credentials, its host and port: worked out once for every request's span.
+    private let spanTarget: (url: String, host: String?, port: Int?)
 
     init(
         http: HTTPClient, baseURL: String, apiKey: String, timeout: Duration,
-        network: NetworkSettings = NetworkSettings()
+        network: NetworkSettings = NetworkSettings(), tracer: Tracer? = nil
     ) {
         self.http = http
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.apiKey = apiKey
         self.timeout = timeout
         self.network = network
+        self.tracer = tracer
+        let endpoint = tracer == nil ? nil : try? EndpointURL(parsing: self.baseURL)
+        spanTarget = (EndpointURL.redacted(self.baseURL), endpoint?.host, endpoint?.port)
     }
 
     /// Opens the session's event stream with the same network settings as every call.
@@ -43,8 +52,10 @@ struct BackendClient: Sendable {
     }
 
     /// `POST /v1/sessions` (201).
-    func createSession(_ body: SessionCreateRequest) async throws(BackendError) -> SessionResponse {
-        try await call(.post, "/v1/sessions", body: body.json, as: SessionResponse.self)
+    func createSession(
+        _ body: SessionCreateRequest, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> SessionResponse {
+        try await call(.post, "/v1/sessions", body: body.json, as: SessionResponse.self, trace: trace)
     }
 
     /// `PATCH /v1/sessions/{id}/context`.
@@ -59,18 +70,29 @@ struct BackendClient: Sendable {
     }
 
     /// `GET /v1/sessions/{id}/messages`: the whole transcript.
-    func messages(_ session: SessionAccess) async throws(BackendError) -> [SessionMessage] {
-        try await call(.get, "/v1/sessions/\(session.id)/messages", session: session, as: [SessionMessage].self)
+    func messages(
+        _ session: SessionAccess, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> [SessionMessage] {
+        try await call(
+            .get, "/v1/sessions/\(session.id)/messages", session: session, as: [SessionMessage].self, trace: trace)
     }
 
     /// `POST /v1/sessions/{id}/messages` (202).
-    func submitMessage(_ session: SessionAccess, _ body: MessageSubmitRequest) async throws(BackendError) -> MessageAccepted {
-        try await call(.post, "/v1/sessions/\(session.id)/messages", body: body.json, session: session, as: MessageAccepted.self)
+    func submitMessage(
+        _ session: SessionAccess, _ body: MessageSubmitRequest, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> MessageAccepted {
+        try await call(
+            .post, "/v1/sessions/\(session.id)/messages", body: body.json, session: session,
+            as: MessageAccepted.self, trace: trace)
     }
 
     /// `POST /v1/sessions/{id}/tool-results`.
-    func submitToolResult(_ session: SessionAccess, _ body: ToolResultSubmission) async throws(BackendError) -> ToolResultAcknowledgement {
-        try await call(.post, "/v1/sessions/\(session.id)/tool-results", body: body.json, session: session, as: ToolResultAcknowledgement.self)
+    func submitToolResult(
+        _ session: SessionAccess, _ body: ToolResultSubmission, trace: RequestTrace = RequestTrace()
+    ) async throws(BackendError) -> ToolResultAcknowledgement {
+        try await call(
+            .post, "/v1/sessions/\(session.id)/tool-results", body: body.json, session: session,
+            as: ToolResultAcknowledgement.self, trace: trace)
     }
 
     /// `POST /v1/sessions/{id}/feedback` (201); `true` when the session already had feedback (409, §4.11).
@@ -96,9 +118,10 @@ struct BackendClient: Sendable {
     }
 
     private func call<Response: WireDecodable>(
-        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil, as type: Response.Type
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil,
+        as type: Response.Type, trace: RequestTrace = RequestTrace()
     ) async throws(BackendError) -> Response {
-        let bytes = try await send(method, path, body: body, session: session)
+        let bytes = try await send(method, path, body: body, session: session, trace: trace)
         do {
             return try Response(jsonBytes: bytes)
         } catch {
@@ -107,10 +130,16 @@ struct BackendClient: Sendable {
     }
 
     private func send(
-        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil
+        _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil,
+        trace: RequestTrace = RequestTrace()
     ) async throws(BackendError) -> [UInt8] {
         var headers = headers(session: session)
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let span = tracer?.begin(parent: trace.parent.map(SpanParent.context) ?? .root)
+        if let context = span?.context ?? trace.parent {
+            headers.add(name: "traceparent", value: context.traceparent)
+            if let state = context.tracestate { headers.add(name: "tracestate", value: state) }
+        }
         let request = HTTPRequest(
             method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout,
             network: network)
@@ -119,8 +148,10 @@ struct BackendClient: Sendable {
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
         } catch {
+            endSpan(span, method, path, trace, status: nil, errorType: error.code.rawValue)
             throw BackendError(code: .transport, endpoint: endpoint, message: error.description, underlying: error)
         }
+        endSpan(span, method, path, trace, status: response.status, errorType: nil)
         if let refusal = HTTPError.networkRefusal(status: response.status, body: response.body) {
             throw BackendError(code: .transport, endpoint: endpoint, message: refusal.description, underlying: refusal)
         }
@@ -130,6 +161,17 @@ struct BackendClient: Sendable {
                 serverError: ServerErrorBody(bytes: response.body))
         }
         return response.body
+    }
+
+    /// Records a request's client span, when one was begun.
+    private func endSpan(
+        _ span: PendingSpan?, _ method: HTTPMethod, _ path: String, _ trace: RequestTrace, status: Int?,
+        errorType: String?
+    ) {
+        guard let span, let tracer else { return }
+        tracer.endHTTPRequest(
+            span, method: method.rawValue, redactedURL: spanTarget.url + path, serverAddress: spanTarget.host,
+            serverPort: spanTarget.port, resendCount: trace.resendCount, status: status, errorType: errorType)
     }
 
     private static func stripQuery(_ path: String) -> String {

@@ -1,5 +1,6 @@
 public import Foundation
 public import ResolveKitHTTP
+public import ResolveKitTelemetry
 
 /// Everything a ``ResolveKitRuntime`` needs, fixed when the runtime is made.
 ///
@@ -84,6 +85,12 @@ public struct ResolveKitConfiguration: Sendable {
     /// CA), a client certificate for mutual TLS, pinned keys, a proxy, extra headers, an observer of each exchange,
     /// TLS and HTTP tuning. The default uses the system CA store and the environment's `https_proxy`/`no_proxy`.
     public var network: NetworkSettings
+    /// Where the runtime's metrics and spans go: turns, calls, requests, the stream, result delivery (the README's
+    /// "Operating it" lists them). `nil` (the default) records nothing; a context passed into `ask` still reaches
+    /// the backend's requests and the functions. Make one from the `OTEL_*` variables with
+    /// ``makeTelemetry(serviceName:environment:)``, run its export loop (`telemetry.run()`) beside the runtime, and
+    /// give a host's sessions one telemetry through the host's configuration: they share its registry.
+    public var telemetry: Telemetry?
     /// The clock for every timer; a manual clock in tests.
     public var clock: ResolveKitClock
 
@@ -119,9 +126,11 @@ public struct ResolveKitConfiguration: Sendable {
         streamIdleTimeout: Duration = .seconds(45),
         resultDeliveryMargin: Duration = .seconds(1),
         network: NetworkSettings = NetworkSettings(),
+        telemetry: Telemetry? = nil,
         clock: ResolveKitClock = .continuous
     ) {
         self.network = network
+        self.telemetry = telemetry
         self.configuredBaseURL = baseURL
         self.apiKeyProvider = apiKeyProvider
         self.deviceIDProvider = deviceIDProvider

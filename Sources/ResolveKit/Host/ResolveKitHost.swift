@@ -1,5 +1,6 @@
 public import ResolveKitHTTP
 import ResolveKitCore
+import ResolveKitTelemetry
 import Synchronization
 
 /// Many sessions in one process, one per key you choose (a user, a tenant, a chat): registers the functions once,
@@ -53,16 +54,24 @@ public final class ResolveKitHost: Sendable {
     /// The keys whose session is open now.
     public var openSessionKeys: [String] { table.withLock { $0.openKeys } }
 
-    /// Asks as `key` and waits for the answer (see ``ResolveKitRuntime/ask(_:timeout:)``), opening the key's
+    /// Asks as `key` and waits for the answer (see ``ResolveKitRuntime/ask(_:timeout:parent:)``), opening the key's
     /// session first if needed. A key's asks run one after another; different keys' run at once.
     /// - Throws: ``ResolveKitError``: what starting the session throws (`stateLocked` when another process has
     ///   the key open), what `ask` throws, and `cancelled` once the host was drained.
-    public func ask(_ text: String, as key: String, timeout: Duration? = nil) async throws(ResolveKitError)
-        -> ResolveKitTurnResult
-    {
+    public func ask(
+        _ text: String, as key: String, timeout: Duration? = nil, parent: SpanContext? = nil
+    ) async throws(ResolveKitError) -> ResolveKitTurnResult {
         let runtime = try await checkOut(key)
         defer { checkIn(key) }
-        return try await runtime.ask(text, timeout: timeout)
+        return try await runtime.ask(text, timeout: timeout, parent: parent)
+    }
+
+    /// The metrics of every session (the configuration's ``ResolveKitConfiguration/telemetry`` registry) for a
+    /// host that serves `/metrics` with its own HTTP server: the Prometheus text format, or OpenMetrics when
+    /// `accept` (the scraper's `Accept` header) asks for it, with the `Content-Type` to answer with. `nil` when the
+    /// configuration has no telemetry.
+    public func metricsText(accept: String?) -> (contentType: String, body: [UInt8])? {
+        configuration.telemetry?.registry.exposition(accept: accept)
     }
 
     /// The key's runtime, started, for the whole runtime API (events, `sendMessage`, `setLocale`, …).

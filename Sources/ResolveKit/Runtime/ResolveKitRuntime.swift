@@ -1,6 +1,7 @@
 public import Observation
 public import ResolveKitHTTP
 import Foundation
+import ResolveKitTelemetry
 import Synchronization
 
 /// The public entry point: registers your functions, keeps a session and its event stream alive, runs the
@@ -113,6 +114,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
             throw ResolveKitError(.invalidConfiguration, "A function was refused: \(error)", underlying: error)
         }
         var configuration = try configuration.checkedForStart()
+        let telemetry = try SessionTelemetry(configuration, functionNames: registry.functionNames)
         // The wire tap sees every exchange beside the host's own observer, at no cost while nobody reads it.
         let observer = configuration.network.observer
         configuration.network.observer = { [wire] record in
@@ -127,10 +129,12 @@ public final class ResolveKitRuntime: Observable, Sendable {
             approvals: approvals, approver: configuration.approver,
             audit: AuditRecords(trail: configuration.auditTrail) { output.log($0, level: .error) },
             control: ToolCallControl(maxConcurrentCalls: configuration.maxConcurrentCalls, gate: store.startRefusal),
-            runsSequentially: configuration.runsApprovedCallsSequentially)
+            runsSequentially: configuration.runsApprovedCallsSequentially,
+            telemetry: ToolCallTelemetry(metrics: telemetry.metrics, tracer: telemetry.tracer))
         let driver = SessionDriver(parts: SessionDriver.Parts(
             configuration: configuration, http: http, store: store, registration: registration, runner: runner,
-            output: output, settings: SessionSettings(configuration, registry: registry), wire: wire))
+            output: output, settings: SessionSettings(configuration, registry: registry), wire: wire,
+            telemetry: telemetry))
         driverStorage.withLock { $0 = driver }
         return driver
     }
@@ -192,19 +196,25 @@ public final class ResolveKitRuntime: Observable, Sendable {
     }
 
     /// Shuts down gracefully, as a service does on SIGTERM: no new tool calls are run (they and queued ones get
-    /// an error result), running calls finish, results are posted, then the runtime stops. Whatever is still
-    /// undelivered after `timeout` stays in the state folder and is delivered by the next process.
+    /// an error result), running calls finish, results are posted, then the runtime stops and the spans of its
+    /// ``ResolveKitConfiguration/telemetry`` are exported (at most `timeout` more, and only while its export loop
+    /// runs). Whatever is still undelivered after `timeout` stays in the state folder and is delivered by the next
+    /// process.
     public func drain(timeout: Duration = .seconds(10)) async {
         await driver?.drain(timeout: timeout)
         await stop()
+        await configuration.telemetry?.flush(timeout: max(timeout, .seconds(1)))
     }
 
     /// Sends a user message. Returns at once with ``ResolveKitSendOutcome/rejectedTurnInProgress`` while a turn
     /// runs; otherwise when the backend accepted the turn or sending failed after retries (a result, not an error).
-    /// Follow the turn through ``events``, or use ``ask(_:timeout:)`` to wait for its answer.
-    public func sendMessage(_ text: String) async -> ResolveKitSendOutcome {
+    /// Follow the turn through ``events``, or use ``ask(_:timeout:parent:)`` to wait for its answer.
+    /// - Parameter parent: The trace the turn belongs to, e.g. from the `traceparent` of the request you serve
+    ///   (`try SpanContext(traceparent: header)`): the turn's span, its calls and the backend requests descend from
+    ///   it, and the requests carry it on.
+    public func sendMessage(_ text: String, parent: SpanContext? = nil) async -> ResolveKitSendOutcome {
         guard let driver else { return .failed(ResolveKitError(.notStarted, "Not connected: start the runtime first")) }
-        return await driver.sendMessage(text)
+        return await driver.sendMessage(text, parent: parent)
     }
 
     /// Asks and waits for the answer: the turn's text, its tool calls with their decisions, outcomes and timing,
@@ -217,11 +227,16 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// - Parameters:
     ///   - text: The message, 1 to 32768 characters.
     ///   - timeout: The longest wait, queueing included; the turn may still finish on the server afterwards.
+    ///   - parent: The trace the turn belongs to, e.g. from the `traceparent` of the request you serve
+    ///     (`try SpanContext(traceparent: header)`): the turn's `invoke_agent` span, its calls and the backend
+    ///     requests descend from it, and the requests carry it on.
     /// - Throws: ``ResolveKitError``: `invalidMessage`, `notStarted`, `turnQueueFull`, `turnTimedOut`, `turnLost`,
     ///   `sessionGone`, `backend`, `cancelled` (the task was cancelled or the runtime stopped).
-    public func ask(_ text: String, timeout: Duration? = nil) async throws(ResolveKitError) -> ResolveKitTurnResult {
+    public func ask(
+        _ text: String, timeout: Duration? = nil, parent: SpanContext? = nil
+    ) async throws(ResolveKitError) -> ResolveKitTurnResult {
         guard let driver else { throw ResolveKitError(.notStarted, "Not connected: start the runtime first") }
-        return try await driver.ask(text, timeout: timeout).get()
+        return try await driver.ask(text, timeout: timeout, parent: parent).get()
     }
 
     /// Ends the current session and starts a fresh one (a new conversation, the transcript cleared).

@@ -1,6 +1,6 @@
 /// What one turn produced: the answer, every tool call it made with its outcome and timing, and the token usage.
 ///
-/// ``ResolveKitRuntime/ask(_:timeout:)`` returns it when the turn ended with an answer, an agent error or a
+/// ``ResolveKitRuntime/ask(_:timeout:parent:)`` returns it when the turn ended with an answer, an agent error or a
 /// hand-off; a turn the backend lost, a session that ended, or a timeout is a thrown ``ResolveKitError`` instead.
 public struct ResolveKitTurnResult: Sendable, Hashable {
     /// How the turn ended.

@@ -26,10 +26,11 @@ struct RuntimeOutput: Sendable {
         append(ResolveKitChatMessage(id: "local-" + UUIDText.make(), role: .system, text: text))
     }
 
-    /// Records a line in `executionLog` and the logger. Never pass secrets.
-    func log(_ line: String, level: ResolveKitLogger.Level = .debug) {
+    /// Records a line in `executionLog` and the logger, with `metadata` (a turn's `trace_id` and `span_id`) in the
+    /// logger's record. Never pass secrets.
+    func log(_ line: String, level: ResolveKitLogger.Level = .debug, metadata: [String: String] = [:]) {
         update { $0.log(line) }
-        logger.log(level, line)
+        logger.log(level, line, metadata: metadata)
     }
 
     func fail(_ error: ResolveKitError) {

@@ -15,6 +15,10 @@ public struct ResolveKitFunctionContext: Sendable {
     public var logger: ResolveKitLogger
     /// What the host provides to functions: the configuration's values, with the session's laid over them.
     public var dependencies: ResolveKitDependencies
+    /// The trace context of this call's run (its `run {function}` span, or the caller's context when nothing is
+    /// traced): pass ``SpanContext/traceparent`` (and ``SpanContext/tracestate``) on to what the function calls, so
+    /// its work joins the same trace. `nil` when the call is not part of a trace.
+    public var spanContext: SpanContext?
     /// Where ``reportProgress(_:of:message:)`` goes: an MCP client that asked for progress; nowhere by default.
     package var progressHandler: @Sendable (Double, Double?, String?) -> Void = { _, _, _ in }
 
@@ -26,7 +30,8 @@ public struct ResolveKitFunctionContext: Sendable {
         callID: ToolCallID? = nil,
         deadline: ContinuousClock.Instant? = nil,
         logger: ResolveKitLogger = .disabled,
-        dependencies: ResolveKitDependencies = ResolveKitDependencies()
+        dependencies: ResolveKitDependencies = ResolveKitDependencies(),
+        spanContext: SpanContext? = nil
     ) {
         self.sessionID = sessionID
         self.requestID = requestID
@@ -35,6 +40,7 @@ public struct ResolveKitFunctionContext: Sendable {
         self.deadline = deadline
         self.logger = logger
         self.dependencies = dependencies
+        self.spanContext = spanContext
     }
 
     /// Reports how far a long call has come, e.g. `reportProgress(3, of: 10, message: "3 of 10 files")`; the value

@@ -45,6 +45,9 @@ public struct ResolveKitLogger: Sendable {
     public var minimumLevel: Level
     /// The subsystem label put on records.
     public var label: String
+    /// Key–value details put on every record (a record's own keys win), e.g. the `trace_id` and `span_id` of the
+    /// call a function's logger belongs to.
+    public var metadata: [String: String] = [:]
     private let sink: (@Sendable (Record) -> Void)?
 
     /// Creates a logger that passes records at or above `minimumLevel` to `sink`.
@@ -70,6 +73,13 @@ public struct ResolveKitLogger: Sendable {
         return copy
     }
 
+    /// The same sink with `metadata` added to every record's details.
+    public func with(metadata extra: [String: String]) -> ResolveKitLogger {
+        var copy = self
+        copy.metadata.merge(extra) { $1 }
+        return copy
+    }
+
     /// Whether a record at `level` would reach the sink.
     public func isEnabled(_ level: Level) -> Bool { sink != nil && level >= minimumLevel }
 
@@ -80,7 +90,8 @@ public struct ResolveKitLogger: Sendable {
         metadata: @autoclosure () -> [String: String] = [:]
     ) {
         guard let sink, level >= minimumLevel else { return }
-        sink(Record(level: level, label: label, message: message(), metadata: metadata()))
+        let details = self.metadata.isEmpty ? metadata() : self.metadata.merging(metadata()) { $1 }
+        sink(Record(level: level, label: label, message: message(), metadata: details))
     }
 
     /// Logs at `.debug`.

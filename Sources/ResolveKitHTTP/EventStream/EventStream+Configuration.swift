@@ -69,6 +69,10 @@ extension EventStream {
         public var recentEventIDCapacity: Int
         /// The SSE line and event limits.
         public var limits: SSEParser.Limits
+        /// Told before each reconnect why the connection is opened again: the error that ended or refused the last
+        /// one, or `nil` for the routine reconnect after the server ended a healthy stream. Called on the stream's
+        /// task: it must return at once (count it, never wait). `nil` by default.
+        public var onReconnect: (@Sendable (EventStreamError?) -> Void)?
 
         /// Creates a configuration.
         ///

@@ -54,6 +54,9 @@ extension EventStream {
         /// shortest wait before a retry after a failure, capped at ``Backoff/maximumDelay`` so that a server cannot
         /// park the stream. The routine reconnect after a healthy stream ended stays immediate (WireProtocol §5).
         package var serverReconnectionTime: Duration?
+        /// Why the reconnect now scheduled is needed: the error of the last failure, or `nil` for the routine
+        /// reconnect after a healthy stream ended.
+        package private(set) var reconnectCause: EventStreamError?
 
         package init(configuration: Configuration, cursor: String?) {
             self.configuration = configuration
@@ -113,6 +116,7 @@ extension EventStream {
             switch ending {
             case .endOfStream where healthy:
                 state = .waiting
+                reconnectCause = nil
                 return .reconnect(attempt: 0, delay: .zero)
             case .endOfStream:
                 return retry(after: EventStreamError(code: .endedEarly, message: "The server ended the stream early"))
@@ -130,6 +134,7 @@ extension EventStream {
 
         private mutating func retry(after error: EventStreamError) -> RetryAction {
             failures += 1
+            reconnectCause = error
             let backoff = configuration.backoff
             if let budget = backoff.maxAttempts, failures > budget {
                 state = .finished

@@ -88,6 +88,7 @@ public struct EventStream: Sendable {
                 try await body(.state(.failed(error)))
                 return .failed(error)
             case .reconnect(let attempt, let delay):
+                configuration.onReconnect?(machine.reconnectCause)
                 try await body(.state(.reconnecting(attempt: attempt, delay: delay)))
                 if delay > .zero {
                     do { try await time.sleep(time.now() + delay) } catch { break connecting }

@@ -78,7 +78,8 @@ extension ResolveKitMetrics {
             "resolvekit_events_received", help: "Events received on event streams, by type.", unit: "{event}",
             otelName: "resolvekit.events.received")
         static let journal = MetricDescriptor(
-            "resolvekit_journal_entries", help: "Calls kept in call journals (each call id once, until settled).",
+            "resolvekit_journal_entries",
+            help: "Calls kept in the call journals of open sessions (each call id once; settled ones until pruned).",
             unit: "{call}", otelName: "resolvekit.journal.entries")
         static let mcpDuration = MetricDescriptor(
             "mcp_server_operation_duration_seconds",

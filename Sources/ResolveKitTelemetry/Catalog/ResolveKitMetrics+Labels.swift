@@ -109,14 +109,16 @@ extension ResolveKitMetrics {
     public enum RetryReason: String, MetricLabelValue {
         /// The connection failed or broke.
         case transportError = "transport_error"
-        /// The backend answered 5xx.
+        /// The backend answered 5xx (or another status worth retrying, such as 400 while the agent is set up).
         case serverError = "server_error"
         /// The backend answered 429.
         case throttled
         /// The backend answered 409.
         case conflict
-        /// The request's deadline passed.
+        /// The request's deadline passed, or the backend answered 408.
         case timeout
+        /// The backend refused the capability token (403); it was refreshed first.
+        case tokenRefresh = "token_refresh"
 
         /// The case's position.
         public var labelIndex: Int {
@@ -126,6 +128,7 @@ extension ResolveKitMetrics {
             case .throttled: 2
             case .conflict: 3
             case .timeout: 4
+            case .tokenRefresh: 5
             }
         }
     }

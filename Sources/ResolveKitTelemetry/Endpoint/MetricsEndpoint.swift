@@ -127,6 +127,12 @@ public final class MetricsEndpoint: Sendable {
 
     deinit { stop() }
 
+    /// Checks a listen address without binding it, as a command line is validated before anything starts.
+    /// - Throws: ``TelemetryError/Code/invalidConfiguration`` when it is not `host:port` with a numeric host.
+    public static func validate(listen: String) throws(TelemetryError) {
+        _ = try parse(listen)
+    }
+
     /// `host:port` with a numeric host (IPv6 in brackets); a bare `:port` means loopback.
     static func parse(_ text: String) throws(TelemetryError) -> SocketAddress {
         let invalid = TelemetryError(

@@ -66,6 +66,8 @@ extension BatchSpanProcessor {
         private var flushes: [(id: Int, target: Int)] = []
         private(set) var dropped: [DropReason: Int] = [:]
         private(set) var exported = 0
+        /// Spans handed to the processor, queued or not: once the loop ended, each was exported or dropped.
+        private(set) var received = 0
 
         init(configuration: Configuration) {
             self.configuration = configuration
@@ -74,6 +76,7 @@ extension BatchSpanProcessor {
         var queuedCount: Int { queue.count }
 
         mutating func spanEnded(_ span: FinishedSpan) -> EndAction {
+            received += 1
             guard phase == .running else { return drop(.shutdown, count: 1) }
             guard queue.count < configuration.maxQueueSize else { return drop(.queueFull, count: 1) }
             queue.append(span)

@@ -61,6 +61,7 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     private let jitter: @Sendable () -> Double
     private let droppedCounter: Counter<EnumLabel<DropReason>>?
     private let exportedCounter: Counter<>?
+    private let running = Atomic<Bool>(false)
 
     /// Creates a processor.
     /// - Parameters:
@@ -116,13 +117,23 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     /// Spans exported so far.
     public var exportedCount: Int { machine.withLock { $0.exported } }
 
+    /// Spans that ended so far, whatever became of them: once ``run()`` returned, each was exported or dropped.
+    public var receivedCount: Int { machine.withLock { $0.received } }
+
+    /// Whether ``run()`` is running: only then does a flush export anything.
+    public var isRunning: Bool { running.load(ordering: .relaxed) }
+
     /// Spans waiting in the queue now.
     public var queuedCount: Int { machine.withLock { $0.queuedCount } }
 
     /// The export loop: returns after ``shutdown(timeout:)`` once the queue is exported (or its deadline passed),
     /// or when the calling task is cancelled (what is still queued is then dropped and counted). Run it once.
     public func run() async {
-        defer { finished.fire() }
+        running.store(true, ordering: .relaxed)
+        defer {
+            running.store(false, ordering: .relaxed)
+            finished.fire()
+        }
         while true {
             if Task.isCancelled { abandon() }
             switch machine.withLock({ $0.nextAction() }) {

@@ -14,7 +14,8 @@ public import ResolveKitCore
 extension Tracer {
     /// A turn of the agent: `invoke_agent` (`invoke_agent {agent}` when the host names its agent), kind client.
     /// - Parameters:
-    ///   - sessionID: The backend session (`gen_ai.conversation.id`).
+    ///   - sessionID: The backend session (`gen_ai.conversation.id`); empty when not known yet (set the attribute
+    ///     once it is).
     ///   - requestID: The turn's client request id.
     ///   - agentName: The agent's name, when the host gives one.
     ///   - parent: The host's context (a `traceparent` passed into `ask`), or none.
@@ -24,16 +25,19 @@ extension Tracer {
         var attributes: [SpanAttribute] = [
             SpanAttribute(SemanticAttributes.genAIOperationName, "invoke_agent"),
             SpanAttribute(SemanticAttributes.genAIProviderName, .string(ResolveKitMetrics.providerName)),
-            SpanAttribute(SemanticAttributes.genAIConversationID, .string(sessionID)),
             SpanAttribute(SemanticAttributes.requestID, .string(requestID)),
         ]
+        if !sessionID.isEmpty {
+            attributes.append(SpanAttribute(SemanticAttributes.genAIConversationID, .string(sessionID)))
+        }
         if let agentName { attributes.append(SpanAttribute(SemanticAttributes.genAIAgentName, .string(agentName))) }
         let name = agentName.map { "invoke_agent \($0)" } ?? "invoke_agent"
         return startSpan(name, kind: .client, parent: parent, attributes: attributes)
     }
 
     /// A tool call, from its arrival to its outcome: `execute_tool {function}`, kind internal.
-    public func startToolCall(function: String, callID: String, parent: SpanParent) -> Span {
+    /// - Parameter startTime: When the call arrived, in nanoseconds since the Unix epoch; now by default.
+    public func startToolCall(function: String, callID: String, parent: SpanParent, startTime: UInt64? = nil) -> Span {
         startSpan(
             "execute_tool \(function)", kind: .internal, parent: parent,
             attributes: [
@@ -41,7 +45,7 @@ extension Tracer {
                 SpanAttribute(SemanticAttributes.genAIToolName, .string(function)),
                 SpanAttribute(SemanticAttributes.genAIToolCallID, .string(callID)),
                 SpanAttribute(SemanticAttributes.genAIToolType, "function"),
-            ])
+            ], startTime: startTime)
     }
 
     /// A call's wait for a decision: `approval {function}`, a child of the call's span.

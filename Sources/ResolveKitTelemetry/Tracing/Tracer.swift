@@ -18,7 +18,8 @@ public enum SpanParent: Sendable {
         return .context(context)
     }
 
-    var context: SpanContext? {
+    /// The context a child descends from: the span's, or the valid context given; `nil` for a root.
+    public var context: SpanContext? {
         switch self {
         case .root: nil
         case .span(let span): span.context
@@ -39,10 +40,10 @@ public enum SpanParent: Sendable {
 public struct Tracer: Sendable {
     /// The sampler.
     public let sampler: Sampler
-    private let processor: (any SpanProcessor)?
-    private let ids: IDGenerator
-    private let time: TelemetryTime
-    private let limits: SpanLimits
+    let processor: (any SpanProcessor)?
+    let ids: IDGenerator
+    let time: TelemetryTime
+    let limits: SpanLimits
 
     /// Creates a tracer.
     /// - Parameters:

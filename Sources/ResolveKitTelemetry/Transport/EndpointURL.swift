@@ -68,14 +68,17 @@ public struct EndpointURL: Sendable, Hashable, CustomStringConvertible {
 
     /// `url` with any `user:password@` replaced by `…@`, for messages.
     public static func redacted(_ url: String) -> String {
-        let characters = Array(url)
-        guard let colon = characters.firstIndex(of: ":"), characters[colon...].starts(with: [":", "/", "/"])
-        else { return url }
-        let authorityStart = colon + 3
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else {
+            return url
+        }
+        let authorityStart = bytes.index(colon, offsetBy: 3)
         let authorityEnd =
-            characters[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? characters.endIndex
-        guard let at = characters[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(characters[..<authorityStart]) + "…" + String(characters[at...])
+            bytes[authorityStart...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            } ?? bytes.endIndex
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else { return url }
+        return String(url[..<authorityStart]) + "…" + String(url[at...])
     }
 
     private static func invalid(_ text: String, _ problem: String) -> TelemetryError {

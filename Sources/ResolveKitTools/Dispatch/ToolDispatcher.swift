@@ -65,21 +65,26 @@ package struct ToolDispatcher: Sendable {
     /// wait its turn in the cooperative pool's queue behind every other session's work. That holds the caller (a
     /// session) meanwhile: a function that runs longer than ``inlineBudget`` before its first suspension is
     /// reported once, and its later calls start on a task of their own.
+    ///
+    /// The function sees `spanContext` in its context, and its logger puts that context's `trace_id` and `span_id`
+    /// on every line.
     package func start(
         _ function: any AnyResolveKitFunction.Type,
         arguments: JSONObject,
         call: PendingToolCall,
         sessionID: String,
         deadline: Duration,
+        spanContext: SpanContext? = nil,
         progress: (@Sendable (Double, Double?, String?) -> Void)? = nil,
         onFinish: (@Sendable (ToolCallOutcome) -> Void)? = nil
     ) -> RunningCall {
         let remaining = deadline - clock.elapsed
+        var functionLogger = logger.labeled("function.\(call.functionName)")
+        if let spanContext, functionLogger.isEnabled(.error) { functionLogger.metadata = spanContext.logMetadata }
         var invocation = ResolveKitFunctionContext(
             sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
-            deadline: ContinuousClock.now.advanced(by: remaining),
-            logger: logger.labeled("function.\(call.functionName)"),
-            dependencies: dependencies)
+            deadline: ContinuousClock.now.advanced(by: remaining), logger: functionLogger,
+            dependencies: dependencies, spanContext: spanContext)
         if let progress { invocation.progressHandler = progress }
         let context = invocation
         let immediately = !InlineStarts.isOffloaded(function)
@@ -98,7 +103,7 @@ package struct ToolDispatcher: Sendable {
             let held = ContinuousClock.now - began
             if held > Self.inlineBudget, InlineStarts.offload(function) {
                 let milliseconds = held.components.seconds * 1000 + held.components.attoseconds / 1_000_000_000_000_000
-                logger.warning(
+                functionLogger.warning(
                     "Function \(call.functionName) ran \(milliseconds) ms before its first suspension, holding the "
                         + "thread that dispatched it (and its session); its calls now start on a task of their own. "
                         + "Run blocking work on a thread of its own.")

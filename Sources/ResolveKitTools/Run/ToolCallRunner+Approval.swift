@@ -12,6 +12,7 @@ extension ToolCallRunner {
             clock: clock, registry: dispatcher.registry)
         var remaining = calls
         defer { approvals.close(remaining.map(\.call.callID), in: sessionID) }
+        for admitted in calls { run.approvalOpened(admitted.call) }
         for admitted in remaining where !approver.denies(admitted.call) {
             if let remembered = approvals.rememberedDecision(for: admitted.call, sessionID: sessionID) {
                 try? approvals.decide(
@@ -41,10 +42,10 @@ extension ToolCallRunner {
                 admitted.decision = decision
                 switch decision.verdict {
                 case .approve, .attributed:
-                    run.report(.decided(call.callID, checklist: .approved, decision: decision))
+                    run.decided(call, .approved, decision)
                     approved.append(admitted)
                 case .approveEdited(let arguments):
-                    run.report(.decided(call.callID, checklist: .approved, decision: decision))
+                    run.decided(call, .approved, decision)
                     var edited = call
                     edited.arguments = arguments
                     guard case .success(let prepared) = dispatcher.prepare(edited, allowedNames: [call.functionName])
@@ -56,7 +57,7 @@ extension ToolCallRunner {
                     admitted.editedArguments = arguments
                     approved.append(admitted)
                 case .decline(let reason):
-                    run.report(.decided(call.callID, checklist: .declined, decision: decision))
+                    run.decided(call, .declined, decision)
                     run.finish(call, .failure(.declined(reason ?? "User denied action")))
                 }
             }

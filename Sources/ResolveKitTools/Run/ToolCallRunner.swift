@@ -18,13 +18,16 @@ package struct ToolCallRunner: Sendable {
     package let runsSequentially: Bool
     /// Where a call's progress goes (an MCP client's progress token), by call.
     package let progress: @Sendable (ToolCallID) -> (@Sendable (Double, Double?, String?) -> Void)?
+    /// What each call's metrics and spans are recorded through.
+    package let telemetry: ToolCallTelemetry
 
     /// A runner over `dispatcher`'s registry.
     package init(
         dispatcher: ToolDispatcher, approvals: ToolApprovals, approver: any ToolApprover, audit: AuditRecords,
-        control: ToolCallControl, runsSequentially: Bool,
+        control: ToolCallControl, runsSequentially: Bool, telemetry: ToolCallTelemetry = .off,
         progress: @escaping @Sendable (ToolCallID) -> (@Sendable (Double, Double?, String?) -> Void)? = { _ in nil }
     ) {
+        self.telemetry = telemetry
         self.dispatcher = dispatcher
         self.approvals = approvals
         self.approver = approver
@@ -39,33 +42,37 @@ package struct ToolCallRunner: Sendable {
     /// Runs `batch` to the end: every call gets exactly one ``ToolCallReport/finished(_:_:ranFor:)``, in the order
     /// their outcomes come, and the outcomes are returned. Cancelling the calling task declines what is undecided
     /// and cancels what runs. Until its first suspension this runs on the caller's thread, and an approval-free call
-    /// with a free slot starts there.
+    /// with a free slot starts there. Each call's span descends from the parent `trace` gives it.
     @discardableResult
     package func run(
         _ batch: ToolCallBatch, in sessionID: String, allowedNames: Set<String>, deadlines: ToolCallDeadlines,
-        report: @escaping @Sendable (ToolCallReport) -> Void
+        trace: ToolCallTrace = .none, report: @escaping @Sendable (ToolCallReport) -> Void
     ) async -> [ToolCallID: ToolCallOutcome] {
         control.hand(batch.calls.map(\.callID))
-        let run = BatchRun(runner: self, sessionID: sessionID, deadlines: deadlines, report: report)
+        let run = BatchRun(runner: self, sessionID: sessionID, deadlines: deadlines, trace: trace, report: report)
         var admitted: [Admitted] = []
         for call in batch.calls {
+            let spanContext = run.begin(call)
             if let stopped = control.stopError(call.callID) {
                 run.finish(call, .failure(stopped))
                 continue
             }
             switch dispatcher.prepare(call, allowedNames: allowedNames) {
             case .failure(let refusal):
-                report(.decided(call.callID, checklist: .refused, decision: nil))
+                run.decided(call, .refused, nil, waited: false)
                 run.finish(call, .failure(refusal))
             case .success(let prepared):
-                admitted.append(Admitted(call: call, function: prepared.function, arguments: prepared.arguments))
+                admitted.append(
+                    Admitted(
+                        call: call, function: prepared.function, arguments: prepared.arguments,
+                        spanContext: spanContext))
             }
         }
         var approved: [Admitted] = []
         for var call in admitted where !call.call.requiresApproval {
             call.decision = .attributed(.approve, by: .automatic(reason: "the function needs no approval"))
             audit.decision(call.call, sessionID: sessionID, batchID: 0, call.decision)
-            report(.decided(call.call.callID, checklist: .notRequired, decision: call.decision))
+            run.decided(call.call, .notRequired, call.decision, waited: false)
             approved.append(call)
         }
         let gated = admitted.filter(\.call.requiresApproval)
@@ -101,12 +108,14 @@ package struct ToolCallRunner: Sendable {
             return
         }
         run.report(.started(call.callID))
+        run.runStarted()
         let started = clock.elapsed
         var effective = call
         if let edited = admitted.editedArguments { effective.arguments = edited }
         let running = dispatcher.start(
             admitted.function, arguments: admitted.arguments, call: effective, sessionID: run.sessionID,
-            deadline: run.deadlines.run(call, started), progress: progress(call.callID)
+            deadline: run.deadlines.run(call, started), spanContext: admitted.spanContext,
+            progress: progress(call.callID)
         ) { [clock] outcome in
             var outcome = outcome
             if let edited = admitted.editedArguments { outcome = outcome.noting(editedArguments: edited) }
@@ -125,35 +134,6 @@ struct Admitted: Sendable {
     var decision: ToolCallDecision = .approve
     /// Arguments a person edited before approving, already validated.
     var editedArguments: JSONValue?
-}
-
-/// What one ``ToolCallRunner/run(_:in:allowedNames:deadlines:report:)`` shares between its calls: where to report,
-/// and the outcomes so far. Finishing a call reports it once and frees its place in the control.
-final class BatchRun: Sendable {
-    let runner: ToolCallRunner
-    let sessionID: String
-    let deadlines: ToolCallDeadlines
-    let report: @Sendable (ToolCallReport) -> Void
-    private let finished = Mutex<[ToolCallID: ToolCallOutcome]>([:])
-
-    init(
-        runner: ToolCallRunner, sessionID: String, deadlines: ToolCallDeadlines,
-        report: @escaping @Sendable (ToolCallReport) -> Void
-    ) {
-        self.runner = runner
-        self.sessionID = sessionID
-        self.deadlines = deadlines
-        self.report = report
-    }
-
-    var outcomes: [ToolCallID: ToolCallOutcome] { finished.withLock { $0 } }
-
-    /// Records the call's outcome once, writes it to the audit trail and reports it.
-    func finish(_ call: PendingToolCall, _ outcome: ToolCallOutcome, ranFor: Duration? = nil) {
-        let first = finished.withLock { $0.updateValue(outcome, forKey: call.callID) == nil }
-        guard first else { return }
-        runner.audit.outcome(call, sessionID: sessionID, outcome, duration: ranFor)
-        runner.control.finished(call.callID)
-        report(.finished(call.callID, outcome, ranFor: ranFor))
-    }
+    /// The context its function sees: its `run` span's, or its caller's.
+    var spanContext: SpanContext?
 }

@@ -42,6 +42,9 @@ extension RuntimeOutput {
                 snapshot.assistantDraft = nil
             }
             emit(.turnEnded(turnID: turnID))
+        case .turnFinished:
+            // Telemetry's: the driver ends the turn's span and counts it.
+            break
         case .turnInProgress(let inProgress): update { $0.isTurnInProgress = inProgress }
         case .draft(let draft):
             update { $0.assistantDraft = draft }

@@ -3,16 +3,24 @@ import Synchronization
 /// What ``ResolveKitRuntime`` asks of its session: each is an event for the machine and, where the caller waits,
 /// the machine's reply.
 extension SessionDriver {
-    func ask(_ text: String, timeout: Duration?) async -> Result<ResolveKitTurnResult, ResolveKitError> {
+    func ask(_ text: String, timeout: Duration?, parent: SpanContext?) async
+        -> Result<ResolveKitTurnResult, ResolveKitError>
+    {
         let requestID = UUIDText.make()
-        let reply = await reply { .ask($0, text: text, requestID: requestID, timeout: timeout) }
+        let reply = await reply { waiter in
+            parts.telemetry.asked(requestID: requestID, waiter: waiter, parent: parent)
+            return .ask(waiter, text: text, requestID: requestID, timeout: timeout)
+        }
         guard case .turn(let result) = reply else { return .failure(Self.unexpected(reply)) }
         return result
     }
 
-    func sendMessage(_ text: String) async -> ResolveKitSendOutcome {
+    func sendMessage(_ text: String, parent: SpanContext?) async -> ResolveKitSendOutcome {
         let requestID = UUIDText.make()
-        let reply = await reply { .send($0, text: text, requestID: requestID) }
+        let reply = await reply { waiter in
+            parts.telemetry.asked(requestID: requestID, waiter: waiter, parent: parent)
+            return .send(waiter, text: text, requestID: requestID)
+        }
         guard case .sent(let outcome) = reply else {
             if case .turn(.failure(let error)) = reply { return .failed(error) }
             return .failed(Self.unexpected(reply))

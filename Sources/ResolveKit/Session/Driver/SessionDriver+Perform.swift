@@ -7,8 +7,10 @@ extension SessionDriver {
     func perform(_ action: SessionAction) {
         switch action {
         case .send(let call, let access, let tag):
+            let trace = parts.telemetry.sending(call, access: access, tag: tag)
             spawn(immediately: true) { [self] in
-                let result = await request(call, access: access)
+                let result = await request(call, access: access, trace: trace)
+                parts.telemetry.answered(call, result)
                 send(.answered(tag, result))
             }
         case .openStream(let generation, let path, let cursor):
@@ -18,10 +20,15 @@ extension SessionDriver {
         case .runBatch(let batch, let sessionID, let allowedNames, let epoch):
             let runner = parts.runner
             let settings = parts.settings
+            let telemetry = parts.telemetry
             let deadlines = ToolCallDeadlines(
                 approval: { settings.executionDeadline($0) }, run: { call, _ in settings.executionDeadline(call) })
+            let trace = telemetry.callTrace
             spawn(immediately: true) { [self] in
-                await runner.run(batch, in: sessionID, allowedNames: allowedNames, deadlines: deadlines) { step in
+                await runner.run(
+                    batch, in: sessionID, allowedNames: allowedNames, deadlines: deadlines, trace: trace
+                ) { step in
+                    if case .finished(let callID, _, _) = step { telemetry.callFinished(callID) }
                     self.send(.call(step, epoch: epoch))
                 }
                 send(.batchDone(batchID: batch.id, epoch: epoch))
@@ -40,15 +47,22 @@ extension SessionDriver {
             arm(timer, at: deadline)
         case .disarm(let timer):
             core.withLock { $0.timers.removeValue(forKey: timer) }?.cancel()
+        case .publish(.log(let line, let level)):
+            let metadata = parts.output.logger.isEnabled(level) ? parts.telemetry.logMetadata() : [:]
+            parts.output.log(line, level: level, metadata: metadata)
         case .publish(let publication):
+            record(publication)
             parts.output.apply(publication)
         case .reply(let waiter, let reply):
+            parts.telemetry.replied(waiter, reply)
             core.withLock { $0.replies.removeValue(forKey: waiter) }?.resume(returning: reply)
         case .finish:
-            let waiter = core.withLock { core -> CheckedContinuation<Void, Never>? in
+            let (waiter, queued, journal) = core.withLock { core in
                 core.hasFinished = true
-                return core.runWaiter.take()
+                defer { (core.queuedAsks, core.journalEntries) = (0, 0) }
+                return (core.runWaiter.take(), core.queuedAsks, core.journalEntries)
             }
+            parts.telemetry.finished(queuedAsks: queued, journalEntries: journal)
             waiter?.resume()
         }
     }
@@ -61,6 +75,17 @@ extension SessionDriver {
             send(.written(sequence, result))
         } else {
             writer.enqueue(write, sequence: sequence)
+        }
+    }
+
+    /// What telemetry takes from a publication: a session opened, a turn seen or ended.
+    private func record(_ publication: Publication) {
+        switch publication {
+        case .sessionOpened(let response): parts.telemetry.sessionOpened(response.id)
+        case .turnStarted(let turnID): parts.telemetry.turnStarted(turnID: turnID)
+        case .turnFinished(let requestID, let turnID, let outcome, let usage):
+            parts.telemetry.turnFinished(requestID: requestID, turnID: turnID, outcome: outcome, usage: usage)
+        default: break
         }
     }
 
@@ -80,18 +105,23 @@ extension SessionDriver {
         guard let backend = core.withLock({ $0.backend }) else { return }
         var configuration = EventStream.Configuration(idleTimeout: parts.configuration.streamIdleTimeout)
         if let budget = parts.configuration.reconnectAttemptBudget { configuration.backoff.maxAttempts = budget }
+        let telemetry = parts.telemetry
+        if telemetry.metrics != nil { configuration.onReconnect = { telemetry.streamReconnecting($0) } }
         let stream = EventStream(
             url: backend.eventsURL(for: path), cursor: cursor, configuration: configuration,
             transport: backend.eventStreamTransport(), clock: parts.clock,
             headers: { [weak self] in self?.streamHeaders() ?? [] })
         let task = spawn(immediately: false) { [self] in
             let wire = parts.wire
+            var connected = false
             let termination = await stream.run { element in
                 if case .event(let event) = element, wire.hasSubscribers {
                     wire.send(.event(id: event.id, type: event.type, data: event.data))
                 }
+                telemetry.streamElement(element, connected: &connected)
                 send(.stream(generation: generation, element))
             }
+            telemetry.streamEnded(connected: connected)
             send(.streamEnded(generation: generation, termination))
         }
         core.withLock { core in

@@ -1,7 +1,10 @@
 import Synchronization
 extension SessionDriver {
-    /// Sends one request the machine asked for, with the body built from the configuration's providers now.
-    func request(_ call: BackendCall, access: SessionAccess?) async -> Result<BackendAnswer, BackendFailure> {
+    /// Sends one request the machine asked for, with the body built from the configuration's providers now, in
+    /// `trace`.
+    func request(
+        _ call: BackendCall, access: SessionAccess?, trace: RequestTrace
+    ) async -> Result<BackendAnswer, BackendFailure> {
         guard let backend = core.withLock({ $0.backend }) else {
             let error = BackendError(code: .transport, endpoint: "\(call)", message: "No API key")
             return .failure(.backend(error, .sessionRead))
@@ -13,18 +16,21 @@ extension SessionDriver {
             return await register(backend)
         case .createSession(let reuse):
             let body = await sessionRequest(reuse: reuse)
-            return await attempt(.createSession) { .session(try await backend.createSession(body)) }
+            return await attempt(.createSession) { .session(try await backend.createSession(body, trace: trace)) }
         case .history:
             guard let access else { return notConnected }
-            return await attempt(.sessionRead) { .history(try await backend.messages(access)) }
+            return await attempt(.sessionRead) { .history(try await backend.messages(access, trace: trace)) }
         case .message(let text, let requestID):
             guard let access else { return notConnected }
             let body = MessageSubmitRequest(text: text, requestID: requestID, locale: parts.output.read().currentLocale)
-            return await attempt(.sendMessage) { .accepted(turnID: try await backend.submitMessage(access, body).turnID) }
+            return await attempt(.sendMessage) {
+                .accepted(turnID: try await backend.submitMessage(access, body, trace: trace).turnID)
+            }
         case .toolResult(let submission):
             guard let access else { return notConnected }
             return await attempt(.toolResults) {
-                .delivered(deduplicated: try await backend.submitToolResult(access, submission).deduplicated)
+                let answer = try await backend.submitToolResult(access, submission, trace: trace)
+                return .delivered(deduplicated: answer.deduplicated)
             }
         case .context:
             guard let access else { return notConnected }

@@ -24,6 +24,8 @@ final class SessionDriver: Sendable {
         let settings: SessionSettings
         /// The wire tap's subscribers: each event frame goes to them while there are any.
         let wire: EventBroadcaster<ResolveKitWireRecord>
+        /// Turns' spans and the session's metrics (calls record theirs in the runner).
+        let telemetry: SessionTelemetry
         var clock: ResolveKitClock { configuration.clock }
     }
 
@@ -45,6 +47,9 @@ final class SessionDriver: Sendable {
         var pendingWrites: AsyncStream<(StateWrite, Int)>?
         var tasksEnded: Set<Int> = []
         var nextTask = 0
+        /// The machine's queued questions and journal entries, as the gauges last saw them.
+        var queuedAsks = 0
+        var journalEntries = 0
     }
 
     let parts: Parts
@@ -64,7 +69,8 @@ final class SessionDriver: Sendable {
             core.backend = apiKey.map {
                 BackendClient(
                     http: parts.http, baseURL: configuration.baseURL.absoluteString, apiKey: $0,
-                    timeout: configuration.requestTimeout, network: configuration.network)
+                    timeout: configuration.requestTimeout, network: configuration.network,
+                    tracer: parts.telemetry.tracer)
             }
         }
         let restored = await parts.store.restore()
@@ -95,8 +101,9 @@ final class SessionDriver: Sendable {
         }
         guard runLoop else { return }
         let clock = parts.clock
+        let counting = parts.telemetry.metrics != nil
         while true {
-            let actions = core.withLock { core -> [SessionAction]? in
+            let handled = core.withLock { core -> (actions: [SessionAction], queued: Int, journal: Int)? in
                 guard core.inboxHead < core.inbox.count else {
                     core.inbox.removeAll(keepingCapacity: core.inbox.count <= 16)
                     core.inboxHead = 0
@@ -105,10 +112,16 @@ final class SessionDriver: Sendable {
                 }
                 let next = core.inbox[core.inboxHead]
                 core.inboxHead += 1
-                return core.machine.handle(next, at: Moment(elapsed: clock.elapsed, date: Date()))
+                let actions = core.machine.handle(next, at: Moment(elapsed: clock.elapsed, date: Date()))
+                // Once the run finished its counts were given back: later events change nothing it holds.
+                guard counting, !core.hasFinished else { return (actions, 0, 0) }
+                return (actions, core.countQueuedAsks(), core.countJournalEntries())
             }
-            guard let actions else { return }
-            for action in actions { perform(action) }
+            guard let handled else { return }
+            if handled.queued != 0 || handled.journal != 0 {
+                parts.telemetry.changed(queuedAsks: handled.queued, journalEntries: handled.journal)
+            }
+            for action in handled.actions { perform(action) }
         }
     }
 
@@ -163,5 +176,21 @@ final class SessionDriver: Sendable {
             if core.tasksEnded.remove(id) == nil { core.tasks[id] = task }
         }
         return task
+    }
+}
+
+extension SessionDriver.Core {
+    /// How many more questions wait behind a running turn than the gauge last saw.
+    mutating func countQueuedAsks() -> Int {
+        let now = machine.turns.queue.count
+        defer { queuedAsks = now }
+        return now - queuedAsks
+    }
+
+    /// How many more entries the call journal holds than the gauge last saw.
+    mutating func countJournalEntries() -> Int {
+        let now = machine.calls.journal.entries.count
+        defer { journalEntries = now }
+        return now - journalEntries
     }
 }

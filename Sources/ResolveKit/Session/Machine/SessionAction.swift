@@ -132,6 +132,10 @@ enum Publication: Sendable, Equatable {
     case sessionStarted(sessionID: String, reused: Bool)
     case turnStarted(turnID: String)
     case turnEnded(turnID: String?)
+    /// How the turn of `requestID` ended and the tokens it used (telemetry: its span and the turn metrics).
+    case turnFinished(
+        requestID: String?, turnID: String?, outcome: Result<ResolveKitTurnResult.Ending, ResolveKitError>,
+        usage: TokenUsage?)
     /// Whether a turn is being sent or runs (before its id is known).
     case turnInProgress(Bool)
     case draft(String?)

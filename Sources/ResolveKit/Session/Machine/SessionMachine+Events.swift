@@ -86,6 +86,7 @@ extension SessionMachine {
         out.publish(.turnInProgress(false))
         out.publish(.draft(nil))
         out.publish(.turnEnded(turnID: turnID))
+        out.publish(.turnFinished(requestID: requestID, turnID: turnID, outcome: outcome, usage: record?.usage))
         disarm(.turnWatchdog, &out)
         if lost { persistSession(now, &out) }
         if let requestID, let waiter = turns.askWaiters.removeValue(forKey: requestID) {
