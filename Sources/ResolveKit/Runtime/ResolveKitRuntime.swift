@@ -121,7 +121,10 @@ public final class ResolveKitRuntime: Observable, Sendable {
             observer?(record)
             if wire.hasSubscribers { wire.send(.exchange(record)) }
         }
+        if observer == nil { configuration.network.observerIsListening = { [wire] in wire.hasSubscribers } }
         let output = makeOutput()
+        var settings = SessionSettings(configuration, registry: registry)
+        settings.writesApplyAtOnce = store is any LocalStateStore
         let runner = ToolCallRunner(
             dispatcher: ToolDispatcher(
                 registry: registry, clock: configuration.clock, logger: configuration.logger,
@@ -133,8 +136,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
             telemetry: ToolCallTelemetry(metrics: telemetry.metrics, tracer: telemetry.tracer))
         let driver = SessionDriver(parts: SessionDriver.Parts(
             configuration: configuration, http: http, store: store, registration: registration, runner: runner,
-            output: output, settings: SessionSettings(configuration, registry: registry), wire: wire,
-            telemetry: telemetry))
+            output: output, settings: settings, wire: wire, telemetry: telemetry))
         driverStorage.withLock { $0 = driver }
         return driver
     }

@@ -57,7 +57,7 @@ extension NetworkSettings {
         prepared.httpVersion = httpVersion
         prepared.connectTimeout = connectTimeout
         prepared.lowSpeedLimit = lowSpeedLimit
-        prepared.observer = observer
+        if observerIsListening?() ?? true { prepared.observer = observer }
         var extra = headers
         if let headerProvider {
             for field in await headerProvider(request.method, request.url) {

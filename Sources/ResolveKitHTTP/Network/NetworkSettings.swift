@@ -42,6 +42,9 @@ public struct NetworkSettings: Sendable {
     /// It runs on the client's curl thread, which drives every transfer of the process: return quickly (hand the
     /// record to a queue or an `AsyncStream` continuation), as a slow observer delays every other transfer.
     public var observer: Observer?
+    /// Whether ``observer`` wants the next record; `nil` means always. Asked on the curl thread before the record is
+    /// made, so an observer that is off most of the time (a diagnostics tap nobody reads) costs nothing then.
+    package var observerIsListening: (@Sendable () -> Bool)?
     /// The lowest TLS version accepted (`CURLOPT_SSLVERSION`). Default TLS 1.2.
     public var minimumTLSVersion: TLSVersion
     /// Which HTTP version to ask for (`CURLOPT_HTTP_VERSION`). Default ``HTTPVersionPreference/automatic``.

@@ -27,6 +27,25 @@ struct SessionMachineCallTests {
         #expect(Script.postedResults(posted).map(\.callID) == ["c1"])
     }
 
+    @Test func withAStoreThatAppliesWritesAtOnceTheResultIsPostedRightAfterItsWriteBeforeHostsAreTold() {
+        var settings = SessionSettings(functions: Script.functions)
+        settings.writesApplyAtOnce = true
+        var script = Script(settings: settings)
+        script.open()
+        script.writesCompleteAtOnce = false
+        let received = script.feed(script.toolCall("c1"))
+        #expect(Script.batches(received).map { $0.calls.map(\.callID) } == [["c1"]], "handed on with its write")
+        let finished = Self.finish(&script, "c1", .success("ok"))
+        let write = finished.firstIndex { if case .write = $0 { true } else { false } }
+        let post = finished.firstIndex { if case .send(.toolResult, _, _) = $0 { true } else { false } }
+        let told = finished.firstIndex { if case .publish(.callUpdated) = $0 { true } else { false } }
+        guard let write, let post, let told else {
+            Issue.record("expected a write, a post and a publication: \(finished)")
+            return
+        }
+        #expect(write < post && post < told)
+    }
+
     @Test func aWriteRefusedBecauseAnotherProcessOwnsTheKeyEndsTheRunAndNothingRuns() {
         var script = Script()
         script.open()

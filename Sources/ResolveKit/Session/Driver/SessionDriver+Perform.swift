@@ -70,7 +70,7 @@ extension SessionDriver {
     /// Applies a write: a local store at once, on this thread; a shared one in order, on the writer's task. Its
     /// completion comes back as an event either way.
     private func write(_ write: StateWrite, sequence: Int) {
-        if let local = parts.store as? any LocalStateStore {
+        if let local = localStore {
             let result = Result { () throws(ResolveKitError) in try local.applyNow(write) }
             send(.written(sequence, result))
         } else {

@@ -9,8 +9,10 @@ extension SessionDriver {
             let error = BackendError(code: .transport, endpoint: "\(call)", message: "No API key")
             return .failure(.backend(error, .sessionRead))
         }
-        let notConnected = Result<BackendAnswer, BackendFailure>.failure(
-            .backend(BackendError(code: .transport, endpoint: "\(call)", message: "Not connected"), .sessionRead))
+        // Made only when needed: describing the call (a whole result, say) costs more than sending it.
+        var notConnected: Result<BackendAnswer, BackendFailure> {
+            .failure(.backend(BackendError(code: .transport, endpoint: "\(call)", message: "Not connected"), .sessionRead))
+        }
         switch call {
         case .register:
             return await register(backend)

@@ -34,6 +34,7 @@ struct SessionMachine: Sendable {
         turns = TurnDesk(watchdog: settings.turnWatchdog)
         calls = CallDesk(batchWindow: settings.batchWindow, journal: CallJournal())
         random = SplitMix64(seed: seed)
+        writes = WriteLog(appliesAtOnce: settings.writesApplyAtOnce)
     }
 
     /// Takes one event at `now`; returns what to do, in order.
@@ -215,11 +216,15 @@ struct WriteLog: Sendable, Equatable {
     private(set) var completed = 0
     /// The last journal write issued.
     private(set) var lastJournal = 0
+    /// Whether the store applies a write before the driver performs the next action (a state folder, memory): an
+    /// action after the write may count on it, and its completion is only a report.
+    var appliesAtOnce = false
 
     /// The next write's sequence number.
     mutating func issue(journal: Bool) -> Int {
         issued += 1
         if journal { lastJournal = issued }
+        if appliesAtOnce { completed = issued }
         return issued
     }
 

@@ -13,6 +13,10 @@ struct SessionSettings: Sendable {
     var baseURL = "http://backend"
     /// Every registered function, and whether its local registration needs approval (§10.1).
     var functions: [String: Bool] = [:]
+    /// Whether the state store applies each write before the driver performs the next action (a state folder,
+    /// memory): a result's post then follows its journal write at once instead of waiting for the write's
+    /// completion, as a shared store's writes must.
+    var writesApplyAtOnce = false
 
     /// Settings from a runtime's configuration and registry.
     init(_ configuration: ResolveKitConfiguration, registry: ResolveKitRegistry) {
