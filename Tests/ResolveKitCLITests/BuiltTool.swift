@@ -25,10 +25,12 @@ struct BuiltTool {
     }
 
     /// Runs `tool` with `arguments`, stdin empty, in an environment that configures no backend.
-    static func run(_ tool: String, _ arguments: [String], at path: String? = nil) throws -> Run {
+    static func run(_ tool: String, _ arguments: [String], at path: String? = nil) async throws -> Run {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") }
-        let output = try ChildProcess.run(
-            path ?? folder.appending(path: tool).path, arguments: arguments, environment: environment)
+        let executable = path ?? folder.appending(path: tool).path
+        let output = try await offThePool {
+            try ChildProcess.run(executable, arguments: arguments, environment: environment)
+        }
         return Run(
             status: output.termination.status, stdout: output.standardOutput, stderr: output.standardError)
     }

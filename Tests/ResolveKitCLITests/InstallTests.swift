@@ -15,14 +15,14 @@ struct InstallTests {
         return folder
     }
 
-    @Test func everyToolIsInstalledUnderThePrefixAndRunsFromThere() throws {
+    @Test func everyToolIsInstalledUnderThePrefixAndRunsFromThere() async throws {
         let prefix = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: prefix) }
-        let run = try BuiltTool.run("rk-install", ["--prefix", prefix.path])
+        let run = try await BuiltTool.run("rk-install", ["--prefix", prefix.path])
         #expect(run.status == 0, "\(run.stderr)")
         for tool in Self.installed {
             let binary = prefix.appending(path: "bin/\(tool)").path
-            let version = try BuiltTool.run(tool, ["--version"], at: binary)
+            let version = try await BuiltTool.run(tool, ["--version"], at: binary)
             #expect(version.status == 0)
             #expect(version.stdout.hasPrefix("\(tool) 1."))
             #expect(try Self.mode(binary) == 0o755)
@@ -36,14 +36,14 @@ struct InstallTests {
             }
         }
         // Installing again replaces every file in place.
-        #expect(try BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
+        #expect(try await BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
     }
 
     @Test(.enabled(if: ExternalProgram.groff.shouldRun, Comment(rawValue: ExternalProgram.groff.skipNote)))
     func theInstalledManualPagesRenderWithoutAWarning() throws {
         let prefix = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: prefix) }
-        #expect(try BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
+        #expect(try await BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
         let groff = try ExternalProgram.groff.require()
         for tool in Self.installed {
             let page = prefix.appending(path: "share/man/man1/\(tool).1").path
@@ -57,7 +57,7 @@ struct InstallTests {
     func theInstalledCompletionsAreValidBashAndZsh() throws {
         let prefix = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: prefix) }
-        #expect(try BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
+        #expect(try await BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
         let bash = try ExternalProgram.bash.require()
         let zsh = try ExternalProgram.zsh.require()
         for tool in Self.installed {
@@ -70,8 +70,8 @@ struct InstallTests {
         }
     }
 
-    @Test func theSystemdUnitRunsTheServiceWhereTheDefaultInstallPutsIt() throws {
-        let dryRun = try BuiltTool.run("rk-install", ["--dry-run"])
+    @Test func theSystemdUnitRunsTheServiceWhereTheDefaultInstallPutsIt() async throws {
+        let dryRun = try await BuiltTool.run("rk-install", ["--dry-run"])
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appending(path: "Samples/rk-service/rk-service.service")
@@ -82,7 +82,7 @@ struct InstallTests {
         #expect(dryRun.stdout.contains("would install /usr/local/bin/rk-service\n"))
     }
 
-    @Test func withoutTheBuiltToolsBesideItNothingIsInstalled() throws {
+    @Test func withoutTheBuiltToolsBesideItNothingIsInstalled() async throws {
         let alone = try Self.temporaryFolder()
         let prefix = try Self.temporaryFolder()
         defer {
@@ -91,7 +91,7 @@ struct InstallTests {
         }
         let copy = alone.appending(path: "rk-install").path
         try FileManager.default.copyItem(atPath: BuiltTool.folder.appending(path: "rk-install").path, toPath: copy)
-        let run = try BuiltTool.run("rk-install", ["--prefix", prefix.path], at: copy)
+        let run = try await BuiltTool.run("rk-install", ["--prefix", prefix.path], at: copy)
         #expect(run.status == 1)
         #expect(
             run.stderr

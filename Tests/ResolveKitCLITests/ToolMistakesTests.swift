@@ -96,8 +96,8 @@ struct ToolMistakesTests {
     ]
 
     @Test(arguments: mistakes)
-    func aMistakeIsOneLineThenAPointerToHelpAndExit64(tool: String, arguments: [String], message: String) throws {
-        let run = try BuiltTool.run(tool, arguments)
+    func aMistakeIsOneLineThenAPointerToHelpAndExit64(tool: String, arguments: [String], message: String) async throws {
+        let run = try await BuiltTool.run(tool, arguments)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr == "\(tool): error: \(message)\nSee \(tool) --help.\n")
         #expect(run.stdout.isEmpty, "\(run.stdout)")
@@ -109,20 +109,20 @@ struct ToolMistakesTests {
     }
 
     @Test(arguments: BuiltTool.all)
-    func everyToolPrintsItsVersionHelpCompletionsAndManual(tool: String) throws {
-        let version = try BuiltTool.run(tool, ["--version"])
+    func everyToolPrintsItsVersionHelpCompletionsAndManual(tool: String) async throws {
+        let version = try await BuiltTool.run(tool, ["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("\(tool) 1."))
-        let help = try BuiltTool.run(tool, ["--help"])
+        let help = try await BuiltTool.run(tool, ["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("\(tool): "))
         #expect(help.stdout.contains("\nUSAGE:\n"))
         #expect(help.stdout.contains("  -h, --help"))
-        let bash = try BuiltTool.run(tool, ["--generate-completion-script", "bash"])
+        let bash = try await BuiltTool.run(tool, ["--generate-completion-script", "bash"])
         #expect(bash.stdout.hasSuffix("complete -F _\(tool.replacingOccurrences(of: "-", with: "_")) \(tool)\n"))
-        let zsh = try BuiltTool.run(tool, ["--generate-completion-script", "zsh"])
+        let zsh = try await BuiltTool.run(tool, ["--generate-completion-script", "zsh"])
         #expect(zsh.stdout.hasPrefix("#compdef \(tool)\n"))
-        let manual = try BuiltTool.run(tool, ["--generate-manual"])
+        let manual = try await BuiltTool.run(tool, ["--generate-manual"])
         #expect(manual.stdout.hasPrefix(".TH \(tool.uppercased().replacingOccurrences(of: "-", with: "\\-")) 1 "))
     }
 }

@@ -44,13 +44,16 @@ struct CommandLineTests {
         return root
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
-        let output = try ChildProcess.run(binary.path, arguments: arguments, currentDirectory: directory?.path)
+    static func run(_ arguments: [String], in directory: URL? = nil) async throws -> Run {
+        let path = directory?.path
+        let output = try await offThePool {
+            try ChildProcess.run(binary.path, arguments: arguments, currentDirectory: path)
+        }
         return Run(code: output.termination.status, stdout: output.standardOutput, stderr: output.standardError)
     }
 
-    @Test func helpShowsAnExampleAndTheExitCodes() throws {
-        let run = try Self.run(["--help"])
+    @Test func helpShowsAnExampleAndTheExitCodes() async throws {
+        let run = try await Self.run(["--help"])
         #expect(run.code == 0)
         #expect(run.stdout.contains("EXAMPLE:"))
         #expect(run.stdout.contains("// @ResolveKit(name: \"set_lights\", timeout: 60, requiresApproval: true)"))
@@ -71,24 +74,24 @@ struct CommandLineTests {
     ]
 
     @Test("usage errors exit with 64 and say what is wrong", arguments: usageErrors)
-    func usageError(arguments: [String], message: String) throws {
-        let run = try Self.run(arguments)
+    func usageError(arguments: [String], message: String) async throws {
+        let run = try await Self.run(arguments)
         #expect(run.code == 64)
         #expect(run.stderr == message + "\nSee rk-codegen --help.\n")
     }
 
-    @Test func versionPrintsThePackageVersion() throws {
-        let run = try Self.run(["--version"])
+    @Test func versionPrintsThePackageVersion() async throws {
+        let run = try await Self.run(["--version"])
         #expect(run.code == 0)
         #expect(run.stdout.hasPrefix("rk-codegen 1."))
     }
 
-    @Test func sourceErrorsExitWith1AndPrintPositionsWithoutWriting() throws {
+    @Test func sourceErrorsExitWith1AndPrintPositionsWithoutWriting() async throws {
         let root = try Self.directory([
             "Bad.swift": "/// Doc.\n// @ResolveKit(name: \"kb_search\", timeout: 0)\nstruct B: ResolveKitFunction {}\n"
         ])
         let output = root.appending(path: "Out.swift")
-        let run = try Self.run(["Bad.swift", "--output", output.path], in: root)
+        let run = try await Self.run(["Bad.swift", "--output", output.path], in: root)
         #expect(run.code == 1)
         #expect(
             run.stderr == """
@@ -100,15 +103,15 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func warningsArePrintedButTheOutputIsStillWritten() throws {
+    @Test func warningsArePrintedButTheOutputIsStillWritten() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights + "let pattern = /\"/\n"])
-        let run = try Self.run(["Lights.swift", "-o", "Out.swift"], in: root)
+        let run = try await Self.run(["Lights.swift", "-o", "Out.swift"], in: root)
         #expect(run.code == 0)
         #expect(run.stderr == "Lights.swift:7:16: warning: unterminated string literal\n")
         #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
     }
 
-    @Test func aFunctionThatNeedsApprovalWithATimeoutTooShortForAPersonIsWarnedAbout() throws {
+    @Test func aFunctionThatNeedsApprovalWithATimeoutTooShortForAPersonIsWarnedAbout() async throws {
         let root = try Self.directory([
             "Logs.swift": """
                 /// Reads the log.
@@ -121,7 +124,7 @@ struct CommandLineTests {
 
                 """
         ])
-        let run = try Self.run(["Logs.swift", "-o", "Out.swift"], in: root)
+        let run = try await Self.run(["Logs.swift", "-o", "Out.swift"], in: root)
         #expect(run.code == 0)
         #expect(
             run.stderr == """
@@ -133,11 +136,11 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
     }
 
-    @Test func directoriesAreSearchedRecursivelyAndTheOutputIsNotScanned() throws {
+    @Test func directoriesAreSearchedRecursivelyAndTheOutputIsNotScanned() async throws {
         let root = try Self.directory(["Sources/A/Lights.swift": Self.lights, "Sources/A/Sub/Notes.txt": "not swift"])
         let output = root.appending(path: "Sources/A/Generated/ResolveKitAutoRegistry.swift")
         let manifest = root.appending(path: "tools.json")
-        let first = try Self.run(
+        let first = try await Self.run(
             ["Sources", "-o", output.path, "--manifest", manifest.path, "--module-name", "A"], in: root)
         #expect(first.code == 0)
         #expect(first.stderr.isEmpty)
@@ -147,12 +150,12 @@ struct CommandLineTests {
         let json = try String(contentsOf: manifest, encoding: .utf8)
         #expect(json.contains("\"name\": \"set_lights\""))
         #expect(json.contains("\"module\": \"A\""))
-        let second = try Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
+        let second = try await Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
         #expect(second.code == 0)
         #expect(try String(contentsOf: output, encoding: .utf8) == generated)
     }
 
-    @Test func filesDeepInSubdirectoriesAreFoundAndOnlyTheOutputItselfIsLeftOut() throws {
+    @Test func filesDeepInSubdirectoriesAreFoundAndOnlyTheOutputItselfIsLeftOut() async throws {
         let dim = Self.lights.replacingOccurrences(of: "set_lights", with: "dim_lights")
             .replacingOccurrences(of: "SetLights", with: "DimLights")
         let root = try Self.directory([
@@ -161,38 +164,38 @@ struct CommandLineTests {
             "Sources/A/Deep/Er/Registry.swift": dim,
         ])
         let output = root.appending(path: "Sources/A/Registry.swift")
-        let run = try Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
+        let run = try await Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
         #expect(run.code == 0, "\(run.stderr)")
         let generated = try String(contentsOf: output, encoding: .utf8)
         #expect(generated.contains("extension SetLights: AnyResolveKitFunction {"))
         #expect(generated.contains("extension DimLights: AnyResolveKitFunction {"))
-        #expect(try Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root).code == 0)
+        #expect(try await Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root).code == 0)
         #expect(try String(contentsOf: output, encoding: .utf8) == generated, "the output is never scanned itself")
     }
 
-    @Test func anUnchangedOutputIsNotRewritten() throws {
+    @Test func anUnchangedOutputIsNotRewritten() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
         let output = root.appending(path: "Out.swift")
-        #expect(try Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
+        #expect(try await Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
         let past = Date(timeIntervalSince1970: 1_000_000_000)
         try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: output.path)
-        #expect(try Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
+        #expect(try await Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
         let attributes = try FileManager.default.attributesOfItem(atPath: output.path)
         #expect(attributes[.modificationDate] as? Date == past)
     }
 
-    @Test func checkPassesWhenFreshAndPrintsADiffWhenStale() throws {
+    @Test func checkPassesWhenFreshAndPrintsADiffWhenStale() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
         let output = root.appending(path: "Out.swift")
-        #expect(try Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
-        let fresh = try Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
+        #expect(try await Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
+        let fresh = try await Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
         #expect(fresh.code == 0)
         #expect(fresh.stdout.isEmpty)
 
         let before = try String(contentsOf: output, encoding: .utf8)
         try Self.lights.replacingOccurrences(of: "set_lights", with: "switch_lights")
             .write(to: root.appending(path: "Lights.swift"), atomically: true, encoding: .utf8)
-        let stale = try Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
+        let stale = try await Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
         #expect(stale.code == 3)
         #expect(stale.stdout.hasPrefix("--- \(output.path)\n+++ \(output.path) (generated)\n@@ "))
         #expect(stale.stdout.contains("\n-    static let resolveKitName: String = \"set_lights\"\n"))
@@ -201,9 +204,9 @@ struct CommandLineTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == before)
     }
 
-    @Test func checkTreatsAMissingOutputAsStale() throws {
+    @Test func checkTreatsAMissingOutputAsStale() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
-        let run = try Self.run(["Lights.swift", "-o", "Missing.swift", "--check"], in: root)
+        let run = try await Self.run(["Lights.swift", "-o", "Missing.swift", "--check"], in: root)
         #expect(run.code == 3)
         #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Missing.swift").path))
     }

@@ -46,7 +46,7 @@ struct TLSVerificationTests {
         #expect(
             network == [
                 "trust", "clientIdentity", "pinnedPublicKeys", "proxy", "headers", "headerProvider", "observer",
-                "minimumTLSVersion", "httpVersion", "connectTimeout", "lowSpeedLimit",
+                "observerIsListening", "minimumTLSVersion", "httpVersion", "connectTimeout", "lowSpeedLimit",
             ])
         let trust = Set(Mirror(reflecting: NetworkSettings.Trust.system).children.compactMap(\.label))
         #expect(trust == ["caFile", "caDirectory", "includesSystemStore", "cacheLifetime"])

@@ -22,43 +22,46 @@ struct ChatBinaryTests {
         var output: String
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
-        let output = Pipe()
-        let process = try ChildProcess.spawn(
-            binary.path, arguments: arguments,
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") },
-            standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(output))
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return Run(status: process.waitUntilExit().status, output: String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> Run {
+        // On a thread of its own: the wait would hold a cooperative thread, which every task of the tests shares.
+        try await offThePool {
+            let output = Pipe()
+            let process = try ChildProcess.spawn(
+                binary.path, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") },
+                standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .pipe(output))
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            return Run(status: process.waitUntilExit().status, output: String(decoding: data, as: UTF8.self))
+        }
     }
 
-    @Test func oneShotDemoPrintsTheToolResultAndTheAnswer() throws {
-        let run = try Self.run(["--demo", "--message", "What time is it?", "--approve", "all"])
+    @Test func oneShotDemoPrintsTheToolResultAndTheAnswer() async throws {
+        let run = try await Self.run(["--demo", "--message", "What time is it?", "--approve", "all"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("you › What time is it?"))
         #expect(run.output.contains("tool get_local_time: completed → {"))
         #expect(run.output.contains(#"agent › Done. The get_local_time returned"#))
     }
 
-    @Test func declinedCallsAreReportedAsDeclined() throws {
-        let run = try Self.run(["--demo", "--message", "show me the log", "--approve", "none"])
+    @Test func declinedCallsAreReportedAsDeclined() async throws {
+        let run = try await Self.run(["--demo", "--message", "show me the log", "--approve", "none"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("tool read_log_tail: declined: User denied action"))
     }
 
-    @Test func aPolicyFileDecidesWithoutATerminal() throws {
+    @Test func aPolicyFileDecidesWithoutATerminal() async throws {
         let policy = FileManager.default.temporaryDirectory.appending(path: "rk-chat-policy-\(UUID().uuidString).json")
         try Data(#"{"default": "deny", "functions": {"read_log_tail": "allow"}}"#.utf8).write(to: policy)
         defer { try? FileManager.default.removeItem(at: policy) }
-        let run = try Self.run(["--demo", "-m", "show me the log", "--approve", policy.path])
+        let run = try await Self.run(["--demo", "-m", "show me the log", "--approve", policy.path])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("tool read_log_tail: completed"))
     }
 
-    @Test func traceWireWritesFramesAndExchangesAsJSONLinesWithoutSecrets() throws {
+    @Test func traceWireWritesFramesAndExchangesAsJSONLinesWithoutSecrets() async throws {
         let trace = FileManager.default.temporaryDirectory.appending(path: "rk-chat-wire-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: trace) }
-        let run = try Self.run(["--demo", "-m", "What time is it?", "--approve", "all", "--trace-wire", trace.path])
+        let run = try await Self.run(["--demo", "-m", "What time is it?", "--approve", "all", "--trace-wire", trace.path])
         #expect(run.status == 0, "\(run.output)")
         let text = try String(contentsOf: trace, encoding: .utf8)
         let lines = text.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -88,52 +91,52 @@ struct ChatBinaryTests {
     ]
 
     @Test(arguments: usageErrors)
-    func usageErrorsNameTheFlagAndExitWith64(arguments: [String], message: String) throws {
-        let run = try Self.run(arguments)
+    func usageErrorsNameTheFlagAndExitWith64(arguments: [String], message: String) async throws {
+        let run = try await Self.run(arguments)
         #expect(run.status == 64, "\(run.output)")
         #expect(run.output.hasPrefix("rk-chat: error: " + message), "\(run.output)")
         #expect(run.output.contains("See rk-chat --help."))
         #expect(!run.output.contains("NSCocoaErrorDomain"))
     }
 
-    @Test func versionPrintsThePackageVersion() throws {
-        let run = try Self.run(["--version"])
+    @Test func versionPrintsThePackageVersion() async throws {
+        let run = try await Self.run(["--version"])
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("rk-chat 1."))
     }
 
-    @Test func anUnreachableBackendEndsTheOneShotWithExit3AndTheCause() throws {
+    @Test func anUnreachableBackendEndsTheOneShotWithExit3AndTheCause() async throws {
         let key = FileManager.default.temporaryDirectory.appending(path: "rk-chat-key-\(UUID().uuidString)")
         try Data("rk_dev\n".utf8).write(to: key)
         defer { try? FileManager.default.removeItem(at: key) }
         let state = FileManager.default.temporaryDirectory.appending(path: "rk-chat-state-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
         // Port 9 on loopback refuses connections: the runtime gives up after its 30 s connect budget.
-        let run = try Self.run(
+        let run = try await Self.run(
             ["--base-url", "http://127.0.0.1:9", "--api-key-file", key.path, "--state-dir", state.path, "-m", "hi"])
         #expect(run.status == 3, "\(run.output)")
         #expect(run.output.contains("No connection to http://127.0.0.1:9 within 30"))
         #expect(run.output.contains("Couldn't connect to server"))
     }
 
-    @Test func helpShowsARealExample() throws {
-        let run = try Self.run(["--help"])
+    @Test func helpShowsARealExample() async throws {
+        let run = try await Self.run(["--help"])
         #expect(run.status == 0)
         #expect(run.output.contains(#"rk-chat --demo --message "What time is it?" --approve all"#))
         #expect(run.output.contains("NETWORK OPTIONS:\n  --ca-file FILE"))
         #expect(run.output.contains("3    could not connect, or the network failed the turn"))
     }
 
-    @Test func withoutABackendItSaysHowToGetOne() throws {
-        let run = try Self.run(["-m", "hi"])
+    @Test func withoutABackendItSaysHowToGetOne() async throws {
+        let run = try await Self.run(["-m", "hi"])
         #expect(run.status == 64)
         #expect(run.output.contains("pass --demo"))
     }
 }
 
 extension ChatBinaryTests {
-    @Test func oneShotStreamsTheCallsAsTheyRunAndSaysWhyApprovalIsImpossible() throws {
-        let run = try Self.run(["--demo", "--message", "how much disk space is free?"])
+    @Test func oneShotStreamsTheCallsAsTheyRunAndSaysWhyApprovalIsImpossible() async throws {
+        let run = try await Self.run(["--demo", "--message", "how much disk space is free?"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("no terminal to ask for approval"))
         #expect(run.output.contains("· running get_disk_usage…"))
@@ -152,8 +155,8 @@ struct ReadmeQuestionTests {
         ("show me the log", "read_log_tail"),
         ("list the files in this folder", "list_directory"),
     ])
-    func theQuestionCallsItsFunction(question: String, function: String) throws {
-        let run = try ChatBinaryTests.run(["--demo", "--message", question, "--approve", "all"])
+    func theQuestionCallsItsFunction(question: String, function: String) async throws {
+        let run = try await ChatBinaryTests.run(["--demo", "--message", question, "--approve", "all"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("· \(function) completed"), "\(run.output)")
         #expect(!run.output.contains("returned \"{"), "an answer dumped JSON: \(run.output)")
@@ -161,9 +164,9 @@ struct ReadmeQuestionTests {
 }
 
 extension ChatBinaryTests {
-    @Test func oneShotPrintsOnlyTheNewTurnUnlessAskedForTheHistory() throws {
-        let plain = try Self.run(["--demo", "--message", "What time is it?", "--approve", "all"])
-        let withHistory = try Self.run(["--demo", "--message", "What time is it?", "--approve", "all", "--history"])
+    @Test func oneShotPrintsOnlyTheNewTurnUnlessAskedForTheHistory() async throws {
+        let plain = try await Self.run(["--demo", "--message", "What time is it?", "--approve", "all"])
+        let withHistory = try await Self.run(["--demo", "--message", "What time is it?", "--approve", "all", "--history"])
         #expect(plain.status == 0 && withHistory.status == 0)
         let greeting = "agent › Hello! How can I help you today?"
         #expect(!plain.output.contains(greeting))

@@ -59,30 +59,32 @@ struct LostTurnLockTests {
     }
 
     /// `rk-chat --message` against `server`, in `folder`'s state folder, with a 2 s turn watchdog.
-    static func chat(_ server: DevServer, _ folder: Folder, started: (ChildProcess) -> Void = { _ in })
-        throws -> (status: Int32, output: String)
-    {
-        let output = try ChildProcess.run(
-            binary("rk-chat"),
-            arguments: [
-                "--base-url", server.baseURL, "--api-key-file", folder.keyFile, "--state-dir", folder.state,
-                "--message", "What time is it?", "--approve", "all", "--turn-watchdog", "2",
-            ],
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") },
-            started: started)
+    static func chat(
+        _ server: DevServer, _ folder: Folder, started: @escaping @Sendable (ChildProcess) -> Void = { _ in }
+    ) async throws -> (status: Int32, output: String) {
+        let arguments = [
+            "--base-url", server.baseURL, "--api-key-file", folder.keyFile, "--state-dir", folder.state,
+            "--message", "What time is it?", "--approve", "all", "--turn-watchdog", "2",
+        ]
+        let output = try await offThePool {
+            try ChildProcess.run(
+                binary("rk-chat"), arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") },
+                started: started)
+        }
         return (output.termination.status, output.standardOutput + output.standardError)
     }
 
-    @Test func afterATurnTheBackendLostTheNextProcessInTheSameFolderGetsItsAnswer() throws {
+    @Test func afterATurnTheBackendLostTheNextProcessInTheSameFolderGetsItsAnswer() async throws {
         let folder = try Folder()
         defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let server = try DevServer(folder: folder.path)
         defer { server.stop() }
-        let first = try Self.chat(server, folder)
+        let first = try await Self.chat(server, folder)
         #expect(first.status == 1, "\(first.output)")
         #expect(first.output.contains("turn_lost") || first.output.contains("did not answer"), "\(first.output)")
         let started = ContinuousClock.now
-        let second = try Self.chat(server, folder)
+        let second = try await Self.chat(server, folder)
         #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("agent › "), "\(second.output)")
         #expect(!second.output.contains("A turn is already in progress"), "\(second.output)")
@@ -91,7 +93,7 @@ struct LostTurnLockTests {
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
-    @Test func afterAProcessDiedMidTurnTheNextReplacesTheSessionWithinOneWatchdogPeriod() throws {
+    @Test func afterAProcessDiedMidTurnTheNextReplacesTheSessionWithinOneWatchdogPeriod() async throws {
         let folder = try Folder()
         defer { try? FileManager.default.removeItem(atPath: folder.path) }
         let server = try DevServer(folder: folder.path)
@@ -111,10 +113,10 @@ struct LostTurnLockTests {
             }
         }
         watcher.start()
-        let first = try Self.chat(server, folder) { process in killer.withLock { $0 = process } }
+        let first = try await Self.chat(server, folder) { process in killer.withLock { $0 = process } }
         #expect(first.status == Int32(SIGKILL) || first.status == 1, "\(first.output)")
         let started = ContinuousClock.now
-        let second = try Self.chat(server, folder)
+        let second = try await Self.chat(server, folder)
         #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("agent › "), "\(second.output)")
         #expect(second.output.contains("lost track of the last question"), "\(second.output)")

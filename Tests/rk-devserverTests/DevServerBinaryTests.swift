@@ -16,24 +16,26 @@ struct DevServerBinaryTests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }()
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let output = Pipe()
-        let process = try ChildProcess.spawn(
-            binary.path, arguments: arguments, standardOutput: .pipe(output), standardError: .pipe(output))
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return (process.waitUntilExit().status, String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await offThePool {
+            let output = Pipe()
+            let process = try ChildProcess.spawn(
+                binary.path, arguments: arguments, standardOutput: .pipe(output), standardError: .pipe(output))
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            return (process.waitUntilExit().status, String(decoding: data, as: UTF8.self))
+        }
     }
 
-    @Test func aMistakeIsOneLineThatPointsToHelpAndExits64() throws {
-        let run = try Self.run(["--port", "eighty"])
+    @Test func aMistakeIsOneLineThatPointsToHelpAndExits64() async throws {
+        let run = try await Self.run(["--port", "eighty"])
         #expect(run.status == 64)
         #expect(run.output.hasPrefix("rk-devserver: error: "))
         #expect(run.output.hasSuffix("See rk-devserver --help.\n"))
         #expect(run.output.split(separator: "\n").count == 2)
     }
 
-    @Test func versionPrintsThePackageVersion() throws {
-        let run = try Self.run(["--version"])
+    @Test func versionPrintsThePackageVersion() async throws {
+        let run = try await Self.run(["--version"])
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("rk-devserver 1."))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import Glibc
 import ResolveKitTesting
 import Testing

@@ -12,13 +12,11 @@ struct CheckPolicyTests {
     static func run(_ tool: String, _ arguments: [String]) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
-        try await offThePool { () -> Result<(status: Int32, stdout: String, stderr: String), any Error> in
-            do {
-                let output = try ChildProcess.run(
-                    ServiceProcess.built(tool).path, arguments: arguments, environment: ServiceProcess.cleanEnvironment)
-                return .success((output.termination.status, output.standardOutput, output.standardError))
-            } catch { return .failure(error) }
-        }.get()
+        try await offThePool {
+            let output = try ChildProcess.run(
+                ServiceProcess.built(tool).path, arguments: arguments, environment: ServiceProcess.cleanEnvironment)
+            return (output.termination.status, output.standardOutput, output.standardError)
+        }
     }
 
     /// The Linux pack's function names, as an unknown-function error lists them.

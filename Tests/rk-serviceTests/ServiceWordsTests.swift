@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitChildProcess
 import ResolveKit
 import Testing
 

@@ -1,13 +1,6 @@
 import Foundation
 import Glibc
-
-/// Runs a blocking call on a thread of its own, so the cooperative pool (which serves the in-process backend)
-/// is never blocked by a test waiting on a socket.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}
+import ResolveKitChildProcess
 
 /// Unix sockets for tests: a stream client (the service's `--socket`) and a datagram receiver (`NOTIFY_SOCKET`).
 /// Every blocking call is bounded by a receive timeout.
