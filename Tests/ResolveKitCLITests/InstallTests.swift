@@ -40,7 +40,7 @@ struct InstallTests {
     }
 
     @Test(.enabled(if: ExternalProgram.groff.shouldRun, Comment(rawValue: ExternalProgram.groff.skipNote)))
-    func theInstalledManualPagesRenderWithoutAWarning() throws {
+    func theInstalledManualPagesRenderWithoutAWarning() async throws {
         let prefix = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: prefix) }
         #expect(try await BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
@@ -54,7 +54,7 @@ struct InstallTests {
     }
 
     @Test(.enabled(if: ExternalProgram.zsh.shouldRun, Comment(rawValue: ExternalProgram.zsh.skipNote)))
-    func theInstalledCompletionsAreValidBashAndZsh() throws {
+    func theInstalledCompletionsAreValidBashAndZsh() async throws {
         let prefix = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: prefix) }
         #expect(try await BuiltTool.run("rk-install", ["--prefix", prefix.path]).status == 0)
