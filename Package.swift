@@ -43,7 +43,10 @@ let package = Package(
         .target(name: "ResolveKitTelemetry", dependencies: ["ResolveKitCore"]),
         // The OTLP exporter's transport over the libcurl client.
         .target(name: "ResolveKitTelemetryHTTP", dependencies: ["ResolveKitTelemetry", "ResolveKitHTTP"]),
-        .target(name: "ResolveKit", dependencies: ["ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP"]),
+        // The Redis state store that replicas share links the RESP client (no libcurl in it).
+        .target(
+            name: "ResolveKit",
+            dependencies: ["ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP", "ResolveKitRedis"]),
         // The approval prompt and terminal I/O need no session, so rk-mcp uses them without linking libcurl.
         .target(name: "ResolveKitTerminalCore", dependencies: ["ResolveKitTools"]),
         .target(name: "ResolveKitTerminal", dependencies: ["ResolveKitTerminalCore", "ResolveKit"]),
@@ -126,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "ResolveKitHTTPTests", dependencies: ["ResolveKitHTTP", "ResolveKitTesting", "ResolveKitChildProcess"]),
         .testTarget(name: "ResolveKitToolsTests", dependencies: ["ResolveKitTools", "ResolveKitTesting"]),
-        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting"]),
+        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting", "ResolveKitRedis"]),
         .testTarget(
             name: "ResolveKitTelemetryTests",
             dependencies: [
