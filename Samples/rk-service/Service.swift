@@ -19,7 +19,7 @@ struct Service {
     func run() async -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
         let signals = SignalWatcher([SIGTERM, SIGINT])
-        let structuredLog = StructuredLog(secrets: [settings.apiKey])
+        let structuredLog = StructuredLog(secrets: [settings.apiKey] + settings.stateSecrets)
         let log = structuredLog.logger(label: "rk-service", minimumLevel: settings.logLevel)
         let notifier = SystemdNotifier(environment: environment)
         let configuration = makeConfiguration(
@@ -40,18 +40,22 @@ struct Service {
             log.error("cannot serve requests", metadata: ["error": "\(error)"])
             return .internalFailure
         }
-        log.info(
-            "starting",
-            metadata: [
-                "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
-                "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
-            ])
+        var starting = [
+            "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
+            "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
+        ]
+        if let replica = settings.replicaName { starting["replica"] = replica }
+        if case .redis(let url, let prefix) = settings.stateLocation {
+            starting["state"] = "redis \(url.host ?? url.path)\(url.port.map { ":\($0)" } ?? "") \(prefix)"
+        }
+        log.info("starting", metadata: starting)
         notifier.notify("STATUS=Connecting to \(settings.baseURL.host ?? "the backend")")
 
-        switch await Self.start(host, signals: signals) {
+        let sharedKey = RequestHandler.sharedKey(settings)
+        switch await Self.start(host, sharedKey: sharedKey, signals: signals) {
         case .failure(let failure):
             source.stop()
-            return Self.report(failure.error, log: log)
+            return Self.report(failure.error, log: log, settings: settings)
         case .success(let received?):
             log.info("stopping before ready", metadata: ["signal": SignalWatcher.name(received)])
             notifier.notify("STOPPING=1")
@@ -63,12 +67,12 @@ struct Service {
         }
         let shared: ResolveKitRuntime
         do {
-            shared = try await host.session(for: RequestHandler.sharedKey)
+            shared = try await host.session(for: sharedKey)
         } catch {
             source.stop()
-            return Self.report(error, log: log)
+            return Self.report(error, log: log, settings: settings)
         }
-        let handler = RequestHandler(host: host, turnTimeout: settings.turnTimeout, log: log)
+        let handler = RequestHandler(host: host, sharedKey: sharedKey, turnTimeout: settings.turnTimeout, log: log)
         source.start()
         notifier.notify("READY=1\nSTATUS=Serving requests on \(source.summary)")
         log.info("ready", metadata: ["session_id": shared.sessionID ?? "-", "requests": source.summary])
@@ -95,11 +99,13 @@ struct Service {
 
     /// Opens the shared session (registering the functions) unless a signal comes first.
     /// - Returns: `.success(nil)` when active, `.success(signal)` when a signal came first, `.failure` with the reason.
-    static func start(_ host: ResolveKitHost, signals: SignalWatcher) async -> Result<Int32?, StartFailure> {
+    static func start(_ host: ResolveKitHost, sharedKey: String, signals: SignalWatcher) async
+        -> Result<Int32?, StartFailure>
+    {
         await withTaskGroup(of: Result<Int32?, StartFailure>?.self) { group in
             group.addTask {
                 do throws(ResolveKitError) {
-                    _ = try await host.session(for: RequestHandler.sharedKey)
+                    _ = try await host.session(for: sharedKey)
                     return .success(nil)
                 } catch {
                     return .failure(StartFailure(error: error))
@@ -117,13 +123,14 @@ struct Service {
         var error: ResolveKitError
     }
 
-    /// Logs why the service could not start and chooses the exit code: a state folder that another process holds
-    /// or that cannot be written is a local problem (73), anything else the backend's (69).
-    static func report(_ error: ResolveKitError, log: ResolveKitLogger) -> ExitCode {
+    /// Logs why the service could not start and chooses the exit code: a state folder (or Redis) that another
+    /// process holds or that cannot be used is a local problem (73), anything else the backend's (69).
+    static func report(_ error: ResolveKitError, log: ResolveKitLogger, settings: ServiceSettings) -> ExitCode {
         let metadata = ["code": error.code.rawValue, "reason": error.message]
         switch error.code {
-        case .stateLocked, .stateStore:
-            log.error("cannot use the state folder", metadata: metadata)
+        case .stateLocked, .stateStore, .keyOwnedElsewhere:
+            let what = settings.replicaName == nil ? "cannot use the state folder" : "cannot use Redis"
+            log.error(what, metadata: metadata)
             return .stateUnavailable
         default:
             log.error("cannot connect", metadata: metadata)
