@@ -30,34 +30,7 @@ struct ToolLatencyWorkload: Workload {
     private func measure(log: @Sendable (String) -> Void) async throws -> [Measurement] {
         let backend = ReferenceBackend(configuration: .init(apiKeys: ["rk_bench"]))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
-        let runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(
-            baseURL: URL(string: server.baseURL)!, apiKeyProvider: { "rk_bench" }, deviceIDProvider: { "bench" },
-            functions: [Probe.self], stateLocation: .inMemory))
-        try await runtime.start()
-        guard let sessionID = runtime.sessionID else { throw BenchFailure(message: "no session") }
-        let delivered = runtime.events
-        var iterator = delivered.makeAsyncIterator()
-        var dispatch: [Double] = []
-        var posting: [Double] = []
-        for index in 0..<(Self.iterations + Self.warmUp) {
-            let callID = "bench_\(index)"
-            let sentAt = Probe.now()
-            let payload: JSONValue = [
-                "call_id": .string(callID), "function_name": "bench_probe", "arguments": ["sent_at": .number(sentAt)],
-                "timeout_seconds": 30, "human_description": "probe", "requires_approval": false,
-            ]
-            _ = backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: sessionID)
-            while let event = await iterator.next() {
-                if case .toolResultDelivered(let id) = event, id.rawValue == callID { break }
-            }
-            let postedAt = Probe.now()
-            guard let times = Probe.times(callID) else { throw BenchFailure(message: "the probe did not run for \(callID)") }
-            if index >= Self.warmUp {
-                dispatch.append((times.started - sentAt) / 1000)
-                posting.append((postedAt - times.returned) / 1000)
-            }
-        }
-        await runtime.stop()
+        let (dispatch, posting) = try await Self.calls(backend, server, state: .inMemory)
         // The floor under both figures: one plain request/response on the same client and loopback server.
         var roundTrips: [Double] = []
         let health = HTTPRequest(url: server.baseURL + "/health")
@@ -73,6 +46,50 @@ struct ToolLatencyWorkload: Workload {
             Self.row(name, "call-dispatch", dispatch), Self.row(name, "result-post", posting),
             Self.row(name, "http-get-floor", roundTrips),
         ]
+    }
+
+    /// Runs `warmUp` then `iterations` calls through a runtime whose state is at `state`, one at a time; returns
+    /// each measured call's dispatch and result-post time (us). `beforeMeasuring` and `afterMeasuring` run just
+    /// before the first measured call and just after the last.
+    static func calls(
+        _ backend: ReferenceBackend, _ server: LoopbackHTTPServer, state: ResolveKitConfiguration.StateLocation,
+        replica: ReplicaSettings = ReplicaSettings(), warmUp: Int = warmUp, iterations: Int = iterations,
+        beforeMeasuring: () async throws -> Void = {}, afterMeasuring: () async throws -> Void = {}
+    ) async throws -> (dispatch: [Double], posting: [Double]) {
+        var configuration = ResolveKitConfiguration(
+            baseURL: URL(string: server.baseURL)!, apiKeyProvider: { "rk_bench" }, deviceIDProvider: { "bench" },
+            functions: [Probe.self], stateLocation: state)
+        configuration.replica = replica
+        configuration.replacesOtherFunctions = true
+        let runtime = ResolveKitRuntime(configuration: configuration)
+        try await runtime.start()
+        guard let sessionID = runtime.sessionID else { throw BenchFailure(message: "no session") }
+        let delivered = runtime.events
+        var iterator = delivered.makeAsyncIterator()
+        var dispatch: [Double] = []
+        var posting: [Double] = []
+        for index in 0..<(iterations + warmUp) {
+            if index == warmUp { try await beforeMeasuring() }
+            let callID = "bench_\(index)"
+            let sentAt = Probe.now()
+            let payload: JSONValue = [
+                "call_id": .string(callID), "function_name": "bench_probe", "arguments": ["sent_at": .number(sentAt)],
+                "timeout_seconds": 30, "human_description": "probe", "requires_approval": false,
+            ]
+            _ = backend.injectEvent(type: "tool_call_request", payload: payload, intoSession: sessionID)
+            while let event = await iterator.next() {
+                if case .toolResultDelivered(let id) = event, id.rawValue == callID { break }
+            }
+            let postedAt = Probe.now()
+            guard let times = Probe.times(callID) else { throw BenchFailure(message: "the probe did not run for \(callID)") }
+            if index >= warmUp {
+                dispatch.append((times.started - sentAt) / 1000)
+                posting.append((postedAt - times.returned) / 1000)
+            }
+        }
+        try await afterMeasuring()
+        await runtime.stop()
+        return (dispatch, posting)
     }
 
     static func row(_ workload: String, _ contender: String, _ samples: [Double]) -> Measurement {
