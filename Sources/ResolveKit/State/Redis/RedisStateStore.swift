@@ -99,19 +99,29 @@ final class RedisStateStore: SessionStateStore {
         return Self.ownedElsewhere(KeyOwner(holder: holder ?? "another replica"))
     }
 
-    /// Sends `change` with the lease's token; sends it again after a failure on the way while the lease lasts.
+    /// Sends `change` with the lease's token; sends it again after a failure on the way while the lease lasts. A
+    /// write cut off by the run's end (its task cancelled) is sent again in a task of its own: the run's last writes
+    /// (a cancelled call's outcome, the cursor) must still reach Redis.
     private func fencedWrite(_ change: RedisStateChange) async throws(ResolveKitError) {
         guard let lease = held.withLock({ $0?.lease }), let leases = try? leases.get() else {
             throw ResolveKitError(.stateStore, "The user key's state is not held by this run")
+        }
+        let userKey = self.userKey
+        let write: @Sendable () async throws(RedisError) -> Void = {
+            try await leases.write(userKey, token: lease.token, change)
         }
         let clock = ContinuousClock()
         let giveUpAt = clock.now.advanced(by: settings.leaseDuration)
         var delay = Duration.milliseconds(25)
         while true {
             do throws(RedisError) {
-                try await Self.shielded { () async throws(RedisError) in
-                    try await leases.write(self.userKey, token: lease.token, change)
-                }.get()
+                do throws(RedisError) {
+                    // Directly on the caller's task: a task of its own per write costs a hop on a busy machine.
+                    guard !Task.isCancelled else { throw RedisError(.cancelled, "The run is ending") }
+                    try await write()
+                } catch where error.code == .cancelled {
+                    try await Self.shielded(write).get()
+                }
                 return
             } catch {
                 if error.code == .fencedOut { throw await ownerAfterFencing(lease, leases) }
