@@ -54,10 +54,10 @@ struct ReplicasWorkload: Workload {
         let redis = try await RedisServerProcess.start(fsync: "everysec")
         do {
             rows.append(try await takeoverGap(backend, server, redis, log: log))
-            redis.stop()
+            await redis.stop()
             rows += try await latencies(backend, server, log: log)
         } catch {
-            redis.stop()
+            await redis.stop()
             await backend.stop()
             await server.stop()
             throw error
@@ -150,29 +150,44 @@ struct ReplicasWorkload: Workload {
         ]
         for fsync in ["everysec", "always"] {
             let redis = try await RedisServerProcess.start(fsync: fsync)
-            defer { redis.stop() }
-            let admin = RedisClient(configuration: try RedisConfiguration(url: redis.url))
-            defer { admin.close() }
-            var before = 0
-            var scripts = 0
-            let timed = try await ToolLatencyWorkload.calls(
-                backend, server, state: .redis(URL(string: redis.url)!, prefix: "rk:bench-latency"),
-                replica: ReplicaSettings(name: "bench"),
-                beforeMeasuring: { before = try await Self.scriptCount(admin) },
-                afterMeasuring: { scripts = try await Self.scriptCount(admin) - before })
-            rows.append(ToolLatencyWorkload.row(name, "call-dispatch-redis-\(fsync)", timed.dispatch))
-            rows.append(ToolLatencyWorkload.row(name, "result-post-redis-\(fsync)", timed.posting))
-            if fsync == "everysec" {
-                let perCall = Double(scripts) / Double(ToolLatencyWorkload.iterations)
-                rows.append(
-                    Measurement(
-                        workload: name, contender: "redis-round-trips-per-call", chunk: nil, value: perCall,
-                        unit: "round trips", details: ["n": Double(ToolLatencyWorkload.iterations)]))
+            do {
+                rows += try await redisLatencies(backend, server, redis, fsync: fsync)
+                await redis.stop()
+            } catch {
+                await redis.stop()
+                throw error
             }
         }
         log(
             "replicas: tool-latency \(ToolLatencyWorkload.iterations) calls per store after "
                 + "\(ToolLatencyWorkload.warmUp) warm-up calls")
+        return rows
+    }
+
+    /// `tool-latency` with the Redis store on `redis`, and (with `everysec`) the round trips per call.
+    private func redisLatencies(
+        _ backend: ReferenceBackend, _ server: LoopbackHTTPServer, _ redis: RedisServerProcess, fsync: String
+    ) async throws -> [Measurement] {
+        let admin = RedisClient(configuration: try RedisConfiguration(url: redis.url))
+        defer { admin.close() }
+        var before = 0
+        var scripts = 0
+        let timed = try await ToolLatencyWorkload.calls(
+            backend, server, state: .redis(URL(string: redis.url)!, prefix: "rk:bench-latency"),
+            replica: ReplicaSettings(name: "bench"),
+            beforeMeasuring: { before = try await Self.scriptCount(admin) },
+            afterMeasuring: { scripts = try await Self.scriptCount(admin) - before })
+        var rows = [
+            ToolLatencyWorkload.row(name, "call-dispatch-redis-\(fsync)", timed.dispatch),
+            ToolLatencyWorkload.row(name, "result-post-redis-\(fsync)", timed.posting),
+        ]
+        if fsync == "everysec" {
+            let perCall = Double(scripts) / Double(ToolLatencyWorkload.iterations)
+            rows.append(
+                Measurement(
+                    workload: name, contender: "redis-round-trips-per-call", chunk: nil, value: perCall,
+                    unit: "round trips", details: ["n": Double(ToolLatencyWorkload.iterations)]))
+        }
         return rows
     }
 

@@ -36,7 +36,7 @@ final class ReplicaCluster: Sendable {
         do {
             server = try LoopbackHTTPServer.start(handler: backend.handler)
         } catch {
-            redis.stop()
+            await redis.stop()
             throw error
         }
         let cluster = ReplicaCluster(redis: redis, backend: backend, server: server)
@@ -58,7 +58,7 @@ final class ReplicaCluster: Sendable {
         backend.configuration.faults.reset()
         await backend.stop()
         await server.stop()
-        redis.stop()
+        await redis.stop()
     }
 
     /// Starts replica `name` and waits until it is ready (connected, its own session open).

@@ -131,7 +131,7 @@ struct ReplicaProcessTests {
             try await cluster.launch("b")
             _ = try await cluster.ask("erin", "what time is it", first: "a")
             _ = try await cluster.ask("frank", "what time is it", first: "b")
-            cluster.redis.kill()
+            await cluster.redis.kill()
             let erin = try cluster.send("erin", "how much free space is on disk", to: "a")
             let frank = try cluster.send("frank", Self.slowQuestion, to: "b")
             try await Task.sleep(for: .milliseconds(500))

@@ -46,7 +46,7 @@ package final class RedisServerProcess: Sendable {
         do {
             try await server.launch()
         } catch {
-            server.stop()
+            await server.stop()
             throw error
         }
         return server
@@ -59,8 +59,12 @@ package final class RedisServerProcess: Sendable {
             executable, arguments: [directory + "/redis.conf"], standardInput: .nullDevice,
             standardOutput: .nullDevice, standardError: .nullDevice)
         child.withLock { $0 = process }
-        let port = self.port
-        let ready = await pollUntil(timeout: .seconds(10)) { Self.answers(port: port) || !process.isRunning }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        var ready = false
+        while !ready, process.isRunning, ContinuousClock.now < deadline {
+            ready = await Self.answers(port: port)
+            if !ready { try? await Task.sleep(for: .milliseconds(10)) }
+        }
         guard ready, process.isRunning else {
             process.send(SIGKILL)
             throw FixtureError("redis-server did not start on port \(port): \(log.suffix(800))")
@@ -68,17 +72,17 @@ package final class RedisServerProcess: Sendable {
     }
 
     /// Kills the server with SIGKILL, as a crash would, keeping its files for ``launch()``.
-    package func kill() {
+    package func kill() async {
         let process = child.withLock { child in
             defer { child = nil }
             return child
         }
         process?.send(SIGKILL)
-        _ = process?.waitUntilExit(timeout: .seconds(10))
+        if let process { _ = await Self.waitForExit(process, timeout: .seconds(10)) }
     }
 
     /// Stops the server with SIGTERM (it writes its AOF), waiting for it; removes the folder unless told not to.
-    package func stop(keepingFiles: Bool = false) {
+    package func stop(keepingFiles: Bool = false) async {
         let process = child.withLock { child in
             defer { child = nil }
             return child
@@ -86,12 +90,21 @@ package final class RedisServerProcess: Sendable {
         if let process {
             process.send(SIGCONT)
             process.terminate()
-            if process.waitUntilExit(timeout: .seconds(10)) == nil {
+            if !(await Self.waitForExit(process, timeout: .seconds(10))) {
                 process.send(SIGKILL)
-                _ = process.waitUntilExit(timeout: .seconds(5))
+                _ = await Self.waitForExit(process, timeout: .seconds(5))
             }
         }
         if !keepingFiles { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// Waits for `process` to end with the task sleeping, never blocking a thread; `false` when it did not in time.
+    private static func waitForExit(_ process: ChildProcess, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        guard !process.isRunning else { return false }
+        _ = process.waitUntilExit()
+        return true
     }
 
     /// Sends `signal` to the server (SIGSTOP to freeze it, SIGCONT to let it go on).
@@ -106,28 +119,37 @@ package final class RedisServerProcess: Sendable {
     package static func freePort() -> Int { freeLoopbackPort() }
 
     /// Whether the server answers `PING` with anything but `-LOADING` (it is still reading its AOF); `-NOAUTH`
-    /// from a server with a password counts as an answer.
-    private static func answers(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// from a server with a password counts as an answer. Never blocks a thread: the socket is non-blocking, and
+    /// the reply is waited for with the task sleeping.
+    private static func answers(port: Int) async -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 || errno == EINPROGRESS
             }
         }
         guard connected else { return false }
         let ping = Array("PING\r\n".utf8)
-        guard ping.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == ping.count else { return false }
         var reply = [UInt8](repeating: 0, count: 64)
-        let count = reply.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return count > 0 && !String(decoding: reply[..<count], as: UTF8.self).hasPrefix("-LOADING")
+        var sent = false
+        for _ in 0..<100 {
+            if !sent {
+                sent = ping.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == ping.count
+                if !sent, errno != EAGAIN, errno != EINPROGRESS, errno != ENOTCONN { return false }
+            } else {
+                let count = reply.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if count > 0 { return !String(decoding: reply[..<count], as: UTF8.self).hasPrefix("-LOADING") }
+                if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return false }
+            }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return false
     }
 }
 
@@ -138,10 +160,10 @@ package func withRedisServer<T>(
     let server = try await RedisServerProcess.start(extraConfig: extraConfig)
     do {
         let result = try await body(server)
-        server.stop()
+        await server.stop()
         return result
     } catch {
-        server.stop()
+        await server.stop()
         throw error
     }
 }

@@ -50,7 +50,7 @@ final class SoakWorld {
             let server = try LoopbackHTTPServer.start(handler: SoakActivity.shared.observing(backend.handler))
             return try SoakWorld(backend: backend, server: server, redis: redis, apiKey: apiKey)
         } catch {
-            redis.stop()
+            await redis.stop()
             throw error
         }
     }
@@ -187,7 +187,7 @@ final class SoakWorld {
         await backend.stop()
         await server.stop()
         admin.close()
-        redis.stop()
+        await redis.stop()
     }
 }
 
