@@ -21,13 +21,17 @@ extension ResolveKitHost {
             sweep.task = Task { [weak self] in
                 let clock = ContinuousClock()
                 var cursor = "0"
+                var failing = false
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: interval) } catch { return }
                     let pass: RedisLeaseStore.Sweep
                     do {
                         pass = try await leases.sweep(from: cursor)
+                        failing = false
                     } catch {
-                        logger.warning("The sweep for keys of stopped replicas failed: \(error)")
+                        // Once per outage, not once per pass.
+                        if !failing { logger.warning("The sweep for keys of stopped replicas failed: \(error)") }
+                        failing = true
                         continue
                     }
                     cursor = pass.cursor

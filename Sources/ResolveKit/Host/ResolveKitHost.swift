@@ -33,7 +33,7 @@ public final class ResolveKitHost: Sendable {
     /// The sweep for keys a dead replica left (Redis state only), and the keys it is taking over.
     let orphanSweep = Mutex<(task: Task<Void, Never>?, takingOver: Set<String>)>((nil, []))
     /// The calls of every session waiting for approval, decided from any task; remembered decisions are the
-    /// host's, kept in its state folder.
+    /// host's, kept in its state folder (with Redis state, the app's, shared by every replica).
     public let approvals: ToolApprovals
 
     /// Creates a host; nothing connects until the first key is used.

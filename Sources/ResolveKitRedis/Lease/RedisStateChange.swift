@@ -83,6 +83,19 @@ public struct RedisStoredState: Sendable, Hashable {
     public var undelivered: Set<String>
     /// State fields (`session`, `cursor`, `device_id`, `user_key`, …).
     public var fields: [String: String]
+
+    /// Creates a state as read.
+    public init(
+        holder: String?, token: Int64, leaseRemaining: Duration?, journal: [String: String], undelivered: Set<String>,
+        fields: [String: String]
+    ) {
+        self.holder = holder
+        self.token = token
+        self.leaseRemaining = leaseRemaining
+        self.journal = journal
+        self.undelivered = undelivered
+        self.fields = fields
+    }
 }
 
 /// A lease taken: the fencing token every write must carry.

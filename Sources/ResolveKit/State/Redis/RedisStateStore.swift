@@ -71,8 +71,12 @@ final class RedisStateStore: SessionStateStore {
         _ = await Self.shielded { () async throws(RedisError) in try await held.lease.release() }
     }
 
+    /// What the acquisition read; handed over once (the machine keeps the journal from then on).
     func restore() async -> Restored {
-        held.withLock { $0?.restored } ?? Restored()
+        held.withLock { held in
+            defer { held?.restored = Restored() }
+            return held?.restored
+        } ?? Restored()
     }
 
     func apply(_ write: StateWrite) async throws(ResolveKitError) {
