@@ -44,10 +44,12 @@ let package = Package(
         // What runs a call wherever it came from: dispatch, approvals, the audit trail, each call's metrics and
         // spans. No transport.
         .target(name: "ResolveKitTools", dependencies: ["ResolveKitCore", "ResolveKitTelemetry"]),
+        // The Redis state store that replicas share links the RESP client (no libcurl in it).
         .target(
             name: "ResolveKit",
             dependencies: [
                 "ResolveKitCore", "ResolveKitTools", "ResolveKitHTTP", "ResolveKitTelemetry", "ResolveKitTelemetryHTTP",
+                "ResolveKitRedis",
             ]),
         // The approval prompt and terminal I/O need no session, so rk-mcp uses them without linking libcurl.
         .target(name: "ResolveKitTerminalCore", dependencies: ["ResolveKitTools"]),
@@ -141,7 +143,9 @@ let package = Package(
         .testTarget(
             name: "ResolveKitToolsTests",
             dependencies: ["ResolveKitTools", "ResolveKitTesting", "ResolveKitTelemetry"]),
-        .testTarget(name: "ResolveKitTests", dependencies: ["ResolveKit", "ResolveKitTesting", "ResolveKitTelemetry"]),
+        .testTarget(
+            name: "ResolveKitTests",
+            dependencies: ["ResolveKit", "ResolveKitTesting", "ResolveKitTelemetry", "ResolveKitRedis"]),
         .testTarget(
             name: "ResolveKitTelemetryTests",
             dependencies: [

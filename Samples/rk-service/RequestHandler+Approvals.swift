@@ -3,7 +3,7 @@ import ResolveKit
 extension RequestHandler {
     /// Answers an approval command. A decision names who made it: the uid and pid the kernel reports for the
     /// socket's peer, and the terminal the client says it runs in; on stdin, the service's own input.
-    func answer(_ command: ApprovalCommand, id: JSONValue?, from incoming: IncomingLine?, terminal: String?)
+    func answer(_ command: ApprovalCommand, id: JSONValue?, from incoming: IncomingLine?, terminal: String?) async
         -> ServiceResponse
     {
         let approvals = host.approvals
@@ -12,11 +12,11 @@ extension RequestHandler {
         do throws(ResolveKitError) {
             switch command {
             case .list:
-                return snapshot(id)
+                return await snapshot(id)
             case .subscribe:
                 guard let incoming else { return .error(id: id, "subscribe needs a connection") }
                 subscribe(incoming.reply)
-                var response = snapshot(id)
+                var response = await snapshot(id)
                 response.fields["subscribed"] = true
                 return response
             case .approve(let callIDs, let sessionID):
@@ -29,12 +29,12 @@ extension RequestHandler {
                 let conditions = try ifObject.map { (ifObject) throws(ResolveKitError) in
                     try PolicyApprover.conditions(ifObject, for: function, functions: ServiceSettings.servedFunctions)
                 }
-                let decision = try approvals.remember(
+                let decision = try await approvals.remember(
                     allow: function, arguments: arguments, matching: conditions, scope: scope, by: decider)
                 return ServiceResponse(
                     id: id, fields: ["status": "ok", "remembered": ApprovalWire.remembered(decision)])
             case .revoke(let rememberedID):
-                try approvals.revoke(id: rememberedID)
+                try await approvals.revoke(id: rememberedID)
             }
         } catch {
             log.warning("approval command refused", metadata: ["error": error.message, "by": decider.description])
@@ -46,12 +46,13 @@ extension RequestHandler {
         return ServiceResponse(id: id, fields: ["status": "ok"])
     }
 
-    private func snapshot(_ id: JSONValue?) -> ServiceResponse {
-        ServiceResponse(
+    private func snapshot(_ id: JSONValue?) async -> ServiceResponse {
+        let remembered = await host.approvals.remembered
+        return ServiceResponse(
             id: id,
             fields: [
                 "status": "ok", "pending": .array(host.approvals.pending.map(ApprovalWire.batch)),
-                "remembered": .array(host.approvals.remembered.map(ApprovalWire.remembered)),
+                "remembered": .array(remembered.map(ApprovalWire.remembered)),
             ])
     }
 

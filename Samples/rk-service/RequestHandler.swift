@@ -20,10 +20,16 @@ final class RequestHandler: Sendable {
         var tails: [String: Task<ServiceResponse, Never>] = [:]
     }
 
-    /// The host key of the session shared by lines without a `user` (a user name is never empty).
-    static let sharedKey = ""
+    /// The host key of the session shared by lines without a `user` (a user name is never empty): with a state
+    /// folder, one for the service; with Redis (`--state`), one per replica, `replica/<name>`, since a key shared
+    /// by every replica would be served by one of them only.
+    static func sharedKey(_ settings: ServiceSettings) -> String {
+        settings.replicaName.map { "replica/" + $0 } ?? ""
+    }
 
     let host: ResolveKitHost
+    /// The key of lines without a `user`.
+    let sharedKey: String
     private let turnTimeout: Duration
     let log: ResolveKitLogger
     /// Starts each message's server span; when spans are not exported it still gives the message a trace
@@ -31,8 +37,12 @@ final class RequestHandler: Sendable {
     private let tracer: Tracer
     private let state = Mutex(State())
 
-    init(host: ResolveKitHost, turnTimeout: Duration, log: ResolveKitLogger, tracer: Tracer = .disabled) {
+    init(
+        host: ResolveKitHost, sharedKey: String, turnTimeout: Duration, log: ResolveKitLogger,
+        tracer: Tracer = .disabled
+    ) {
         self.host = host
+        self.sharedKey = sharedKey
         self.turnTimeout = turnTimeout
         self.log = log
         self.tracer = tracer
@@ -54,11 +64,13 @@ final class RequestHandler: Sendable {
             return Task { response }
         }
         if case .approval(let command) = request.kind {
-            let response = answer(command, id: request.id, from: incoming, terminal: request.terminal)
-            count(response)
-            return Task { response }
+            return Task { [self] in
+                let response = await answer(command, id: request.id, from: incoming, terminal: request.terminal)
+                count(response)
+                return response
+            }
         }
-        let key = request.user ?? Self.sharedKey
+        let key = request.user ?? sharedKey
         return state.withLock { state in
             state.counts.inFlight += 1
             let previous = state.tails[key]
@@ -90,7 +102,8 @@ final class RequestHandler: Sendable {
         switch request.kind {
         case .status: response = await status(id: request.id, user: request.user)
         case .message(let text): response = await converse(text, request)
-        case .approval(let command): response = answer(command, id: request.id, from: nil, terminal: request.terminal)
+        case .approval(let command):
+            response = await answer(command, id: request.id, from: nil, terminal: request.terminal)
         }
         if let user = request.user { response.fields["user"] = .string(user) }
         return response
@@ -111,7 +124,7 @@ final class RequestHandler: Sendable {
         let response: ServiceResponse
         do {
             let result = try await host.ask(
-                text, as: user ?? Self.sharedKey, timeout: turnTimeout, parent: span.context)
+                text, as: user ?? sharedKey, timeout: turnTimeout, parent: span.context)
             for call in result.toolCalls { logCall(call, user: user, log: log) }
             response = .turn(result, id: id)
         } catch {
@@ -141,7 +154,7 @@ final class RequestHandler: Sendable {
         let (counts, accepting) = state.withLock { ($0.counts, $0.accepting) }
         let runtime: ResolveKitRuntime
         do {
-            runtime = try await host.session(for: user ?? Self.sharedKey)
+            runtime = try await host.session(for: user ?? sharedKey)
         } catch {
             return .failure(error, id: id)
         }

@@ -23,6 +23,7 @@ extension Service {
             reconnectAttemptBudget: settings.connectAttempts)
         configuration.auditTrail = settings.auditLog.map { ApprovalAuditTrail(path: $0) }
         configuration.network = settings.network
+        if let replica = settings.replicaName { configuration.replica = ReplicaSettings(name: replica) }
         return configuration
     }
 

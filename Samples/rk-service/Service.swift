@@ -72,18 +72,22 @@ struct Service {
             log.error("cannot serve requests", metadata: ["error": "\(error)"])
             return .internalFailure
         }
-        log.info(
-            "starting",
-            metadata: settings.networkSummary.merging([
-                "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
-                "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
-            ]) { $1 })
+        var starting = settings.networkSummary.merging([
+            "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
+            "requests": source.summary, "allowed_roots": settings.allowedRoots.joined(separator: ":"),
+        ]) { $1 }
+        if let replica = settings.replicaName { starting["replica"] = replica }
+        if case .redis(let url, let prefix) = settings.stateLocation {
+            starting["state"] = "redis \(url.host ?? url.path)\(url.port.map { ":\($0)" } ?? "") \(prefix)"
+        }
+        log.info("starting", metadata: starting)
         notifier.notify("STATUS=Connecting to \(settings.baseURL.host ?? "the backend")")
 
-        switch await Self.start(host, signals: signals) {
+        let sharedKey = RequestHandler.sharedKey(settings)
+        switch await Self.start(host, sharedKey: sharedKey, signals: signals) {
         case .failure(let failure):
             source.stop()
-            return Self.report(failure.error, log: log)
+            return Self.report(failure.error, log: log, settings: settings)
         case .success(let received?):
             log.info("stopping before ready", metadata: ["signal": SignalWatcher.name(received)])
             notifier.notify("STOPPING=1")
@@ -95,13 +99,13 @@ struct Service {
         }
         let shared: ResolveKitRuntime
         do {
-            shared = try await host.session(for: RequestHandler.sharedKey)
+            shared = try await host.session(for: sharedKey)
         } catch {
             source.stop()
-            return Self.report(error, log: log)
+            return Self.report(error, log: log, settings: settings)
         }
         let handler = RequestHandler(
-            host: host, turnTimeout: settings.turnTimeout, log: log, tracer: telemetry.tracer)
+            host: host, sharedKey: sharedKey, turnTimeout: settings.turnTimeout, log: log, tracer: telemetry.tracer)
         source.start()
         notifier.notify("READY=1\nSTATUS=Serving requests on \(source.summary)")
         log.info("ready", metadata: ["session_id": shared.sessionID ?? "-", "requests": source.summary])
@@ -128,11 +132,13 @@ struct Service {
 
     /// Opens the shared session (registering the functions) unless a signal comes first.
     /// - Returns: `.success(nil)` when active, `.success(signal)` when a signal came first, `.failure` with the reason.
-    static func start(_ host: ResolveKitHost, signals: SignalWatcher) async -> Result<Int32?, StartFailure> {
+    static func start(_ host: ResolveKitHost, sharedKey: String, signals: SignalWatcher) async
+        -> Result<Int32?, StartFailure>
+    {
         await withTaskGroup(of: Result<Int32?, StartFailure>?.self) { group in
             group.addTask {
                 do throws(ResolveKitError) {
-                    _ = try await host.session(for: RequestHandler.sharedKey)
+                    _ = try await host.session(for: sharedKey)
                     return .success(nil)
                 } catch {
                     return .failure(StartFailure(error: error))
@@ -152,22 +158,25 @@ struct Service {
 
     /// Logs why the service could not start, with a network cause in words (`cause="untrusted certificate"`) and
     /// the flag that changes it, and chooses the exit code (``exitCode(for:)``).
-    static func report(_ error: ResolveKitError, log: ResolveKitLogger) -> ExitCode {
+    static func report(_ error: ResolveKitError, log: ResolveKitLogger, settings: ServiceSettings) -> ExitCode {
         var metadata = ["code": error.code.rawValue, "reason": error.message]
         if let failure = NetworkFailure(error) {
             metadata["cause"] = failure.words
             metadata["fix"] = failure.fix
         }
         let code = exitCode(for: error)
-        log.error(code == .stateUnavailable ? "cannot use the state folder" : "cannot connect", metadata: metadata)
+        let what =
+            code != .stateUnavailable ? "cannot connect"
+            : settings.replicaName == nil ? "cannot use the state folder" : "cannot use Redis"
+        log.error(what, metadata: metadata)
         return code
     }
 
-    /// A state folder that another process holds or that cannot be written is a local problem (73); a backend that
-    /// could not be reached, or a network that refused, 3; a backend that refused this host, 69.
+    /// A state folder (or Redis) that another process holds or that cannot be used is a local problem (73); a
+    /// backend that could not be reached, or a network that refused, 3; a backend that refused this host, 69.
     static func exitCode(for error: ResolveKitError) -> ExitCode {
         switch error.code {
-        case .stateLocked, .stateStore: .stateUnavailable
+        case .stateLocked, .stateStore, .keyOwnedElsewhere: .stateUnavailable
         case .unreachable: .unreachable
         default: NetworkFailure(error) == nil ? .unavailable : .unreachable
         }

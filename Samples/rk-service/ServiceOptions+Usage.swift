@@ -22,6 +22,19 @@ enum ServiceFlags {
         "--state-dir", value: "DIR", kind: .directory(mustExist: false, absolute: false),
         help: "Where the session, device id and call journal survive restarts (default: $STATE_DIRECTORY from "
             + "systemd, else $XDG_STATE_HOME/resolvekit/rk-service/HOST-DIGEST, one folder per backend and key).")
+    static let state = Flag(
+        "--state", value: "URL", kind: .text,
+        help: "Keep every user's session, cursor, call journal and the remembered approvals in Redis instead of a "
+            + "folder, shared by replicas (redis://[user:password@]host[:port][/db] or unix:///path?db=N; or "
+            + "$RESOLVEKIT_STATE_URL, which keeps a password out of the process list). Each user is served by the "
+            + "replica holding their lease; another answers {\"code\": \"key_owned_elsewhere\", \"owner\": …}.")
+    static let statePrefix = Flag(
+        "--state-prefix", value: "PREFIX", kind: .text,
+        help: "The prefix of this app's Redis keys (default rk:rk-service); replicas of one app share it.")
+    static let replicaName = Flag(
+        "--replica-name", value: "NAME", kind: .text,
+        help: "This replica's name in key_owned_elsewhere answers, for a router to send a user there (default "
+            + "HOST:PID); lines without \"user\" get this replica's own session.")
     static let socket = Flag(
         "--socket", value: "PATH", kind: .file(mustExist: false),
         help: "Serve requests on this Unix socket (mode 0600, owner only) instead of stdin/stdout; rk-approve "
@@ -69,8 +82,9 @@ enum ServiceFlags {
             FlagGroup(
                 nil,
                 [
-                    policy, checkPolicy, allowedRoot, stateDirectory, socket, auditLog, logLevel, drainTimeout,
-                    turnTimeout, connectAttempts, maxSessions, idleClose, metricsListen,
+                    policy, checkPolicy, allowedRoot, stateDirectory, state, statePrefix, replicaName, socket,
+                    auditLog, logLevel, drainTimeout, turnTimeout, connectAttempts, maxSessions, idleClose,
+                    metricsListen,
                 ]),
             .backend,
             .network,
@@ -132,7 +146,8 @@ enum ServiceFlags {
                 69  the backend refused this host (bad key, unsupported SDK, chat switched off)
                 70  internal failure
                 73  the state folder cannot be used: another process holds it (state_locked), or it cannot be
-                    written
+                    written; with --state, Redis cannot be reached (state_store) or another replica of the same
+                    --replica-name holds its session (key_owned_elsewhere)
                 """),
             .init(
                 "EXAMPLE",

@@ -10,6 +10,10 @@ struct ServiceOptions: Equatable {
     var checkPolicy: String?
     var allowedRoots: [String] = []
     var stateDirectory: String?
+    /// `--state URL`: Redis shared by replicas instead of a state folder.
+    var stateURL: String?
+    var statePrefix: String?
+    var replicaName: String?
     var socketPath: String?
     var auditLog: String?
     var logLevel: String?
@@ -41,6 +45,9 @@ struct ServiceOptions: Equatable {
         options.checkPolicy = parsed.value(Flags.checkPolicy)
         options.allowedRoots = parsed.values(Flags.allowedRoot)
         options.stateDirectory = parsed.value(Flags.stateDirectory)
+        options.stateURL = parsed.value(Flags.state)
+        options.statePrefix = parsed.value(Flags.statePrefix)
+        options.replicaName = parsed.value(Flags.replicaName)
         options.socketPath = parsed.value(Flags.socket)
         options.auditLog = parsed.value(Flags.auditLog)
         options.logLevel = parsed.value(Flags.logLevel)

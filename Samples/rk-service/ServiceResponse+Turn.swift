@@ -16,10 +16,24 @@ extension ServiceResponse {
     }
 
     /// The error line for a turn that could not be asked or did not end: the runtime's reason in words.
-    /// The tool calls the turn made before it stopped go with it.
+    /// The tool calls the turn made before it stopped go with it. A user another replica serves is answered with
+    /// `"code": "key_owned_elsewhere"`, the `owner` replica's name and, when known, `retry_after_ms` (how long
+    /// its lease runs without a renewal), so a router sends the line there.
     static func failure(_ error: ResolveKitError, id: JSONValue?) -> ServiceResponse {
         let calls = error.turnSoFar.map { $0.toolCalls.map(ToolCall.init) }
         switch error.code {
+        case .keyOwnedElsewhere:
+            var response = ServiceResponse.error(id: id, "another replica serves this user: \(error.message)")
+            response.fields["code"] = .string(error.code.rawValue)
+            if let owner = error.keyOwner {
+                response.fields["owner"] = .string(owner.replica)
+                if let remaining = owner.leaseRemaining {
+                    let milliseconds = remaining.components.seconds * 1000
+                        + remaining.components.attoseconds / 1_000_000_000_000_000
+                    response.fields["retry_after_ms"] = .number(Double(milliseconds))
+                }
+            }
+            return response
         case .cancelled: return .error(id: id, "the service is shutting down; the turn did not finish", toolCalls: calls)
         case .turnTimedOut: return .error(id: id, "no answer in time: \(error.message)", toolCalls: calls)
         case .invalidMessage: return .error(id: id, error.message)

@@ -13,6 +13,10 @@ struct ServiceSettings: Sendable {
     var policy: PolicyApprover
     var allowedRoots: [String]
     var stateLocation: ResolveKitConfiguration.StateLocation
+    /// With `--state`, this replica's name (the lines without `user` get a session of their own per replica).
+    var replicaName: String?
+    /// The password in the Redis URL, if any, which no log line may show.
+    var statePassword: String?
     var socketPath: String?
     /// Where every approval decision and call outcome is recorded, hash-chained.
     var auditLog: String?
@@ -29,8 +33,8 @@ struct ServiceSettings: Sendable {
     /// The network settings for the start's log line, without a secret.
     var networkSummary: [String: String] = [:]
     /// What no log line may show: the API key, the client key's passphrase, the proxy's password, header values
-    /// read from files.
-    var secrets: [String] { [apiKey] + networkSecrets }
+    /// read from files, the Redis password.
+    var secrets: [String] { [apiKey] + networkSecrets + stateSecrets }
     /// The network's secrets, read from their files.
     var networkSecrets: [String] = []
     /// Where `/metrics` is served (`host:port`, checked); `nil` serves none.
@@ -38,6 +42,12 @@ struct ServiceSettings: Sendable {
 
     /// The functions rk-service serves, which a policy may name.
     static let servedFunctions = try? ResolveKitRegistry(functions: [], functionPacks: [SystemFunctionsPack.self])
+
+    /// What no log line may show besides the API key: the Redis password, as given and percent-decoded.
+    var stateSecrets: [String] {
+        guard let statePassword else { return [] }
+        return [statePassword, statePassword.removingPercentEncoding ?? statePassword]
+    }
 
     /// The longest Unix socket path `sockaddr_un` holds (108 bytes with the terminating NUL).
     static let maxSocketPathBytes = 107
@@ -98,15 +108,51 @@ struct ServiceSettings: Sendable {
         }
         let stateDirectory =
             options.stateDirectory ?? environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+        var stateLocation: ResolveKitConfiguration.StateLocation = stateDirectory.map { .directory($0) } ?? .automatic
+        let redis = try redisState(options, environment: environment)
+        if let redis {
+            guard options.stateDirectory == nil else {
+                throw UsageError(
+                    message: "--state and --state-dir exclude each other: state lives in Redis or in a folder")
+            }
+            stateLocation = .redis(redis, prefix: options.statePrefix ?? "rk:rk-service")
+        }
         return ServiceSettings(
             baseURL: baseURL, apiKey: apiKey, policy: policy, allowedRoots: options.allowedRoots,
-            stateLocation: stateDirectory.map { .directory($0) } ?? .automatic, socketPath: options.socketPath,
+            stateLocation: stateLocation,
+            replicaName: redis.map { _ in ReplicaSettings(name: options.replicaName).name },
+            statePassword: redis?.password.flatMap { $0.isEmpty ? nil : $0 },
+            socketPath: options.socketPath,
             auditLog: options.auditLog, logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
             turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
             maxSessions: options.maxSessions,
             idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds),
             network: network.settings, networkSummary: network.summary, networkSecrets: network.secrets,
             metricsListen: options.metricsListen)
+    }
+
+    /// `--state`, else `RESOLVEKIT_STATE_URL`: a `redis://` or `unix://` URL, or `nil` for a state folder.
+    private static func redisState(_ options: ServiceOptions, environment: [String: String])
+        throws(ServiceOptions.UsageError) -> URL?
+    {
+        guard let text = options.stateURL ?? environment["RESOLVEKIT_STATE_URL"] else {
+            if options.statePrefix != nil || options.replicaName != nil {
+                throw ServiceOptions.UsageError(message: "--state-prefix and --replica-name need --state URL")
+            }
+            return nil
+        }
+        let scheme = text.prefix { $0 != ":" }.lowercased()
+        guard scheme == "redis" || scheme == "unix", let url = URL(string: text), url.host != nil || scheme == "unix"
+        else {
+            throw ServiceOptions.UsageError(
+                message: "--state must be a Redis URL: redis://[user:password@]host[:port][/db] or "
+                    + "unix:///path/redis.sock?db=N")
+        }
+        if let prefix = options.statePrefix, prefix.isEmpty || prefix.contains(where: { "{}*?[]\\ ".contains($0) }) {
+            throw ServiceOptions.UsageError(
+                message: "--state-prefix must be non-empty, without spaces, braces or glob characters, e.g. rk:my-app")
+        }
+        return url
     }
 
     private static func resolveAPIKey(

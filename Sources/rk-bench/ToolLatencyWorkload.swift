@@ -143,6 +143,28 @@ struct ToolLatencyWorkload: Workload {
         ]
     }
 
+    /// Runs `warmUp` then `iterations` calls through a runtime whose state is at `state`, one at a time; returns
+    /// each measured call's dispatch and result-post time (us). `beforeMeasuring` and `afterMeasuring` run just
+    /// before the first measured call and just after the last.
+    static func calls(
+        _ backend: ReferenceBackend, _ server: LoopbackHTTPServer, state: ResolveKitConfiguration.StateLocation,
+        replica: ReplicaSettings = ReplicaSettings(), warmUp: Int = warmUp, iterations: Int = iterations,
+        beforeMeasuring: () async throws -> Void = {}, afterMeasuring: () async throws -> Void = {}
+    ) async throws -> (dispatch: [Double], posting: [Double]) {
+        var configuration = ResolveKitConfiguration(
+            baseURL: URL(string: server.baseURL)!, apiKeyProvider: { "rk_bench" }, deviceIDProvider: { "bench" },
+            functions: [Probe.self], stateLocation: state)
+        configuration.replica = replica
+        configuration.replacesOtherFunctions = true
+        let contender = try await Contender(ResolveKitRuntime(configuration: configuration))
+        try await contender.call(0..<warmUp, backend: backend, measured: false)
+        try await beforeMeasuring()
+        try await contender.call(warmUp..<(warmUp + iterations), backend: backend, measured: true)
+        try await afterMeasuring()
+        await contender.runtime.stop()
+        return (contender.dispatch, contender.posting)
+    }
+
     static func row(
         _ workload: String, _ contender: String, _ samples: [Double], against baseline: Measurement? = nil
     ) -> Measurement {

@@ -14,7 +14,7 @@ protocol Workload: Sendable {
 enum Workloads {
     static let all: [any Workload] = [
         SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload(), SessionsWorkload(), RedisWorkload(),
-        TelemetryWorkload(),
+        ReplicasWorkload(), TelemetryWorkload(),
     ]
 
     static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }

@@ -26,6 +26,11 @@ if CommandLine.arguments.dropFirst().first == SessionsWorkload.idleChildFlag {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == ReplicaChild.flag {
+    await ReplicaChild.serve(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == AllocationCounter.flag {
     do {
         try AllocationCounter.serve(Array(CommandLine.arguments.dropFirst(2)))

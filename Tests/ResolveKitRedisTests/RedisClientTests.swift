@@ -169,7 +169,7 @@ struct RedisClientTests {
             let client = try server.client()
             defer { client.close() }
             _ = try await client.send(RedisCommand("SET", "kept", "yes"))
-            server.stop(keepingFiles: true)
+            await server.stop(keepingFiles: true)
             #expect(await pollUntil { !client.isConnected })
             try await server.launch()
             #expect(try await client.send(RedisCommand("GET", "kept")).string == "yes")

@@ -35,9 +35,19 @@ struct RedisLeaseStateMachineTests {
         machine.renewalFailed(at: .milliseconds(3500), lost: false, holder: nil, reason: "timeout")
         #expect(!machine.mayStartCalls(at: .seconds(4)))
         machine.renewalFailed(at: .milliseconds(5950), lost: false, holder: nil, reason: "timeout")
-        #expect(machine.next(at: .milliseconds(5960)) == .wait(until: .seconds(6)))
-        #expect(machine.next(at: .seconds(6)) == .stop)
-        #expect(machine.phase == .lost(holder: nil))
+        #expect(machine.next(at: .milliseconds(5960)) == .wait(until: .milliseconds(6550)))
+    }
+
+    @Test func pastItsEndALeaseIsStillRenewedAndAnAnsweredRenewalTakesItBack() {
+        var machine = Machine(acquiredAt: .zero, duration: .seconds(6))
+        machine.renewalFailed(at: .seconds(2), lost: false, holder: nil, reason: "connection refused")
+        #expect(machine.next(at: .seconds(9)) == .renew)
+        #expect(machine.phase == .failing("connection refused"))
+        #expect(!machine.mayStartCalls(at: .seconds(9)))
+        machine.renewed(sentAt: .seconds(9))
+        #expect(machine.phase == .held)
+        #expect(machine.mayStartCalls(at: .seconds(10)))
+        #expect(machine.next(at: .seconds(10)) == .wait(until: .seconds(11)))
     }
 
     @Test func aRenewalAfterFailuresRestoresTheLease() {

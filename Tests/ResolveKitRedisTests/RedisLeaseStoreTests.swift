@@ -66,12 +66,11 @@ struct RedisLeaseStoreTests {
             first.setField("cursor", to: "10")
             try await store.write("dave", token: old.token, first)
             #expect(await eventually { (try? await store.read("dave"))?.holder == nil })
-            let renewal = await #expect(throws: RedisError.self) { try await store.renew(old) }
-            #expect(renewal?.code == .leaseLost)
-            #expect(renewal?.holder == nil)
-
             let new = try await store.acquire("dave", holder: "replica-b", duration: .seconds(30))
             #expect(new.token == old.token + 1)
+            let renewal = await #expect(throws: RedisError.self) { try await store.renew(old) }
+            #expect(renewal?.code == .leaseLost)
+            #expect(renewal?.holder == "replica-b")
             var late = RedisStateChange()
             late.putJournalEntry(callID: "call_1", line: #"{"status":"answered"}"#)
             late.markUndelivered(callID: "call_1")
@@ -98,6 +97,32 @@ struct RedisLeaseStoreTests {
         }
     }
 
+    /// A holder cut off past its lease while no replica wanted the key takes it back with the same token; once another
+    /// holder took it and let it go, the old token is refused.
+    @Test func anExpiredLeaseNobodyTookIsTakenBackByItsHolderWithTheSameToken() async throws {
+        try await withRedisServer { server in
+            let client = try server.client()
+            defer { client.close() }
+            let store = RedisLeaseStore(client: client, prefix: "rk:test")
+            var grant = try await store.acquire("gina", holder: "replica-a", duration: .milliseconds(100))
+            #expect(await eventually { (try? await store.read("gina"))?.holder == nil })
+            grant.duration = .seconds(30)
+            try await store.renew(grant)
+            let state = try await store.read("gina")
+            #expect(state.holder == "replica-a")
+            #expect(state.token == grant.token)
+            try await store.write("gina", token: grant.token, RedisStateChange([.setField(name: "cursor", value: "2")]))
+
+            #expect(try await store.release(grant))
+            let other = try await store.acquire("gina", holder: "replica-b", duration: .seconds(30))
+            #expect(try await store.release(other))
+            let stale = await #expect(throws: RedisError.self) { try await store.renew(grant) }
+            #expect(stale?.code == .leaseLost)
+            #expect(stale?.holder == nil)
+            #expect(try await store.read("gina").holder == nil)
+        }
+    }
+
     @Test func aFencedWriteAppliesEveryKindOfChangeAtomically() async throws {
         try await withRedisServer { server in
             let client = try server.client()
@@ -110,19 +135,25 @@ struct RedisLeaseStoreTests {
                     .putJournalEntry(callID: "c1", line: "{}"), .putJournalEntry(callID: "c2", line: "{}"),
                     .markUndelivered(callID: "c1"), .markUndelivered(callID: "c2"),
                     .setField(name: "session", value: "sess_1"), .setField(name: "device_id", value: "dev"),
-                    .putApproval(id: "rule_1", json: #"{"function":"restart"}"#),
                 ]))
             try await store.write(
                 "erin", token: grant.token,
                 RedisStateChange([
                     .removeJournalEntry(callID: "c2"), .markDelivered(callID: "c2"), .removeField(name: "device_id"),
-                    .removeApproval(id: "rule_1"),
                 ]))
             let state = try await store.read("erin")
             #expect(state.journal == ["c1": "{}"])
             #expect(state.undelivered == ["c1"])
             #expect(state.fields == ["session": "sess_1", "user_key": "erin"])
-            #expect(state.approvals.isEmpty)
+            try await store.write(
+                "erin", token: grant.token,
+                RedisStateChange([
+                    .clearJournal, .putJournalEntry(callID: "c3", line: "{}"), .markUndelivered(callID: "c3"),
+                ]))
+            let compacted = try await store.read("erin")
+            #expect(compacted.journal == ["c3": "{}"])
+            #expect(compacted.undelivered == ["c3"])
+            #expect(compacted.fields["session"] == "sess_1")
             let never = await #expect(throws: RedisError.self) {
                 try await store.write("frank", token: 1, RedisStateChange([.setField(name: "x", value: "y")]))
             }
@@ -171,8 +202,11 @@ struct RedisLeaseStoreTests {
         }
         #expect(
             keys.all.map { String($0.dropFirst(keys.tag.count)) } == [
-                ":lease", ":fence", ":journal", ":undelivered", ":state", ":approvals",
+                ":lease", ":fence", ":journal", ":undelivered", ":state",
             ])
+        let store = RedisLeaseStore(client: RedisClient(configuration: RedisConfiguration(url: RedisURL(
+            address: .tcp(host: "127.0.0.1", port: 1)))), prefix: "rk:app")
+        #expect(store.appKey("approvals") == "{rk:app}:approvals")
         // Redis Cluster's reference values.
         #expect(RedisLeaseKeys.slot(of: "123456789") == 12739)
         #expect(RedisLeaseKeys.slot(of: "{user1000}.following") == RedisLeaseKeys.slot(of: "{user1000}.followers"))
@@ -212,7 +246,7 @@ struct RedisLeaseStoreTests {
                     user, token: grant.token,
                     RedisStateChange([
                         .putJournalEntry(callID: "c", line: "{}"), .markUndelivered(callID: "c"),
-                        .setField(name: "cursor", value: "1"), .putApproval(id: "a", json: "{}"),
+                        .setField(name: "cursor", value: "1"), .clearJournal, .markUndelivered(callID: "c"),
                     ]))
                 #expect(try await store.read(user).undelivered == ["c"])
                 #expect(try await store.release(grant))

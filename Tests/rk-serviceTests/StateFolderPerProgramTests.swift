@@ -26,9 +26,12 @@ struct StateFolderPerProgramTests {
             environment: environment, binary: ServiceProcess.built("rk-crash-probe"))
         #expect(await own.waitFor { $0.contains("started ") }, "\(own.stdout)\(own.stderr)")
 
+        // rk-chat registers other functions for the same app: it may replace the program's only when told to.
+        var replacing = environment
+        replacing["RESOLVEKIT_REPLACE_FUNCTIONS"] = "1"
         let chat = try ServiceProcess(
             ["--base-url", server.baseURL, "-m", "what time is it?", "--approve", "all", "--history"],
-            environment: environment, binary: ServiceProcess.built("rk-chat"))
+            environment: replacing, binary: ServiceProcess.built("rk-chat"))
         chat.closeInput()
         #expect(await chat.exitStatus() == 0, "\(chat.stdout)\(chat.stderr)")
         #expect(!chat.stdout.contains("state_locked"))

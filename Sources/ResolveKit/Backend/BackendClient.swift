@@ -51,6 +51,22 @@ struct BackendClient: Sendable {
         _ = try await send(.put, "/v1/functions/bulk", body: body.json)
     }
 
+    /// `GET /v1/functions`: the names of the app's active functions (§4.4), or `nil` when the backend does not have
+    /// the endpoint (a 404 in its JSON shape).
+    func activeFunctionNames() async throws(BackendError) -> [String]? {
+        let bytes: [UInt8]
+        do {
+            bytes = try await send(.get, "/v1/functions")
+        } catch where BackendFailurePolicy.isOlderBackendWithoutCompatibility(error) {
+            return nil
+        }
+        guard let items = (try? JSONValue(parsing: bytes))?.arrayValue else {
+            throw BackendError(
+                code: .invalidResponse, endpoint: "GET /v1/functions", message: "The answer is not a JSON array")
+        }
+        return items.compactMap { item in item["is_active"]?.boolValue == false ? nil : item["name"]?.stringValue }
+    }
+
     /// `POST /v1/sessions` (201).
     func createSession(
         _ body: SessionCreateRequest, trace: RequestTrace = RequestTrace()

@@ -21,6 +21,9 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
         public static let httpStatus = Code("http_status")
         /// The answer did not have the protocol's shape.
         public static let invalidResponse = Code("invalid_response")
+        /// Registering would deactivate functions the backend lists that this host does not register (a fleet
+        /// whose hosts register different sets); ``message`` names them.
+        public static let functionSetConflict = Code("function_set_conflict")
     }
 
     /// The kind of failure.

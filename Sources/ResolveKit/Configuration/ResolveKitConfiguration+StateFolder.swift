@@ -2,7 +2,7 @@ import Foundation
 import ResolveKitCore
 
 extension ResolveKitConfiguration {
-    /// The state folder this configuration resolves to, or `nil` for memory only.
+    /// The state folder this configuration resolves to, or `nil` for memory only or Redis.
     ///
     /// ``StateLocation/automatic`` is `$XDG_STATE_HOME/resolvekit/<program>/<host>[_port]-<key>` (or
     /// `~/.local/state/resolvekit/…`): one folder per program, backend and API key, where `<key>` is the first 12
@@ -10,7 +10,7 @@ extension ResolveKitConfiguration {
     /// ``apiKeyProvider`` here, so a new key starts a new folder.
     public var resolvedStateDirectory: String? {
         switch stateLocation {
-        case .inMemory: return nil
+        case .inMemory, .redis: return nil
         case .directory(let path): return path
         case .automatic:
             return Self.automaticFolder(

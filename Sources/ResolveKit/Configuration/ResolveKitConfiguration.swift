@@ -17,6 +17,10 @@ public struct ResolveKitConfiguration: Sendable {
         case directory(String)
         /// Memory only: a restart starts a new device id, session and journal.
         case inMemory
+        /// Redis at this URL (`redis://[user:password@]host[:port][/db]` or `unix:///path?db=N`), shared by replicas,
+        /// every key under `prefix` (one per app, e.g. `rk:my-service`): a replica serves a key only while it holds
+        /// the key's lease, and every write carries the lease's fencing token. See ``ReplicaSettings``.
+        case redis(URL, prefix: String)
     }
 
     /// The backend's base URL given in code, including any path prefix (`https://host/agent`); `nil` (the default)
@@ -93,6 +97,18 @@ public struct ResolveKitConfiguration: Sendable {
     public var telemetry: Telemetry?
     /// The clock for every timer; a manual clock in tests.
     public var clock: ResolveKitClock
+    /// How this process shares keys with other replicas through ``StateLocation/redis(_:prefix:)``: its name, the
+    /// lease, the sweep for keys a dead replica left.
+    public var replica = ReplicaSettings()
+    /// Whether registering may deactivate functions the backend lists that this registry does not have. Registration
+    /// is a full replace per app, so a host of a fleet that registered a different set would silently remove the
+    /// others' functions: by default (`false`, unless `RESOLVEKIT_REPLACE_FUNCTIONS=1` is in the environment) the
+    /// start compares with `GET /v1/functions` first and is blocked with
+    /// ``ResolveKitError/Code/functionSetConflict`` naming them. Set it for a deploy that drops a function.
+    public var replacesOtherFunctions = ResolveKitDefaults.environmentReplacesFunctions()
+    /// The user key of this runtime's state in a shared store: the host's key for each of its runtimes; `nil` for a
+    /// runtime of its own (the program's name is its key).
+    var stateKey: String?
 
     /// Creates a configuration. The first parameters are the reference SDK's.
     /// - Parameters:

@@ -16,6 +16,18 @@ package enum ResolveKitDefaults {
         return URL(string: text)
     }
 
+    /// The variable that, set to `1`, lets a program's registration replace functions it does not register.
+    package static let replaceFunctionsVariable = "RESOLVEKIT_REPLACE_FUNCTIONS"
+
+    /// Whether `RESOLVEKIT_REPLACE_FUNCTIONS` is `1` (or `true`): the default of
+    /// ``ResolveKitConfiguration/replacesOtherFunctions``, so an operator can allow one deploy that drops a function
+    /// without a change to the program.
+    package static func environmentReplacesFunctions(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
+        ["1", "true", "yes"].contains(environment[replaceFunctionsVariable]?.lowercased() ?? "")
+    }
+
     /// The executable's name: the default program name of the automatic state folder.
     package static var programName: String { ProcessInfo.processInfo.processName }
 

@@ -14,7 +14,11 @@ import Synchronization
 /// ```
 /// Each key has its own device id, session, cursor and call journal in a subfolder of the state folder named by
 /// the SHA-256 of the key (never the key itself), locked by the process that has the session open. With
-/// ``ResolveKitConfiguration/StateLocation/inMemory`` a key whose session closed starts a new one.
+/// ``ResolveKitConfiguration/StateLocation/inMemory`` a key whose session closed starts a new one. With
+/// ``ResolveKitConfiguration/StateLocation/redis(_:prefix:)`` the keys are shared by every replica of the app: a key
+/// is served by the replica holding its lease (another replica is refused with
+/// ``ResolveKitError/Code/keyOwnedElsewhere`` naming it), and the host sweeps for keys a dead replica left with calls
+/// unsettled, takes them over and delivers their results.
 /// Every session shares one ``HTTPClient`` (one curl thread and connection pool).
 public final class ResolveKitHost: Sendable {
     /// The configuration every session starts from.
@@ -27,8 +31,10 @@ public final class ResolveKitHost: Sendable {
     private let registry: Result<ResolveKitRegistry, ResolveKitRegistryError>
     private let table = Mutex(SessionTable<ResolveKitRuntime, Task<Void, Never>>())
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    /// The sweep for keys a dead replica left (Redis state only), and the keys it is taking over.
+    let orphanSweep = Mutex<(task: Task<Void, Never>?, takingOver: Set<String>)>((nil, []))
     /// The calls of every session waiting for approval, decided from any task; remembered decisions are the
-    /// host's, kept in its state folder.
+    /// host's, kept in its state folder (with Redis state, the app's, shared by every replica).
     public let approvals: ToolApprovals
 
     /// Creates a host; nothing connects until the first key is used.
@@ -42,13 +48,12 @@ public final class ResolveKitHost: Sendable {
         self.options = options
         self.http = httpClient ?? ResolveKitRuntime.sharedHTTPClient
         self.registry = ResolveKitRuntime.makeRegistry(configuration)
-        self.approvals = ToolApprovals(
-            rememberedFile: ToolApprovals.rememberedFile(in: configuration.resolvedStateDirectory),
-            registry: try? registry.get())
+        self.approvals = ToolApprovals.make(for: configuration, registry: try? registry.get())
     }
 
     deinit {
         sweeper.withLock { $0?.cancel() }
+        orphanSweep.withLock { $0.task?.cancel() }
     }
 
     /// The keys whose session is open now.
@@ -101,6 +106,7 @@ public final class ResolveKitHost: Sendable {
             task?.cancel()
             task = nil
         }
+        stopOrphanSweep()
         await withTaskGroup(of: Void.self) { group in
             for (_, runtime) in open { group.addTask { await runtime.drain(timeout: timeout) } }
             for task in closing { group.addTask { await task.value } }
@@ -120,6 +126,14 @@ public final class ResolveKitHost: Sendable {
                 if created { sessionOpened() }
                 do throws(ResolveKitError) {
                     try await runtime.start()
+                    // Another replica took the key while this run sat idle: close it and start afresh, which takes
+                    // the key back if that replica let it go, or says who holds it.
+                    if runtime.store.ownershipLost() != nil {
+                        checkIn(key)
+                        let stale = table.withLock { $0.remove(key, force: true) }
+                        if let stale { await startClosing(key, stale).value }
+                        continue
+                    }
                     return runtime
                 } catch {
                     checkIn(key)
@@ -135,11 +149,15 @@ public final class ResolveKitHost: Sendable {
         table.withLock { $0.checkIn(key, now: now) }
     }
 
-    /// One key's runtime: the host's configuration with the key's folder, device id and dependencies.
+    /// One key's runtime: the host's configuration with the key's folder (or Redis key), device id and dependencies.
     private func makeRuntime(for key: String) -> ResolveKitRuntime {
         var perKey = configuration
-        perKey.stateLocation = configuration.resolvedStateDirectory.map { .directory(Self.folder(for: key, in: $0)) }
-            ?? .inMemory
+        if case .redis = configuration.stateLocation {
+            perKey.stateKey = key
+        } else {
+            perKey.stateLocation =
+                configuration.resolvedStateDirectory.map { .directory(Self.folder(for: key, in: $0)) } ?? .inMemory
+        }
         perKey.deviceIDProvider = { nil }
         perKey.dependencies = configuration.dependencies.merging(options.dependencies(key))
         return ResolveKitRuntime(
@@ -156,6 +174,7 @@ public final class ResolveKitHost: Sendable {
         let evicted = table.withLock { $0.evictions(maxOpen: options.maxOpenSessions) }
         for (key, runtime) in evicted { _ = startClosing(key, runtime) }
         startSweeperIfNeeded()
+        startOrphanSweepIfNeeded()
     }
 
     @discardableResult

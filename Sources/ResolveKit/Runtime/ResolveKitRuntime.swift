@@ -55,12 +55,10 @@ public final class ResolveKitRuntime: Observable, Sendable {
         registry: Result<ResolveKitRegistry, ResolveKitRegistryError>, registration: FunctionRegistration?,
         approvals: ToolApprovals?
     ) {
-        self.approvals = approvals ?? ToolApprovals(
-            rememberedFile: ToolApprovals.rememberedFile(in: configuration.resolvedStateDirectory),
-            registry: try? registry.get())
+        self.approvals = approvals ?? ToolApprovals.make(for: configuration, registry: try? registry.get())
         self.configuration = configuration
         self.http = httpClient ?? Self.sharedHTTPClient
-        self.store = RuntimeStateStore(directory: configuration.resolvedStateDirectory)
+        self.store = makeStateStore(configuration)
         self.registration = registration
         self.registryResult = registry
     }
@@ -89,13 +87,14 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// Runs the runtime in the calling task until the task is cancelled, the runtime is blocked, or it fails;
     /// everything it started is finished when it returns. Use this from a service's structured lifetime.
     ///
-    /// The state folder is locked for the whole run, so no other runtime, in this process or another, can share
-    /// its session and journal.
+    /// The state folder is locked (or the Redis key leased) for the whole run, so no other runtime, in this process
+    /// or another, can share its session and journal.
     /// - Throws: ``ResolveKitError`` with ``ResolveKitError/Code/missingBaseURL`` (no `baseURL`, no
     ///   `RESOLVEKIT_BASE_URL`), ``ResolveKitError/Code/invalidConfiguration`` (a refused function, a base URL that is
-    ///   not http(s)), ``ResolveKitError/Code/stateLocked`` or ``ResolveKitError/Code/stateStore`` at once, before
-    ///   anything connects. Once running, a block or failure ends `run()` without throwing; it is in
-    ///   ``connectionState`` and ``lastError``.
+    ///   not http(s), a Redis URL that does not parse), ``ResolveKitError/Code/stateLocked``,
+    ///   ``ResolveKitError/Code/keyOwnedElsewhere`` (another replica holds the key) or
+    ///   ``ResolveKitError/Code/stateStore`` at once, before anything connects. Once running, a block or failure
+    ///   ends `run()` without throwing; it is in ``connectionState`` and ``lastError``.
     public func run() async throws(ResolveKitError) {
         let driver = try makeDriver()
         try await store.acquire()

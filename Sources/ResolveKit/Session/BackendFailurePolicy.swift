@@ -87,7 +87,10 @@ enum BackendFailurePolicy {
 
     /// The action for a ``BackendError``.
     static func action(_ endpoint: Endpoint, _ error: BackendError, tokenRefreshed: Bool = false) -> Action {
-        action(endpoint, status: error.status, isChatUnavailable: error.isChatUnavailable, tokenRefreshed: tokenRefreshed)
+        // Found before anything was sent: only a change on this side (the functions, or allowing the replace) helps.
+        if error.code == .functionSetConflict { return .block(.functionSetConflict) }
+        return action(
+            endpoint, status: error.status, isChatUnavailable: error.isChatUnavailable, tokenRefreshed: tokenRefreshed)
     }
 
     /// Whether a failed `GET /v1/sdk/compat` means an older backend without the endpoint, which setup goes on

@@ -22,6 +22,24 @@ protocol SessionStateStore: Sendable {
     func deviceID(orStore generated: String) async throws(ResolveKitError) -> String
     /// Why this process may start no more calls, or `nil` while it may (a lease about to run out: no).
     func startRefusal() -> ResolveKitFunctionError?
+    /// ``ResolveKitError/Code/keyOwnedElsewhere`` once another process took the state over while this run still
+    /// holds it (its next write would be refused), else `nil`: a host checks it before it hands the run a request.
+    func ownershipLost() -> ResolveKitError?
+}
+
+extension SessionStateStore {
+    func ownershipLost() -> ResolveKitError? { nil }
+}
+
+/// The store a runtime's configuration asks for: a folder or memory (``RuntimeStateStore``), or a key in Redis
+/// (``RedisStateStore``: the host's key, or the program's name for a runtime of its own).
+func makeStateStore(_ configuration: ResolveKitConfiguration) -> any SessionStateStore {
+    if case .redis(let url, let prefix) = configuration.stateLocation {
+        return RedisStateStore(
+            url: url, prefix: prefix, userKey: configuration.stateKey ?? configuration.programName,
+            settings: configuration.replica)
+    }
+    return RuntimeStateStore(directory: configuration.resolvedStateDirectory)
 }
 
 /// A store whose work is done when the call returns (a folder, or memory): the driver writes on the loop's thread,

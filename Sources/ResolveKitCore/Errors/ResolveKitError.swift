@@ -43,6 +43,11 @@ public struct ResolveKitError: Error, Sendable, Hashable, CustomStringConvertibl
         /// Another process (a replica sharing the state store) owns this key's session; the message names it, so
         /// the request can be routed there.
         public static let keyOwnedElsewhere = Code("key_owned_elsewhere")
+        /// Registering this host's functions would deactivate functions the backend lists that this host does not
+        /// register (another host of the fleet registered them, or this version dropped them): registration is a full
+        /// replace per app. The message names them; register them here too, or allow the replace
+        /// (`replacesOtherFunctions`).
+        public static let functionSetConflict = Code("function_set_conflict")
         /// The configuration cannot work: a refused function, a malformed base URL.
         public static let invalidConfiguration = Code("invalid_configuration")
         /// The session ended on the server (expired, closed, handed off) before the turn could finish.

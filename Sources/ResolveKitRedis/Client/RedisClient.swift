@@ -107,20 +107,32 @@ public final class RedisClient: Sendable {
     }
 
     /// Sends raw commands on the current connection (connecting first if needed) within the command timeout.
+    ///
+    /// The commands are sent and awaited on the caller's task; the deadline is a timer task of its own that closes
+    /// the connection when it passes (a server that does not answer cannot be trusted to answer in order), which
+    /// fails every batch waiting on it. No task group per command: every write of a session's state goes through
+    /// here, and each hop between tasks is a wait on a busy machine.
     func exchange(_ commands: [RedisCommand]) async throws(RedisError) -> [RESPValue] {
         let connection = try await connection()
-        let name = commands.count == 1 ? commands[0].name : "a pipeline of \(commands.count) commands"
-        let timeout = RedisError(
-            .timeout, "Redis did not answer \(name) within \(configuration.commandTimeout); the connection was closed")
+        let deadline = time.now() + configuration.commandTimeout
+        let expired = ExpiryFlag()
+        let time = self.time
+        // Immediately: the timer's sleep is registered before the commands go out, so a manual clock sees it.
+        let timer = Task.immediate {
+            do { try await time.sleepUntil(deadline) } catch { return }
+            expired.set()
+            connection.close(RedisError(.connectionLost, "The connection was closed after a command timed out"))
+        }
+        defer { timer.cancel() }
         do {
-            return try await time.race(configuration.commandTimeout, timeout: timeout) { () async throws(RedisError) in
-                try await connection.send(commands)
-            }
+            return try await connection.send(commands)
         } catch {
-            if error.code == .timeout {
-                connection.close(RedisError(.connectionLost, "The connection was closed after a command timed out"))
-            }
-            throw error
+            guard expired.isSet else { throw error }
+            let name = commands.count == 1 ? commands[0].name : "a pipeline of \(commands.count) commands"
+            throw RedisError(
+                .timeout,
+                "Redis did not answer \(name) within \(configuration.commandTimeout); the connection was closed",
+                mayHaveExecuted: error.mayHaveExecuted)
         }
     }
 
@@ -232,4 +244,13 @@ public final class RedisClient: Sendable {
         state.withLock { $0.protocolVersion = version }
         return connection
     }
+}
+
+/// Whether a command's deadline passed, set by its timer task and read by the command's task.
+final class ExpiryFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .releasing) }
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

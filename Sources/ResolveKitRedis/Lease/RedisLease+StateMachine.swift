@@ -5,7 +5,9 @@ extension RedisLease {
     /// least until `t + duration` on the server (it applies `PX` after receiving), so the owner counts from `t`.
     /// Renewal is due at a third of the lease; calls may start until `duration - margin` after it, where the margin
     /// (a third of the lease) leaves a call that just started time for its first fenced write. A failed renewal is
-    /// retried every tenth of the lease; when the lease runs out on this side before one succeeds, it is lost.
+    /// retried every tenth of the lease, also after the lease ran out on this side: the renewal script takes an
+    /// expired lease back (same token) when no other holder took it, so a replica cut off from Redis for a while
+    /// keeps its keys unless another replica wanted them. It is lost only when Redis names another holder.
     struct StateMachine: Sendable {
         enum Phase: Sendable, Equatable {
             case held
@@ -52,10 +54,6 @@ extension RedisLease {
             case .lost, .released:
                 return .stop
             case .held, .failing:
-                if now >= expiresAt {
-                    phase = .lost(holder: nil)
-                    return .stop
-                }
                 return now >= nextRenewalAt ? .renew : .wait(until: nextRenewalAt)
             }
         }
@@ -68,8 +66,8 @@ extension RedisLease {
             nextRenewalAt = sentAt + duration / 3
         }
 
-        /// A renewal failed at `now`: `lost` when the server says the lease is another's or gone, otherwise (a
-        /// timeout, a broken connection) retried a tenth of the lease later while the lease lasts.
+        /// A renewal failed at `now`: `lost` when the server says another holder took the lease, otherwise (a timeout,
+        /// a broken connection) retried a tenth of the lease later.
         mutating func renewalFailed(at now: Duration, lost: Bool, holder: String?, reason: String) {
             guard phase == .held || isFailing else { return }
             if lost {
@@ -77,7 +75,7 @@ extension RedisLease {
                 return
             }
             phase = .failing(reason)
-            nextRenewalAt = min(now + duration / 10, expiresAt)
+            nextRenewalAt = now + duration / 10
         }
 
         /// The owner gave the lease up.

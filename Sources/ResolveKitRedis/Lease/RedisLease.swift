@@ -15,7 +15,7 @@ public final class RedisLease: Sendable {
         /// The last renewal failed (the message says why); calls may still start until ``RedisLease/mayStartCalls()``
         /// turns false, and renewals are retried.
         case renewalFailing(String)
-        /// Another holder took it (named when known) or it ran out: stop serving the key.
+        /// Another holder took it (named when known): stop serving the key.
         case lost(holder: String?)
         /// Given up by this process.
         case released
@@ -110,7 +110,9 @@ public final class RedisLease: Sendable {
         return machine.withLock { $0.mayStartCalls(at: now) ? $0.mayStartCallsUntil - now : .zero }
     }
 
-    /// Renews the lease until it is lost or released, or the task is cancelled. Run it in a child task.
+    /// Renews the lease until it is lost or released, or the task is cancelled; while Redis cannot be reached it
+    /// goes on trying (``mayStartCalls()`` turns false meanwhile), and takes the lease back once Redis answers if no
+    /// other holder took it. Run it in a child task.
     public func keepRenewed() async {
         while true {
             let now = time.now()

@@ -13,7 +13,9 @@ import ResolveKitCore
 /// | `{…}:journal` | hash | call id → the call's journal entry, one JSON line |
 /// | `{…}:undelivered` | set | call ids whose result the backend has not acknowledged |
 /// | `{…}:state` | hash | `session`, `cursor`, `device_id` and other fields; `user_key` (set on acquisition) |
-/// | `{…}:approvals` | hash | remembered approval id → its JSON |
+///
+/// What belongs to the app rather than a user key (remembered approvals) is under the tag `{<prefix>}`
+/// (``RedisLeaseStore/appKey(_:)``), which the sweep's pattern never matches.
 public struct RedisLeaseKeys: Sendable, Hashable {
     /// The prefix (one per app), e.g. `rk:myapp`.
     public let prefix: String
@@ -36,11 +38,8 @@ public struct RedisLeaseKeys: Sendable, Hashable {
     public var undelivered: String { tag + ":undelivered" }
     /// Session, cursor, device id, the user key.
     public var state: String { tag + ":state" }
-    /// Remembered approvals.
-    public var approvals: String { tag + ":approvals" }
-
     /// Every key, in the order the read script takes them.
-    public var all: [String] { [lease, fence, journal, undelivered, state, approvals] }
+    public var all: [String] { [lease, fence, journal, undelivered, state] }
 
     /// The Redis Cluster slot of `key`: CRC16 (XMODEM) of its hash tag (the text between the first `{` and the next
     /// `}`, when not empty) or of the whole key, modulo 16384.

@@ -21,6 +21,10 @@ public struct RedisLeaseStore: Sendable {
     /// The keys of `userKey`.
     public func keys(_ userKey: String) -> RedisLeaseKeys { RedisLeaseKeys(prefix: prefix, userKey: userKey) }
 
+    /// A key of the app rather than of a user key, e.g. `{rk:myapp}:approvals`: its tag is the prefix alone, so the
+    /// sweep never takes it for a user's.
+    public func appKey(_ name: String) -> String { "{\(prefix)}:\(name)" }
+
     /// Takes `userKey`'s lease for `duration`, or extends it when `holder` already has it.
     ///
     /// - Returns: The grant with its fencing token.
@@ -46,13 +50,15 @@ public struct RedisLeaseStore: Sendable {
         throw error
     }
 
-    /// Extends the lease of `grant` by its duration from now.
+    /// Extends the lease of `grant` by its duration from now, or takes it back with the same token when it ran out
+    /// and no other holder took it since.
     ///
     /// - Throws: ``RedisError`` with ``RedisError/Code/leaseLost`` (naming the holder now, if any) when the lease
     ///   expired or another holder took it: stop serving the key.
     public func renew(_ grant: RedisLeaseGrant) async throws(RedisError) {
+        let keys = keys(grant.userKey)
         let reply = try await client.evaluate(
-            RedisLeaseScripts.renew, keys: [keys(grant.userKey).lease],
+            RedisLeaseScripts.renew, keys: [keys.lease, keys.fence],
             arguments: [grant.holder, String(grant.token), String(Self.milliseconds(grant.duration))])
         if reply.integer == 1, reply.string == nil { return }
         guard let current = reply.string else { throw unexpected(reply, from: "lease-renew") }
@@ -81,7 +87,7 @@ public struct RedisLeaseStore: Sendable {
         do {
             _ = try await client.evaluate(
                 RedisLeaseScripts.fencedWrite,
-                keys: [keys.fence, keys.journal, keys.undelivered, keys.state, keys.approvals],
+                keys: [keys.fence, keys.journal, keys.undelivered, keys.state],
                 arguments: [String(token)] + change.arguments)
         } catch  where error.serverPrefix == "FENCED" {
             let current = Int64(error.message.split(separator: " ").last ?? "")
@@ -97,15 +103,15 @@ public struct RedisLeaseStore: Sendable {
     /// Reads everything stored for `userKey` at one instant.
     public func read(_ userKey: String) async throws(RedisError) -> RedisStoredState {
         let reply = try await client.evaluate(RedisLeaseScripts.read, keys: keys(userKey).all, arguments: [])
-        guard let items = reply.elements, items.count == 7, let lease = items[0].string,
+        guard let items = reply.elements, items.count == 6, let lease = items[0].string,
             let remaining = items[1].integer, let token = items[2].integer, let journal = items[3].elements,
-            let undelivered = items[4].elements, let fields = items[5].elements, let approvals = items[6].elements
+            let undelivered = items[4].elements, let fields = items[5].elements
         else { throw unexpected(reply, from: "state-read") }
         let holder = lease.isEmpty ? nil : lease.split(separator: ":", maxSplits: 1).last.map(String.init)
         return RedisStoredState(
             holder: holder, token: token, leaseRemaining: holder == nil ? nil : .milliseconds(max(remaining, 0)),
             journal: Self.dictionary(journal), undelivered: Set(undelivered.compactMap(\.string)),
-            fields: Self.dictionary(fields), approvals: Self.dictionary(approvals))
+            fields: Self.dictionary(fields))
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
@@ -126,7 +132,7 @@ public struct RedisLeaseStore: Sendable {
         var error = RedisError(
             .leaseLost,
             holder.map { "The lease was taken by \($0); stop serving this user key" }
-                ?? "The lease expired before it was renewed; stop serving this user key")
+                ?? "The lease ran out and another holder took it since; stop serving this user key")
         error.holder = holder
         return error
     }

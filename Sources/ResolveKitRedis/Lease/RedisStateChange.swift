@@ -1,5 +1,5 @@
-/// The changes one fenced write applies, in order, atomically: journal entries, delivery marks, state fields and
-/// remembered approvals of one user key.
+/// The changes one fenced write applies, in order, atomically: journal entries, delivery marks and state fields of
+/// one user key.
 ///
 /// ```swift
 /// var change = RedisStateChange()
@@ -22,10 +22,8 @@ public struct RedisStateChange: Sendable, Hashable {
         case setField(name: String, value: String)
         /// Removes a state field.
         case removeField(name: String)
-        /// Puts a remembered approval (its JSON) under its id.
-        case putApproval(id: String, json: String)
-        /// Removes a remembered approval.
-        case removeApproval(id: String)
+        /// Removes every journal entry and delivery mark (the journal is written again after it, compacted).
+        case clearJournal
     }
 
     /// The operations, applied in this order.
@@ -65,8 +63,7 @@ public struct RedisStateChange: Sendable, Hashable {
             case .markDelivered(let callID): return ["u", callID, ""]
             case .setField(let name, let value): return ["S", name, value]
             case .removeField(let name): return ["s", name, ""]
-            case .putApproval(let id, let json): return ["A", id, json]
-            case .removeApproval(let id): return ["a", id, ""]
+            case .clearJournal: return ["X", "", ""]
             }
         }
     }
@@ -86,8 +83,19 @@ public struct RedisStoredState: Sendable, Hashable {
     public var undelivered: Set<String>
     /// State fields (`session`, `cursor`, `device_id`, `user_key`, …).
     public var fields: [String: String]
-    /// Remembered approval id → its JSON.
-    public var approvals: [String: String]
+
+    /// Creates a state as read.
+    public init(
+        holder: String?, token: Int64, leaseRemaining: Duration?, journal: [String: String], undelivered: Set<String>,
+        fields: [String: String]
+    ) {
+        self.holder = holder
+        self.token = token
+        self.leaseRemaining = leaseRemaining
+        self.journal = journal
+        self.undelivered = undelivered
+        self.fields = fields
+    }
 }
 
 /// A lease taken: the fencing token every write must carry.

@@ -19,7 +19,7 @@ enum RememberedFile {
         try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    private static func encode(_ decision: ToolApprovals.Remembered) -> JSONObject {
+    static func encode(_ decision: ToolApprovals.Remembered) -> JSONObject {
         var object: JSONObject = [
             "id": .string(decision.id), "function": .string(decision.functionName),
             "schema_digest": .string(decision.schemaDigest),
@@ -35,7 +35,7 @@ enum RememberedFile {
         return object
     }
 
-    private static func decode(_ object: JSONObject) -> ToolApprovals.Remembered? {
+    static func decode(_ object: JSONObject) -> ToolApprovals.Remembered? {
         guard let id = object["id"]?.stringValue, let function = object["function"]?.stringValue,
             let digest = object["schema_digest"]?.stringValue, let created = object["created_at"]?.doubleValue,
             let scope = object["scope"].flatMap(decodeScope)

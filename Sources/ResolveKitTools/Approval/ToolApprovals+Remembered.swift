@@ -54,22 +54,25 @@ extension ToolApprovals {
         }
     }
 
-    /// The remembered decisions still in force.
+    /// The remembered decisions still in force: with replicas sharing them, as the shared store holds them now
+    /// (the list this process last saw when the store cannot be reached).
     public var remembered: [Remembered] {
-        let now = Date()
-        return loadedRemembered().filter { $0.isLive(now: now) }
+        get async {
+            let now = Date()
+            return await currentRemembered(orLastSeen: true).filter { $0.isLive(now: now) }
+        }
     }
 
     /// Remembers "allow `functionName`" for `scope` (only with exactly `arguments`, or only when the arguments
-    /// meet `conditions`, when given), and saves it.
+    /// meet `conditions`, when given), and saves it: in the state folder, or in the store replicas share.
     /// - Throws: ``ResolveKitError/Code/invalidConfiguration`` when the function is not registered, or
-    ///   ``ResolveKitError/Code/stateStore`` when the state folder cannot be written.
+    ///   ``ResolveKitError/Code/stateStore`` when the state folder or the shared store cannot be written.
     @discardableResult
     public func remember(
         allow functionName: String, arguments: JSONValue? = nil,
         matching conditions: [PolicyApprover.ArgumentRule.Conditioned]? = nil, scope: Remembered.Scope,
         by decider: ToolCallDecision.Decider
-    ) throws(ResolveKitError) -> Remembered {
+    ) async throws(ResolveKitError) -> Remembered {
         guard let digest = schemaDigests[functionName] else {
             throw ResolveKitError(
                 .invalidConfiguration, "Cannot remember a decision for \(functionName): no such function")
@@ -78,29 +81,47 @@ extension ToolApprovals {
             id: String(UUID().uuidString.prefix(8)).lowercased(), functionName: functionName, arguments: arguments,
             conditions: conditions, scope: scope, schemaDigest: digest, createdAt: Date(),
             createdBy: decider.description)
-        try updateRemembered { $0.append(decision) }
+        if let sharedRemembered {
+            try await sharedRemembered.put(decision)
+            // Decisions that ran out are forgotten here, as the file forgets them on each change.
+            let now = Date()
+            let stored = await currentRemembered(orLastSeen: false)
+            let expired = stored.filter { !$0.isLive(now: now) }.map(\.id)
+            if !expired.isEmpty { _ = try? await sharedRemembered.remove(ids: expired) }
+        } else {
+            try updateRemembered { $0.append(decision) }
+        }
         broadcaster.send(.remembered(decision))
         return decision
     }
 
     /// Revokes a remembered decision.
     /// - Throws: ``ResolveKitError/Code/approvalNotPending`` when no decision has this id, or
-    ///   ``ResolveKitError/Code/stateStore`` when the state folder cannot be written.
-    public func revoke(id: String) throws(ResolveKitError) {
+    ///   ``ResolveKitError/Code/stateStore`` when the state folder or the shared store cannot be written.
+    public func revoke(id: String) async throws(ResolveKitError) {
         var found = false
-        try updateRemembered { list in
-            found = list.contains { $0.id == id }
-            list.removeAll { $0.id == id }
+        if let sharedRemembered {
+            found = try await sharedRemembered.remove(ids: [id]) > 0
+            state.withLock { $0.remembered.removeAll { $0.id == id } }
+        } else {
+            try updateRemembered { list in
+                found = list.contains { $0.id == id }
+                list.removeAll { $0.id == id }
+            }
         }
         guard found else { throw ResolveKitError(.approvalNotPending, "No remembered decision has the id \(id)") }
         broadcaster.send(.revoked(id: id))
     }
 
-    /// The remembered decision that allows `call`, if any.
-    package func rememberedDecision(for call: PendingToolCall, sessionID: String) -> Remembered? {
+    /// The remembered decision that allows `call`, if any. With replicas sharing decisions, the store is read now
+    /// (one round trip), so a decision remembered or revoked through another replica counts at once; when it cannot
+    /// be read, nothing is approved from memory and the approver decides.
+    package func rememberedDecision(for call: PendingToolCall, sessionID: String) async -> Remembered? {
         let now = Date()
         let digest = schemaDigests[call.functionName]
-        return loadedRemembered().first { $0.matches(call, sessionID: sessionID, schemaDigest: digest, now: now) }
+        return await currentRemembered(orLastSeen: false).first {
+            $0.matches(call, sessionID: sessionID, schemaDigest: digest, now: now)
+        }
     }
 
     /// `<state folder>/remembered-approvals.json`, or `nil` for in-memory state.
@@ -116,6 +137,22 @@ extension ToolApprovals {
             digests[entry.name] = SHA256.hex(SHA256.digest(schema.serializedBytes(options: .sortedKeys)))
         }
         return digests
+    }
+
+    /// The shared store's decisions, read now and kept as the last seen (on failure the last seen, or none); the
+    /// file's, as read once.
+    private func currentRemembered(orLastSeen: Bool) async -> [Remembered] {
+        guard let sharedRemembered else { return loadedRemembered() }
+        do {
+            let read = try await sharedRemembered.load()
+            state.withLock { state in
+                state.remembered = read
+                state.rememberedLoaded = true
+            }
+            return read
+        } catch {
+            return orLastSeen ? state.withLock { $0.remembered } : []
+        }
     }
 
     private func loadedRemembered() -> [Remembered] {

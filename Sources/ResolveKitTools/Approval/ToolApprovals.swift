@@ -74,15 +74,20 @@ public final class ToolApprovals: Sendable {
 
     let state = Mutex(State())
     let broadcaster = EventBroadcaster<Update>()
-    /// Where remembered decisions are kept; `nil` keeps them in memory only.
+    /// Where remembered decisions are kept; `nil` keeps them in memory only (or in ``sharedRemembered``).
     let rememberedFile: String?
+    /// Where replicas share remembered decisions, read before each decision; `nil` for ``rememberedFile``.
+    let sharedRemembered: (any SharedRememberedApprovals)?
     /// The SHA-256 of each registered function's schema: a remembered decision holds only for the same schema.
     let schemaDigests: [String: String]
 
-    /// Creates an empty set for the functions of `registry`; remembered decisions are kept in `rememberedFile`
-    /// when one is given.
-    package init(rememberedFile: String?, registry: ResolveKitRegistry?) {
+    /// Creates an empty set for the functions of `registry`; remembered decisions are kept in `shared` when given
+    /// (replicas), else in `rememberedFile` when given, else in memory.
+    package init(
+        rememberedFile: String?, registry: ResolveKitRegistry?, shared: (any SharedRememberedApprovals)? = nil
+    ) {
         self.rememberedFile = rememberedFile
+        self.sharedRemembered = shared
         self.schemaDigests = Self.schemaDigests(registry)
     }
 

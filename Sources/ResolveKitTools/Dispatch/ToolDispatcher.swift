@@ -87,6 +87,10 @@ package struct ToolDispatcher: Sendable {
             dependencies: dependencies, spanContext: spanContext)
         if let progress { invocation.progressHandler = progress }
         let context = invocation
+        // One line per execution, so an operator (or a test counting executions across processes) sees each run.
+        logger.debug(
+            "function started",
+            metadata: ["function": call.functionName, "call_id": call.callID.rawValue, "session_id": sessionID])
         let immediately = !InlineStarts.isOffloaded(function)
         let began = ContinuousClock.now
         let timeoutSeconds = call.timeoutSeconds

@@ -14,7 +14,7 @@ extension ToolCallRunner {
         defer { approvals.close(remaining.map(\.call.callID), in: sessionID) }
         for admitted in calls { run.approvalOpened(admitted.call) }
         for admitted in remaining where !approver.denies(admitted.call) {
-            if let remembered = approvals.rememberedDecision(for: admitted.call, sessionID: sessionID) {
+            if let remembered = await approvals.rememberedDecision(for: admitted.call, sessionID: sessionID) {
                 try? approvals.decide(
                     [(admitted.call.callID, .attributed(.approve, by: .remembered(id: remembered.id)))], in: sessionID)
             }

@@ -95,16 +95,17 @@ struct RuntimeApprovalsTests {
         try await RuntimeHarness.run { harness in
             let configuration = harness.configuration(approver: ToolApprovals.Deferred(), persistent: true)
             try await harness.withRuntime(configuration) { runtime in
-                let remembered = try runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
-                #expect(runtime.approvals.remembered.map(\.id) == [remembered.id])
+                let remembered = try await runtime.approvals.remember(
+                    allow: "set_lights", scope: .always, by: .host("ops"))
+                #expect(await runtime.approvals.remembered.map(\.id) == [remembered.id])
             }
             // A new runtime on the same folder: the call runs without anyone deciding.
             try await harness.withRuntime(configuration) { runtime in
-                let remembered = try #require(runtime.approvals.remembered.first)
+                let remembered = try #require(await runtime.approvals.remembered.first)
                 try await runtime.converse("lights")
                 #expect(runtime.item("set_lights")?.status == .completed)
-                try runtime.approvals.revoke(id: remembered.id)
-                #expect(runtime.approvals.remembered.isEmpty)
+                try await runtime.approvals.revoke(id: remembered.id)
+                #expect(await runtime.approvals.remembered.isEmpty)
                 let updates = runtime.approvals.updates
                 _ = await runtime.sendMessage("lights")
                 let request = try #require(await Self.nextRequest(updates))
@@ -119,21 +120,21 @@ struct RuntimeApprovalsTests {
             let policy = PolicyApprover(
                 rules: ["set_lights": .deny], defaultRule: .ask, fallback: ToolApprovals.Deferred())
             try await harness.withRuntime(harness.configuration(approver: policy)) { runtime in
-                try runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
+                try await runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
                 try await runtime.converse("lights")
                 #expect(runtime.item("set_lights")?.status == .cancelled(reason: "Denied by policy"))
             }
         }
     }
 
-    @Test func aRememberedAllowWithARuleMatchesOnlyCallsMeetingItAndSurvivesTheFile() throws {
+    @Test func aRememberedAllowWithARuleMatchesOnlyCallsMeetingItAndSurvivesTheFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remembered-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let registry = try ResolveKitRegistry(functions: TestTools.all, functionPacks: [])
         let conditions = try PolicyApprover.conditions(
             ["$.room": ["oneOf": ["hall", "porch"]]], for: "set_lights", functions: registry)
         let first = ToolApprovals(rememberedFile: ToolApprovals.rememberedFile(in: folder), registry: registry)
-        try first.remember(allow: "set_lights", matching: conditions, scope: .always, by: .host("ops"))
+        try await first.remember(allow: "set_lights", matching: conditions, scope: .always, by: .host("ops"))
         // A new process reads the same file.
         let second = ToolApprovals(rememberedFile: ToolApprovals.rememberedFile(in: folder), registry: registry)
         func call(_ room: String) -> PendingToolCall {
@@ -141,8 +142,8 @@ struct RuntimeApprovalsTests {
                 callID: ToolCallID(room), turnID: "t", functionName: "set_lights", arguments: ["room": .string(room), "on": true],
                 humanDescription: "", requiresApproval: true, timeoutSeconds: 30, receivedAt: .zero)
         }
-        #expect(second.rememberedDecision(for: call("hall"), sessionID: "s")?.conditions == conditions)
-        #expect(second.rememberedDecision(for: call("kitchen"), sessionID: "s") == nil)
+        #expect(await second.rememberedDecision(for: call("hall"), sessionID: "s")?.conditions == conditions)
+        #expect(await second.rememberedDecision(for: call("kitchen"), sessionID: "s") == nil)
         #expect(throws: ResolveKitError.self) {
             try PolicyApprover.conditions(["$.colour": ["equals": "red"]], for: "set_lights", functions: registry)
         }

@@ -7,8 +7,8 @@ import Testing
 
 /// The memory and secrecy invariants of the soak.
 enum SoakBounds {
-    /// The on-disk journal keeps at most 4096 entries of a few hundred bytes.
-    static let maxJournalBytes = 4096 * 600
+    /// The journal keeps at most 4096 entries, and is compacted once its store holds four records per entry.
+    static let maxJournalEntries = 4096 * 4
 
     /// Calls the runtime is still deciding on or running.
     static func unfinishedCalls(_ runtime: ResolveKitRuntime) -> [ToolCallChecklistItem] {
@@ -28,9 +28,16 @@ enum SoakBounds {
             let details = unfinished.map { "\($0.id) \($0.functionName) \($0.status) \(counters.toolResults[$0.id.rawValue] ?? .init())" }
             problems.append("calls left unfinished: \(details) log: \(SoakActivity.shared.loggedLines.filter { line in unfinished.contains { line.contains($0.id.rawValue) } })")
         }
-        let journal = world.stateDirectory + "/journal.json"
-        let size = (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0
-        if size > maxJournalBytes { problems.append("journal of \(size) bytes") }
+        return problems
+    }
+
+    /// The journal Redis holds stays bounded: at most its capacity plus what was pruned since its last
+    /// compaction, and, once a turn is settled, few calls unsettled.
+    static func storeViolations(of world: SoakWorld) async -> [String] {
+        guard let stored = await world.storedJournal() else { return ["the state in Redis could not be read"] }
+        var problems: [String] = []
+        if stored.entries > maxJournalEntries { problems.append("a journal of \(stored.entries) entries in Redis") }
+        if stored.unsettled > 64 { problems.append("\(stored.unsettled) calls unsettled in Redis") }
         return problems
     }
 

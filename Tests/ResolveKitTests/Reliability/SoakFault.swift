@@ -18,6 +18,7 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
     case eventRenumbering
     case duplicatedReplay
     case processRestart
+    case replicaKill
     case backendRestartMidTurn
 
     var description: String {
@@ -36,6 +37,7 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
         case .eventRenumbering: "renumbering"
         case .duplicatedReplay: "duplicate-replay"
         case .processRestart: "restart"
+        case .replicaKill: "replica-kill"
         case .backendRestartMidTurn: "backend-restart"
         }
     }
@@ -101,6 +103,8 @@ enum SoakFault: CaseIterable, Hashable, CustomStringConvertible {
         case .processRestart:
             if random.chance(30) { faults.fail(.init("PUT", "/v1/functions/bulk"), status: serverError) }
             return await world.restartRuntime()
+        case .replicaKill:
+            return await world.killReplica()
         }
         return true
     }

@@ -1,31 +1,59 @@
 import Foundation
 import ResolveKit
 import ResolveKitHTTP
+import ResolveKitRedis
 import ResolveKitTesting
 import Synchronization
 
-/// The soak's world: a reference backend on a loopback port, one runtime at a time on a persistent state folder
-/// (a restart is a new runtime on the same folder), and a driver that moves the shared manual clock to the next
-/// timer whenever everything has gone quiet.
+/// The soak's world: a reference backend on a loopback port, a real `redis-server` holding the state, one runtime
+/// at a time as one of two replicas (a restart is a new runtime of the same replica; a replica kill takes the key
+/// over as the other one), and a driver that moves the shared manual clock to the next timer whenever everything
+/// has gone quiet.
 final class SoakWorld {
+    static let replicas = ["replica-a", "replica-b"]
+
     let backend: ReferenceBackend
     let server: LoopbackHTTPServer
-    let stateDirectory: String
+    let redis: RedisServerProcess
+    let admin: RedisClient
+    let prefix = "rk:soak-" + UUID().uuidString.prefix(8).lowercased()
     let deviceID = "soak-device-" + UUID().uuidString
-    let apiKey = "rk_soak_secret_" + UUID().uuidString
+    let apiKey: String
     let clock = SoakTools.clock
+    /// The replica the runtime runs as.
+    private(set) var replica = replicas[0]
     private(set) var runtime: ResolveKitRuntime
     private var listener: Task<Void, Never>?
     /// Every session the runtimes opened, in order.
     let sessions = SoakSessions()
 
-    init(faults: FaultPlan) throws {
-        backend = ReferenceBackend(configuration: ReferenceBackend.Configuration(
-            apiKeys: [apiKey], eventIDStyle: .numeric, script: SoakTools.script, faults: faults, clock: SoakTools.clock))
-        server = try LoopbackHTTPServer.start(handler: SoakActivity.shared.observing(backend.handler))
-        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-soak-\(UUID().uuidString)").path
+    private init(backend: ReferenceBackend, server: LoopbackHTTPServer, redis: RedisServerProcess, apiKey: String)
+        throws
+    {
+        self.apiKey = apiKey
+        self.backend = backend
+        self.server = server
+        self.redis = redis
+        admin = RedisClient(configuration: try RedisConfiguration(url: redis.url))
         runtime = ResolveKitRuntime(configuration: ResolveKitConfiguration(apiKeyProvider: { nil }))
         runtime = makeRuntime()
+    }
+
+    static func make(faults: FaultPlan) async throws -> SoakWorld {
+        let redis = try await RedisServerProcess.start(
+            extraConfig: replicas.map { "user \($0) on >pw-\($0) ~* &* +@all" })
+        do {
+            let apiKey = "rk_soak_secret_" + UUID().uuidString
+            let backend = ReferenceBackend(
+                configuration: ReferenceBackend.Configuration(
+                    apiKeys: [apiKey], eventIDStyle: .numeric, script: SoakTools.script, faults: faults,
+                    clock: SoakTools.clock))
+            let server = try LoopbackHTTPServer.start(handler: SoakActivity.shared.observing(backend.handler))
+            return try SoakWorld(backend: backend, server: server, redis: redis, apiKey: apiKey)
+        } catch {
+            await redis.stop()
+            throw error
+        }
     }
 
     private func makeRuntime() -> ResolveKitRuntime {
@@ -34,9 +62,39 @@ final class SoakWorld {
         var configuration = ResolveKitConfiguration(
             baseURL: URL(string: server.baseURL)!, apiKeyProvider: { key }, deviceIDProvider: { device },
             functions: SoakTools.all, approver: AutoApprover(), logger: SoakActivity.shared.logger,
-            stateLocation: .directory(stateDirectory), streamIdleTimeout: .seconds(45), clock: ResolveKitClock(clock))
+            stateLocation: .redis(
+                URL(string: "redis://\(replica):pw-\(replica)@127.0.0.1:\(redis.port)/0")!, prefix: prefix),
+            programName: "soak", streamIdleTimeout: .seconds(45), clock: ResolveKitClock(clock))
+        // Leases run on real time; a short one keeps a replica kill's wait short.
+        configuration.replica = ReplicaSettings(name: replica, leaseDuration: .seconds(1), sweepInterval: nil)
         configuration.network.observer = { exchange in SoakActivity.shared.note("\(exchange)") }
         return ResolveKitRuntime(configuration: configuration)
+    }
+
+    /// A replica kill: Redis stops letting the runtime's replica in (it can neither renew its lease nor write) and
+    /// the runtime stops at once, its lease left to run out; then the other replica takes the key over, waiting
+    /// (real time) until that lease has ended. `false` when the new runtime did not come up.
+    func killReplica() async -> Bool {
+        let dead = replica
+        _ = try? await admin.send(RedisCommand("ACL", "SETUSER", dead, "off"))
+        _ = try? await admin.send(RedisCommand("CLIENT", "KILL", "USER", dead))
+        await stopRuntime()
+        replica = Self.replicas.first { $0 != dead }!
+        _ = try? await admin.send(RedisCommand("ACL", "SETUSER", replica, "on"))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while ContinuousClock.now < deadline {
+            runtime = makeRuntime()
+            if await startRuntime() { return true }
+            await stopRuntime()
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// What Redis holds for the soak's key: journal entries and calls not settled.
+    func storedJournal() async -> (entries: Int, unsettled: Int)? {
+        guard let state = try? await RedisLeaseStore(client: admin, prefix: prefix).read("soak") else { return nil }
+        return (state.journal.count, state.undelivered.count)
     }
 
     /// Starts the current runtime, moving the clock through setup retries; `false` if it did not become active.
@@ -99,7 +157,8 @@ final class SoakWorld {
     /// "A while" is 100 ms: long enough that a busy machine (the whole suite runs in parallel on two cores) does not
     /// look idle halfway through an HTTP exchange, which would fire timers early.
     func settle(
-        realBound: Duration = .seconds(30), manualBound: Duration = .seconds(1800), quiet: Duration = .milliseconds(100),
+        realBound: Duration = .seconds(30), manualBound: Duration = .seconds(1800),
+        quiet: Duration = .milliseconds(100),
         until condition: () -> Bool
     ) async -> Bool {
         let real = ContinuousClock()
@@ -133,7 +192,8 @@ final class SoakWorld {
         backend.configuration.faults.reset()
         await backend.stop()
         await server.stop()
-        try? FileManager.default.removeItem(atPath: stateDirectory)
+        admin.close()
+        await redis.stop()
     }
 }
 

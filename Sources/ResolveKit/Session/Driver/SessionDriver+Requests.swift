@@ -72,7 +72,9 @@ extension SessionDriver {
     /// `GET /v1/sdk/compat`, then `PUT /v1/functions/bulk` with every registered function: at every setup for a
     /// runtime of its own, once for all of a host's sessions. A 404 from the compatibility check (an older backend)
     /// passes; registration is skipped with no functions, as a full replace with nothing would deactivate every
-    /// function of the app (§4.3).
+    /// function of the app (§4.3). Unless the configuration ``ResolveKitConfiguration/replacesOtherFunctions``,
+    /// `GET /v1/functions` comes first, and a registry that lacks functions the backend lists (another host's of the
+    /// fleet) is refused with ``BackendError/Code/functionSetConflict`` naming them.
     private func register(_ backend: BackendClient) async -> Result<BackendAnswer, BackendFailure> {
         let work: @Sendable () async -> BackendFailure? = { [parts] in
             do throws(BackendError) {
@@ -89,6 +91,15 @@ extension SessionDriver {
                 parts.output.log("No functions registered; skipping registration so the app's functions stay active")
                 return nil
             }
+            if !parts.configuration.replacesOtherFunctions {
+                do throws(BackendError) {
+                    if let conflict = Self.fleetConflict(registry, active: try await backend.activeFunctionNames()) {
+                        return .backend(conflict, .registration)
+                    }
+                } catch {
+                    return .backend(error, .registration)
+                }
+            }
             do throws(BackendError) {
                 try await backend.registerFunctions(registry.bulkRegistration())
                 parts.output.log("Registered \(registry.entries.count) functions")
@@ -100,6 +111,27 @@ extension SessionDriver {
         let failure = if let registration = parts.registration { await registration.ensure(work) } else { await work() }
         if let failure { return .failure(failure) }
         return .success(.registered)
+    }
+
+    /// The refusal when registering `registry` (a full replace of the app's functions) would deactivate functions
+    /// the backend lists as `active`; `nil` when it would not, or the backend does not list them.
+    static func fleetConflict(_ registry: ResolveKitRegistry, active: [String]?) -> BackendError? {
+        guard let active else { return nil }
+        let ours = Set(registry.functionNames)
+        // The backend's own tools (§4.3) are never the host's to register.
+        let removed = Set(active).subtracting(ours).subtracting(["kb_search", "escalate_to_human"]).sorted()
+        guard !removed.isEmpty else { return nil }
+        let added = ours.subtracting(active).sorted()
+        func list(_ names: [String]) -> String {
+            names.prefix(20).joined(separator: ", ") + (names.count > 20 ? " and \(names.count - 20) more" : "")
+        }
+        return BackendError(
+            code: .functionSetConflict, endpoint: "PUT /v1/functions/bulk",
+            message: "Registering this host's \(ours.count) functions would deactivate \(removed.count) that the "
+                + "backend lists and this host does not register: \(list(removed))"
+                + (added.isEmpty ? "" : " (and would add \(list(added)))")
+                + ". Registration replaces the app's whole set: register them in this host too (every host of a "
+                + "fleet registers the same functions), or set replacesOtherFunctions to replace them")
     }
 
     /// The names the session may call: the host's allow-list (or every function) intersected with the registry.
