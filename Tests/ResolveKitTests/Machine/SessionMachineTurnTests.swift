@@ -32,7 +32,38 @@ struct SessionMachineTurnTests {
         #expect(result.text == "It is 10:42.")
         #expect(result.ending == .answered)
         #expect(result.usage?.promptTokens == 3)
-        #expect(done.contains(.disarm(.turnWatchdog)))
+    }
+
+    @Test func theWatchdogOutlivesItsTurnAndWatchesTheNextFromWhereItSleeps() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let done = script.feed(script.turnComplete())
+        #expect(!done.contains(.disarm(.turnWatchdog)))
+        #expect(script.machine.timers[.turnWatchdog] == .seconds(60))
+        // The next turn, 50 s later, keeps the armed timer: no timer is armed for it.
+        script.now = .seconds(50)
+        _ = Self.ask(&script, requestID: "req-2")
+        let accepted = script.feed(.answered(.message(requestID: "req-2", epoch: 0), .success(.accepted(turnID: "turn-2"))))
+        #expect(!accepted.contains { if case .arm(.turnWatchdog, _) = $0 { true } else { false } })
+        // At 60 s the turn has been quiet for 10 s: the watchdog sleeps on until a period after its start.
+        let early = script.advance(.seconds(10))
+        #expect(early.contains(.arm(.turnWatchdog, at: .seconds(110))))
+        #expect(!Script.requests(early).contains { $0.call == .history })
+        let due = script.advance(.seconds(50))
+        #expect(Script.request(due) { $0 == .history } == .watchdog(turnID: "turn-2", firstCheck: true, epoch: 0))
+    }
+
+    @Test func aWatchdogThatFiresBetweenTurnsEndsQuietly() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        script.feed(script.turnComplete())
+        let fired = script.advance(.seconds(60))
+        #expect(Script.requests(fired).isEmpty)
+        #expect(script.machine.timers[.turnWatchdog] == nil)
     }
 
     @Test func aSecondAskWaitsForTheFirstTurnAndTheQueueIsBounded() {
