@@ -89,7 +89,8 @@ struct ToolLatencyWorkload: Workload {
             configuration: TelemetryConfiguration(
                 resource: TelemetryResource(serviceName: "rk-bench"),
                 traces: .init(endpoint: receiver.baseURL + "/v1/traces"),
-                batch: .init(maxQueueSize: 100_000, maxExportBatchSize: 100_000, scheduleDelay: .seconds(3600))),
+                // The default batch (512 spans, 5 s): spans are exported while calls run, as in a service.
+                batch: .init()),
             transport: PlainHTTPTransport())
         let exporting = Task { await telemetry.run() }
         func configuration(_ telemetry: Telemetry?) -> ResolveKitConfiguration {
