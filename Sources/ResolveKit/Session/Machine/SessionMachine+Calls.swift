@@ -41,9 +41,10 @@ extension SessionMachine {
             if turns.record?.turnID == call.turnID { turns.record?.update(CallDesk.row(call, .running)) }
             settleHere(call, .failure(error), decision: .refused, now, &out)
         case .run:
+            // Handed on first: the function starts before hosts are shown the call, not after them.
+            hand(ToolCallBatch(id: 0, calls: [call]), now, &out)
             out.publish(.immediateCall(CallDesk.row(call, .running)))
             if turns.record?.turnID == call.turnID { turns.record?.update(CallDesk.row(call, .running)) }
-            hand(ToolCallBatch(id: 0, calls: [call]), now, &out)
         case .armWindow(let deadline):
             arm(.batchWindow, at: deadline, &out)
         case .wait:
