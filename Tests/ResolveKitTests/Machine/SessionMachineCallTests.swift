@@ -27,7 +27,7 @@ struct SessionMachineCallTests {
         #expect(Script.postedResults(posted).map(\.callID) == ["c1"])
     }
 
-    @Test func withAStoreThatAppliesWritesAtOnceTheResultIsPostedRightAfterItsWriteBeforeHostsAreTold() {
+    @Test func withAStoreThatAppliesWritesAtOnceTheCallIsHandedOnAndItsResultPostedBeforeHostsAreTold() {
         var settings = SessionSettings(functions: Script.functions)
         settings.writesApplyAtOnce = true
         var script = Script(settings: settings)
@@ -35,6 +35,9 @@ struct SessionMachineCallTests {
         script.writesCompleteAtOnce = false
         let received = script.feed(script.toolCall("c1"))
         #expect(Script.batches(received).map { $0.calls.map(\.callID) } == [["c1"]], "handed on with its write")
+        let handed = received.firstIndex { if case .runBatch = $0 { true } else { false } }
+        let shown = received.firstIndex { if case .publish(.immediateCall) = $0 { true } else { false } }
+        #expect(handed != nil && shown != nil && handed! < shown!, "the function starts before hosts are shown it")
         let finished = Self.finish(&script, "c1", .success("ok"))
         let write = finished.firstIndex { if case .write = $0 { true } else { false } }
         let post = finished.firstIndex { if case .send(.toolResult, _, _) = $0 { true } else { false } }

@@ -109,8 +109,8 @@ extension SessionMachine {
     ///
     /// A turn's end leaves the watchdog armed, and the next turn keeps it: it fires no later than that turn needs
     /// (a period after an earlier moment) and looks again then. Arming and disarming a timer at every turn cost
-    /// a sleeping task and a wake of the timer thread per turn, and with 100 sessions busy a tenth of the time to
-    /// dispatch a call.
+    /// a sleeping task, a cancel and a wake of the timer thread per turn, which showed in the time to dispatch a
+    /// call when many sessions are busy.
     mutating func armWatchdog(_ now: Moment, _ out: inout SessionOutput) {
         guard let turnID = turns.tracker.turnID, link.isOpen else {
             disarm(.turnWatchdog, &out)
