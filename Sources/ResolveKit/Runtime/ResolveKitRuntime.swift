@@ -35,8 +35,13 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let registration: FunctionRegistration?
     /// The calls waiting for approval, decided from any task (shared by a host's sessions).
     public let approvals: ToolApprovals
-    private let driverStorage = Mutex<SessionDriver?>(nil)
-    private let lifecycle = Mutex<Task<Void, Never>?>(nil)
+    /// The session being run and the task of ``start()`` running it.
+    private let running = Mutex(Running())
+
+    private struct Running {
+        var driver: SessionDriver?
+        var task: Task<Void, Never>?
+    }
 
     /// Creates a runtime; nothing connects until ``start()`` or ``run()``.
     /// - Parameters:
@@ -82,7 +87,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// Every event from the moment of access on; each access is a new subscription.
     public var events: AsyncStream<ResolveKitRuntimeEvent> { broadcaster.subscribe() }
 
-    var driver: SessionDriver? { driverStorage.withLock { $0 } }
+    var driver: SessionDriver? { running.withLock { $0.driver } }
 
     /// Runs the runtime in the calling task until the task is cancelled, the runtime is blocked, or it fails;
     /// everything it started is finished when it returns. Use this from a service's structured lifetime.
@@ -99,7 +104,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         let driver = try makeDriver()
         try await store.acquire()
         await driver.run()
-        driverStorage.withLock { if $0 === driver { $0 = nil } }
+        running.withLock { if $0.driver === driver { $0.driver = nil } }
         await store.release()
     }
 
@@ -136,7 +141,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         let driver = SessionDriver(parts: SessionDriver.Parts(
             configuration: configuration, http: http, store: store, registration: registration, runner: runner,
             output: output, settings: settings, wire: wire, telemetry: telemetry))
-        driverStorage.withLock { $0 = driver }
+        running.withLock { $0.driver = driver }
         return driver
     }
 
@@ -147,14 +152,14 @@ public final class ResolveKitRuntime: Observable, Sendable {
     ///   connected within ``ResolveKitConfiguration/connectTimeout``. The error is also in ``lastError``.
     public func start() async throws(ResolveKitError) {
         // A host calls this before every ask: a running runtime answers without subscribing to its events.
-        if lifecycle.withLock({ $0 != nil }), connectionState == .active { return }
+        if running.withLock({ $0.task != nil }), connectionState == .active { return }
         let events = broadcaster.subscribe()
-        let task = lifecycle.withLock { task -> Task<Void, Never> in
-            if let running = task, !Self.hasEnded(connectionState) { return running }
+        let task = running.withLock { running -> Task<Void, Never> in
+            if let task = running.task, !Self.hasEnded(connectionState) { return task }
             let started = Task { [self] in
                 do throws(ResolveKitError) { try await run() } catch { didNotStart(error) }
             }
-            task = started
+            running.task = started
             return started
         }
         if connectionState == .active { return }
@@ -185,13 +190,10 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// Stops everything: the stream, pending approvals and running calls are cancelled and awaited, waiting `ask`s
     /// end with ``ResolveKitError/Code/cancelled``, the state folder is unlocked. Idempotent.
     public func stop() async {
-        let task = lifecycle.withLock { task -> Task<Void, Never>? in
-            defer { task = nil }
-            return task
-        }
+        let task = running.withLock { $0.task.take() }
         task?.cancel()
         await task?.value
-        driverStorage.withLock { $0 = nil }
+        running.withLock { $0.driver = nil }
         wire.finishAll()
         makeOutput().setState(.idle)
     }
