@@ -32,12 +32,7 @@ extension Tracer {
     /// - Parameter startTime: When it started, in nanoseconds since the Unix epoch; now by default.
     public func begin(parent: SpanParent, startTime: UInt64? = nil) -> PendingSpan {
         let parentContext = parent.context
-        let traceID = parentContext?.traceID ?? ids.traceID()
-        let sampled = processor != nil && sampler.shouldSample(traceID: traceID, parent: parentContext)
-        let flags: TraceFlags = processor == nil ? parentContext?.flags ?? [] : sampled ? .sampled : []
-        let context = SpanContext(
-            traceID: traceID, spanID: ids.spanID(), flags: flags,
-            traceState: parentContext?.traceState ?? TraceState(), isRemote: false)
+        let (context, sampled) = newContext(under: parentContext)
         return PendingSpan(
             context: context, parentSpanID: parentContext?.spanID, parentIsRemote: parentContext?.isRemote ?? false,
             startTimeUnixNano: startTime ?? time.now(), isRecording: sampled)

@@ -79,6 +79,17 @@ public struct Tracer: Sendable {
         links: [SpanLink] = [], startTime: UInt64? = nil
     ) -> Span {
         let parentContext = parent.context
+        let (context, sampled) = newContext(under: parentContext)
+        return Span(
+            context: context, parent: parentContext, name: name, kind: kind, startTime: startTime ?? time.now(),
+            attributes: attributes, links: links, isRecording: sampled, processor: processor, time: time,
+            limits: limits)
+    }
+}
+
+extension Tracer {
+    /// A new span's context under `parentContext` (its trace, or a new one), and whether the sampler records it.
+    func newContext(under parentContext: SpanContext?) -> (context: SpanContext, sampled: Bool) {
         let traceID = parentContext?.traceID ?? ids.traceID()
         let sampled = processor != nil && sampler.shouldSample(traceID: traceID, parent: parentContext)
         // Without a processor nothing records here, but a callee still learns whether the caller sampled.
@@ -86,9 +97,6 @@ public struct Tracer: Sendable {
         let context = SpanContext(
             traceID: traceID, spanID: ids.spanID(), flags: flags,
             traceState: parentContext?.traceState ?? TraceState(), isRemote: false)
-        return Span(
-            context: context, parent: parentContext, name: name, kind: kind, startTime: startTime ?? time.now(),
-            attributes: attributes, links: links, isRecording: sampled, processor: processor, time: time,
-            limits: limits)
+        return (context, sampled)
     }
 }
