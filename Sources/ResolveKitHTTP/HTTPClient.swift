@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An HTTP client on libcurl's multi interface: one thread (`rk-http`) drives every transfer of the client,
 /// multiplexing HTTP/2 streams and reusing connections; requests are awaited with async/await and bodies stream with
 /// back-pressure. The thread serves long-lived responses (``HTTPRequest/isLongLived``) first, so a burst of requests
@@ -33,6 +35,11 @@ public final class HTTPClient: Sendable {
     /// The client's options.
     public let configuration: Configuration
     private let loop: CurlLoop
+
+    /// How many event-stream chunks the curl thread has handed to their readers' tasks that have not run yet: a
+    /// burst of events waiting for a thread of the cooperative pool. Work that can wait may start behind them
+    /// instead of ahead of them.
+    public var streamChunksWaiting: Int { loop.streamChunksWaiting.load(ordering: .relaxed) }
 
     /// Creates a client. No thread starts until the first request.
     public init(configuration: Configuration = Configuration()) {

@@ -38,6 +38,8 @@ final class CurlLoop: Sendable {
     let configuration: HTTPClient.Configuration
     /// The thread's name, as `top -H` and `perf` show it (at most 15 bytes).
     let threadName: String
+    /// Event-stream chunks handed to readers that have not resumed yet (see ``HTTPClient/streamChunksWaiting``).
+    let streamChunksWaiting = Atomic<Int>(0)
 
     /// Creates the multi handle; no thread runs yet.
     init(configuration: HTTPClient.Configuration, threadName: String) {

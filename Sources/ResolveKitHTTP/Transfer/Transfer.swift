@@ -55,11 +55,12 @@ final class Transfer: Sendable {
 
     /// Waits for the next body chunk; `nil` at the end of the body.
     func nextChunk() async throws(HTTPError) -> [UInt8]? {
+        var suspended = false
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: StateMachine.ChunkContinuation) in
                 switch machine.withLock({ $0.next(continuation) }) {
                 case .suspend:
-                    break
+                    suspended = true
                 case .resume(let continuation, let result, let unpause):
                     if unpause { _ = loop.submit(.unpause(id)) }
                     continuation.resume(returning: result)
@@ -67,6 +68,10 @@ final class Transfer: Sendable {
             }
         } onCancel: {
             cancel(.cancelledError)
+        }
+        // Only the curl thread's delivery resumes a waiting reader with bytes (an end or a failure carries none).
+        if suspended, request.isLongLived, case .success(.some) = result {
+            loop.streamChunksWaiting.subtract(1, ordering: .relaxed)
         }
         return try result.get()
     }
@@ -100,6 +105,7 @@ final class Transfer: Sendable {
     func curlReceivedBody(_ bytes: [UInt8]) -> StateMachine.BodyAction {
         let action = machine.withLock { $0.bodyReceived(bytes) }
         if case .deliver(let consumer, let bytes) = action {
+            if request.isLongLived { loop.streamChunksWaiting.add(1, ordering: .relaxed) }
             consumer.resume(returning: .success(bytes))
         }
         return action
