@@ -47,12 +47,8 @@ extension SessionDriver {
             arm(timer, at: deadline)
         case .disarm(let timer):
             core.withLock { $0.timers.removeValue(forKey: timer) }?.cancel()
-        case .publish(.log(let line, let level)):
-            let metadata = parts.output.logger.isEnabled(level) ? parts.telemetry.logMetadata() : [:]
-            parts.output.log(line, level: level, metadata: metadata)
         case .publish(let publication):
-            record(publication)
-            parts.output.apply(publication)
+            publish(publication)
         case .reply(let waiter, let reply):
             parts.telemetry.replied(waiter, reply)
             core.withLock { $0.replies.removeValue(forKey: waiter) }?.resume(returning: reply)
@@ -76,6 +72,17 @@ extension SessionDriver {
         } else {
             writer.enqueue(write, sequence: sequence)
         }
+    }
+
+    /// Shows hosts one change: the runtime's snapshot, its events, the log; telemetry takes what it needs first.
+    func publish(_ publication: Publication) {
+        if case .log(let line, let level) = publication {
+            let metadata = parts.output.logger.isEnabled(level) ? parts.telemetry.logMetadata() : [:]
+            parts.output.log(line, level: level, metadata: metadata)
+            return
+        }
+        record(publication)
+        parts.output.apply(publication)
     }
 
     /// What telemetry takes from a publication: a session opened, a turn seen or ended.

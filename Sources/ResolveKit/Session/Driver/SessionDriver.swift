@@ -7,7 +7,7 @@ import Synchronization
 /// Every event goes into one inbox, and one loop at a time takes them out in order: it hands each to the machine and
 /// performs the actions that come back before it takes the next. The loop runs on the thread that brought the
 /// event when no other is running it, so a stream chunk becomes a started function, or a finished function a
-/// result's `POST`, with no hop through a task queue. Nothing reads state, awaits, and writes state again: the
+/// result's `POST`, with no hop through a task queue (see `SessionDriver+Loop.swift` for when it steps aside). Nothing reads state, awaits, and writes state again: the
 /// machine's state changes only inside ``SessionMachine/handle(_:at:)``, and the loop never awaits. What an action
 /// starts (a request, the stream, a timer, a batch of calls) runs in a task the driver keeps, and comes back as an
 /// event; `run()` returns only after all of them ended.
@@ -33,7 +33,11 @@ final class SessionDriver: Sendable {
         var machine: SessionMachine
         var inbox: [SessionEvent] = []
         var inboxHead = 0
-        var isDraining = false
+        /// Who runs the loop over the inbox, if anyone.
+        var loop = Loop.idle
+        /// Publications held back while the I/O that came after them started (see
+        /// ``SessionAction/mayOvertakePublications``).
+        var unpublished: [Publication] = []
         var hasFinished = false
         var backend: BackendClient?
         var replies: [WaiterID: CheckedContinuation<Reply, Never>] = [:]
@@ -91,41 +95,6 @@ final class SessionDriver: Sendable {
             send(.stop)
         }
         await endTasks()
-    }
-
-    /// Puts `event` in the inbox and, unless a loop is running, runs the loop on this thread until the inbox is
-    /// empty.
-    func send(_ event: SessionEvent) {
-        let runLoop = core.withLock { core -> Bool in
-            core.inbox.append(event)
-            guard !core.isDraining else { return false }
-            core.isDraining = true
-            return true
-        }
-        guard runLoop else { return }
-        let clock = parts.clock
-        let counting = parts.telemetry.metrics != nil
-        while true {
-            let handled = core.withLock { core -> (actions: [SessionAction], queued: Int, journal: Int)? in
-                guard core.inboxHead < core.inbox.count else {
-                    core.inbox.removeAll(keepingCapacity: core.inbox.count <= 16)
-                    core.inboxHead = 0
-                    core.isDraining = false
-                    return nil
-                }
-                let next = core.inbox[core.inboxHead]
-                core.inboxHead += 1
-                let actions = core.machine.handle(next, at: Moment(elapsed: clock.elapsed, date: Date()))
-                // Once the run finished its counts were given back: later events change nothing it holds.
-                guard counting, !core.hasFinished else { return (actions, 0, 0) }
-                return (actions, core.countQueuedAsks(), core.countJournalEntries())
-            }
-            guard let handled else { return }
-            if handled.queued != 0 || handled.journal != 0 {
-                parts.telemetry.changed(queuedAsks: handled.queued, journalEntries: handled.journal)
-            }
-            for action in handled.actions { perform(action) }
-        }
     }
 
     /// Sends the event `make` builds for a new waiter, and waits for the machine's reply to it. A cancelled caller
