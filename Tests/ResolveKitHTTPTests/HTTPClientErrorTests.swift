@@ -46,10 +46,9 @@ struct HTTPClientErrorTests {
     }
 
     @Test func aClosedPortIsAConnectFailure() async throws {
-        // A port bound and not listening refuses connections, and no server another test starts can take it.
-        let socket = try #require(Self.boundNotListening())
-        defer { close(socket.descriptor) }
-        let url = "http://127.0.0.1:\(socket.port)/"
+        let closed = try LoopbackRefusingPort()
+        defer { closed.close() }
+        let url = closed.baseURL + "/"
         try await HTTPClient.withClient { client in
             let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: url)) }
             #expect(error?.code == .connectFailed)
@@ -124,28 +123,5 @@ struct HTTPClientErrorTests {
                 #expect(error?.code == .connectionLost)
             }
         }
-    }
-
-    /// A TCP socket bound to a free loopback port, not listening; `nil` when the system refuses.
-    static func boundNotListening() -> (descriptor: Int32, port: UInt16)? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
-        }
-        var named = sockaddr_in()
-        var namedSize = size
-        let read = withUnsafeMutablePointer(to: &named) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &namedSize) }
-        }
-        guard bound == 0, read == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return (descriptor, UInt16(bigEndian: named.sin_port))
     }
 }

@@ -39,9 +39,9 @@ struct PermanentFailureTests {
     }
 
     @Test func aRefusedConnectionADeadlineAndAStatusMayBeFixedByRetrying() async throws {
-        let closed = try LoopbackHTTPServer.start(handler: { _ in LoopbackResponse(status: 200) })
+        let closed = try LoopbackRefusingPort()
+        defer { closed.close() }
         let refusedURL = closed.baseURL
-        await closed.stop()
         try await HTTPClient.withClient { client in
             let refused = await #expect(throws: HTTPError.self) { try await client.send(HTTPRequest(url: refusedURL)) }
             #expect(refused?.curlCode == 7)

@@ -62,9 +62,9 @@ struct SetupFailureTests {
     }
 
     @Test func aRefusedPortIsRetriedAndSaysWhyFromTheFirstAttempt() async throws {
-        let closed = try LoopbackHTTPServer.start { _ in LoopbackResponse(status: 200) }
+        let closed = try LoopbackRefusingPort()
+        defer { closed.close() }
         let url = closed.baseURL
-        await closed.stop()
         let clock = ManualClock()
         let runtime = Self.runtime(url, clock: ResolveKitClock(clock))
         let events = runtime.events
