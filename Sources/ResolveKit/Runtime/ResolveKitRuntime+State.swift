@@ -42,59 +42,30 @@ extension ResolveKitRuntime {
         return state.withLock { $0[keyPath: field] }
     }
 
-    /// Changes the snapshot and notifies observers of each property that changed. Arrays are compared by their
-    /// revision counters, so an update costs the same however long the transcript or log is.
+    /// Changes the snapshot and notifies observers of each property that changed (the snapshot marks them, so an
+    /// update costs the same however long the transcript or log is).
     func update(_ change: (inout RuntimeSnapshot) -> Void) {
-        let (old, new) = state.withLock { snapshot -> (Fingerprint, Fingerprint) in
-            let old = Fingerprint(snapshot)
+        let changes = state.withLock { snapshot -> RuntimeSnapshot.Changes in
             change(&snapshot)
-            return (old, Fingerprint(snapshot))
+            defer { snapshot.changes = [] }
+            return snapshot.changes
         }
-        guard old != new else { return }
-        notify(\.messages, old.revisions.messages != new.revisions.messages)
-        notify(\.connectionState, old.connectionState != new.connectionState)
-        notify(\.isTurnInProgress, old.isTurnInProgress != new.isTurnInProgress)
-        notify(\.activeTurnID, old.activeTurnID != new.activeTurnID)
-        notify(\.assistantDraft, old.assistantDraft != new.assistantDraft)
-        notify(\.toolCallChecklist, old.revisions.toolCallChecklist != new.revisions.toolCallChecklist)
-        notify(\.pendingToolCall, old.revisions.toolCallChecklist != new.revisions.toolCallChecklist)
-        notify(\.toolCallBatchState, old.toolCallBatchState != new.toolCallBatchState)
-        notify(\.toolCallBatches, old.revisions.toolCallBatches != new.revisions.toolCallBatches)
-        notify(\.executionLog, old.revisions.executionLog != new.revisions.executionLog)
-        notify(\.lastError, old.lastError != new.lastError)
-        notify(\.currentLocale, old.currentLocale != new.currentLocale)
-        notify(\.chatTitle, old.chatTitle != new.chatTitle)
-        notify(\.messagePlaceholder, old.messagePlaceholder != new.messagePlaceholder)
-        notify(\.sessionID, old.sessionID != new.sessionID)
-    }
-
-    /// The cheap-to-compare parts of a snapshot.
-    private struct Fingerprint: Equatable {
-        var revisions: RuntimeSnapshot.Revisions
-        var connectionState: ResolveKitConnectionState
-        var isTurnInProgress: Bool
-        var activeTurnID: String?
-        var assistantDraft: String?
-        var toolCallBatchState: ToolCallChecklistBatch.State
-        var lastError: ResolveKitError?
-        var currentLocale: String
-        var chatTitle: String
-        var messagePlaceholder: String
-        var sessionID: String?
-
-        init(_ snapshot: RuntimeSnapshot) {
-            revisions = snapshot.revisions
-            connectionState = snapshot.connectionState
-            isTurnInProgress = snapshot.isTurnInProgress
-            activeTurnID = snapshot.activeTurnID
-            assistantDraft = snapshot.assistantDraft
-            toolCallBatchState = snapshot.toolCallBatchState
-            lastError = snapshot.lastError
-            currentLocale = snapshot.currentLocale
-            chatTitle = snapshot.chatTitle
-            messagePlaceholder = snapshot.messagePlaceholder
-            sessionID = snapshot.sessionID
-        }
+        guard !changes.isEmpty else { return }
+        notify(\.messages, changes.contains(.messages))
+        notify(\.connectionState, changes.contains(.connectionState))
+        notify(\.isTurnInProgress, changes.contains(.isTurnInProgress))
+        notify(\.activeTurnID, changes.contains(.activeTurnID))
+        notify(\.assistantDraft, changes.contains(.assistantDraft))
+        notify(\.toolCallChecklist, changes.contains(.toolCallChecklist))
+        notify(\.pendingToolCall, changes.contains(.toolCallChecklist))
+        notify(\.toolCallBatchState, changes.contains(.toolCallBatchState))
+        notify(\.toolCallBatches, changes.contains(.toolCallBatches))
+        notify(\.executionLog, changes.contains(.executionLog))
+        notify(\.lastError, changes.contains(.lastError))
+        notify(\.currentLocale, changes.contains(.currentLocale))
+        notify(\.chatTitle, changes.contains(.chatTitle))
+        notify(\.messagePlaceholder, changes.contains(.messagePlaceholder))
+        notify(\.sessionID, changes.contains(.sessionID))
     }
 
     private func notify<Value>(_ keyPath: KeyPath<ResolveKitRuntime, Value>, _ changed: Bool) {

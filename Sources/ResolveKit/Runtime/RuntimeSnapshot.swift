@@ -1,29 +1,47 @@
 /// The observable state of a runtime, as one value.
 struct RuntimeSnapshot: Sendable {
-    /// Bumped whenever an array property changes, so observers are notified without comparing (or copying)
-    /// whole arrays on every update.
-    struct Revisions: Equatable, Sendable {
-        var messages = 0
-        var toolCallChecklist = 0
-        var toolCallBatches = 0
-        var executionLog = 0
+    /// The properties observers are told about.
+    struct Changes: OptionSet, Sendable {
+        let rawValue: UInt16
+        static let messages = Changes(rawValue: 1 << 0)
+        static let connectionState = Changes(rawValue: 1 << 1)
+        static let isTurnInProgress = Changes(rawValue: 1 << 2)
+        static let activeTurnID = Changes(rawValue: 1 << 3)
+        static let assistantDraft = Changes(rawValue: 1 << 4)
+        static let toolCallChecklist = Changes(rawValue: 1 << 5)
+        static let toolCallBatchState = Changes(rawValue: 1 << 6)
+        static let toolCallBatches = Changes(rawValue: 1 << 7)
+        static let executionLog = Changes(rawValue: 1 << 8)
+        static let lastError = Changes(rawValue: 1 << 9)
+        static let currentLocale = Changes(rawValue: 1 << 10)
+        static let chatTitle = Changes(rawValue: 1 << 11)
+        static let messagePlaceholder = Changes(rawValue: 1 << 12)
+        static let sessionID = Changes(rawValue: 1 << 13)
     }
 
-    private(set) var revisions = Revisions()
-    var messages: [ResolveKitChatMessage] = [] { didSet { revisions.messages &+= 1 } }
-    var connectionState = ResolveKitConnectionState.idle
-    var isTurnInProgress = false
-    var activeTurnID: String?
-    var assistantDraft: String?
-    var toolCallChecklist: [ToolCallChecklistItem] = [] { didSet { revisions.toolCallChecklist &+= 1 } }
-    var toolCallBatchState = ToolCallChecklistBatch.State.idle
-    var toolCallBatches: [ToolCallChecklistBatch] = [] { didSet { revisions.toolCallBatches &+= 1 } }
-    var executionLog: [String] = [] { didSet { revisions.executionLog &+= 1 } }
-    var lastError: ResolveKitError?
-    var currentLocale = "en"
-    var chatTitle = "Support Chat"
-    var messagePlaceholder = "Message"
-    var sessionID: String?
+    /// What changed since the runtime last told observers: each property marks itself when it gets a different
+    /// value (an array whenever it is modified, so no array is compared or copied).
+    var changes: Changes = []
+    var messages: [ResolveKitChatMessage] = [] { didSet { changes.insert(.messages) } }
+    var connectionState = ResolveKitConnectionState.idle {
+        didSet { if connectionState != oldValue { changes.insert(.connectionState) } }
+    }
+    var isTurnInProgress = false { didSet { if isTurnInProgress != oldValue { changes.insert(.isTurnInProgress) } } }
+    var activeTurnID: String? { didSet { if activeTurnID != oldValue { changes.insert(.activeTurnID) } } }
+    var assistantDraft: String? { didSet { if assistantDraft != oldValue { changes.insert(.assistantDraft) } } }
+    var toolCallChecklist: [ToolCallChecklistItem] = [] { didSet { changes.insert(.toolCallChecklist) } }
+    var toolCallBatchState = ToolCallChecklistBatch.State.idle {
+        didSet { if toolCallBatchState != oldValue { changes.insert(.toolCallBatchState) } }
+    }
+    var toolCallBatches: [ToolCallChecklistBatch] = [] { didSet { changes.insert(.toolCallBatches) } }
+    var executionLog: [String] = [] { didSet { changes.insert(.executionLog) } }
+    var lastError: ResolveKitError? { didSet { if lastError != oldValue { changes.insert(.lastError) } } }
+    var currentLocale = "en" { didSet { if currentLocale != oldValue { changes.insert(.currentLocale) } } }
+    var chatTitle = "Support Chat" { didSet { if chatTitle != oldValue { changes.insert(.chatTitle) } } }
+    var messagePlaceholder = "Message" {
+        didSet { if messagePlaceholder != oldValue { changes.insert(.messagePlaceholder) } }
+    }
+    var sessionID: String? { didSet { if sessionID != oldValue { changes.insert(.sessionID) } } }
     var nextBatchID = 0
 
     /// The most transcript messages and log lines kept in memory; older ones are dropped first.

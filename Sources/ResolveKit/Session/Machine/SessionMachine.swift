@@ -240,13 +240,15 @@ struct WriteLog: Sendable, Equatable {
 struct SessionOutput: Sendable {
     private(set) var actions: [SessionAction] = []
 
-    mutating func append(_ action: SessionAction) { actions.append(action) }
-
-    mutating func publish(_ publication: Publication) { actions.append(.publish(publication)) }
-
-    mutating func log(_ line: String, _ level: ResolveKitLogger.Level = .debug) {
-        actions.append(.publish(.log(line, level)))
+    mutating func append(_ action: SessionAction) {
+        // One allocation for the handful of actions an event brings, instead of one per doubling.
+        if actions.isEmpty { actions.reserveCapacity(8) }
+        actions.append(action)
     }
+
+    mutating func publish(_ publication: Publication) { append(.publish(publication)) }
+
+    mutating func log(_ line: String, _ level: ResolveKitLogger.Level = .debug) { append(.publish(.log(line, level))) }
 }
 
 /// A small, fast, seeded generator (SplitMix64): backoff jitter that a test can repeat.
