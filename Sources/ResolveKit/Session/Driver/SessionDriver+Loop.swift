@@ -15,31 +15,41 @@ extension SessionDriver {
     }
 
     /// Puts `event` in the inbox and, unless a loop is running, runs the loop on this thread until the inbox is
-    /// empty.
+    /// empty; or, when other sessions' stream chunks wait for a thread and `event` is not a stream event, in a task
+    /// queued behind them.
     func send(_ event: SessionEvent) {
-        let runLoop = core.withLock { core -> Bool in
+        let queueBehind = !event.isStream && parts.http.streamChunksWaiting > 0
+        let runLoop = core.withLock { core -> Bool? in
             core.inbox.append(event)
             switch core.loop {
             case .running:
-                return false
+                return nil
             case .queued:
-                guard case .stream = event else { return false }
+                guard event.isStream else { return nil }
             case .idle:
-                break
+                if queueBehind {
+                    core.loop = .queued
+                    return false
+                }
             }
             core.loop = .running
             return true
         }
-        if runLoop { drain() }
+        switch runLoop {
+        case true?: drain()
+        case false?: runQueued()
+        case nil: break
+        }
     }
 
     /// Takes events out of the inbox in order and performs their actions until the inbox is empty.
     ///
     /// Two things keep a busy process fair. While other sessions' stream chunks wait for a thread of the pool
     /// (``HTTPClient/streamChunksWaiting``), the loop stops after an event and goes on in a task queued behind
-    /// them: this session's next steps (a result's `POST`, what hosts are shown) can wait that long; another
-    /// session's call waiting to start cannot. And publications wait for the I/O that follows them (a function's
-    /// start, a journal write, a result's `POST`): a host's observers never hold those up.
+    /// them, unless its own stream's event is next: this session's other steps (a result's `POST`, what hosts
+    /// are shown) can wait that long; another session's call waiting to start cannot. And publications wait for
+    /// the I/O that follows them (a function's start, a journal write, a result's `POST`): a host's observers
+    /// never hold those up.
     private func drain() {
         let clock = parts.clock
         let counting = parts.telemetry.metrics != nil
@@ -92,10 +102,18 @@ extension SessionDriver {
     private func queueBehindStreams() -> Bool {
         let queued = core.withLock { core -> Bool in
             guard core.inboxHead < core.inbox.count else { return false }
+            // This session's own stream event goes first, not behind everyone's.
+            if core.inbox[core.inboxHead...].contains(where: \.isStream) { return false }
             core.loop = .queued
             return true
         }
         guard queued else { return false }
+        runQueued()
+        return true
+    }
+
+    /// Runs the loop in a task queued behind the waiting stream chunks, unless a stream event took it meanwhile.
+    private func runQueued() {
         spawn(immediately: false) { [self] in
             let runLoop = core.withLock { core -> Bool in
                 guard case .queued = core.loop else { return false }
@@ -104,7 +122,6 @@ extension SessionDriver {
             }
             if runLoop { drain() }
         }
-        return true
     }
 
     /// What the loop does next.
@@ -134,4 +151,9 @@ extension Array {
         defer { self = [] }
         return self
     }
+}
+
+extension SessionEvent {
+    /// Whether the event came from the session's event stream.
+    fileprivate var isStream: Bool { if case .stream = self { true } else { false } }
 }
