@@ -159,7 +159,8 @@ struct BackendClient: Sendable {
         let request = HTTPRequest(
             method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout,
             network: network)
-        let endpoint = "\(method) \(Self.stripQuery(path))"
+        // Only a failure names its endpoint: describing it costs more than a request's other bookkeeping.
+        var endpoint: String { "\(method) \(Self.stripQuery(path))" }
         let response: HTTPCollectedResponse
         do {
             response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
