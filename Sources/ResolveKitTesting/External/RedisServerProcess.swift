@@ -27,11 +27,25 @@ package final class RedisServerProcess: Sendable {
         self.child = Mutex(nil)
     }
 
-    /// Starts a server; `extraConfig` lines are appended to its config file (ACL users, cluster mode).
+    /// Starts a server; `extraConfig` lines are appended to its config file (ACL users, cluster mode). A free port
+    /// can be taken by another process before the server binds it: then it starts again on another (five tries).
     /// - Throws: ``ExternalProgram/Missing`` without `redis-server`; ``FixtureError`` with its log when it does not
     ///   listen within 10 s.
     package static func start(extraConfig: [String] = [], fsync: String = "always") async throws -> RedisServerProcess {
         let executable = try ExternalProgram.redisServer.require()
+        for _ in 1..<5 {
+            do {
+                return try await start(executable, extraConfig: extraConfig, fsync: fsync)
+            } catch let error as FixtureError where error.description.contains("Address already in use") {
+                continue
+            }
+        }
+        return try await start(executable, extraConfig: extraConfig, fsync: fsync)
+    }
+
+    private static func start(_ executable: String, extraConfig: [String], fsync: String) async throws
+        -> RedisServerProcess
+    {
         let directory =
             FileManager.default.temporaryDirectory.path + "/rk-redis-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -54,8 +54,10 @@ struct ProxyTests {
 
     @Test func aProxyThatIsNotThereIsProxyRefused() async throws {
         try await TLSFixture.run { fixture in
+            let absent = try LoopbackRefusingPort()
+            defer { absent.close() }
             var network = fixture.trusted
-            network.proxy = .server(.init(url: "http://127.0.0.1:\(freeLoopbackPort())"))
+            network.proxy = .server(.init(url: absent.baseURL))
             let error = await fixture.failure(network: network)
             #expect(error?.code == .proxyRefused)
         }
