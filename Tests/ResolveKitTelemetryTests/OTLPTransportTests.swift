@@ -45,9 +45,9 @@ struct OTLPTransportTests {
     }
 
     @Test func aClosedPortIsAConnectFailure() async throws {
-        let server = try LoopbackHTTPServer.start(handler: { _ in LoopbackResponse(status: 200) })
-        let url = server.baseURL + "/v1/traces"
-        await server.stop()
+        let closed = try LoopbackRefusingPort()
+        defer { closed.close() }
+        let url = closed.baseURL + "/v1/traces"
         let error = await #expect(throws: TelemetryError.self) {
             try await PlainHTTPTransport().send(Self.request(url))
         }
@@ -85,9 +85,9 @@ struct OTLPTransportTests {
     }
 
     @Test func theSecretHeaderNeverReachesAnError() async throws {
-        let server = try LoopbackHTTPServer.start(handler: { _ in LoopbackResponse(status: 200) })
-        let url = server.baseURL
-        await server.stop()
+        let closed = try LoopbackRefusingPort()
+        defer { closed.close() }
+        let url = closed.baseURL
         for transport in [try PlainHTTPTransport(), CurlOTLPTransport()] as [any OTLPTransport] {
             do {
                 _ = try await transport.send(Self.request(url))

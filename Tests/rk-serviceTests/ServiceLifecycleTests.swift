@@ -108,9 +108,9 @@ struct ServiceLifecycleTests {
     }
 
     @Test func anUnreachableBackendExitsWith3AndTheCauseInWords() async throws {
-        let server = try LoopbackHTTPServer.start { _ in LoopbackResponse(status: 503) }
-        let url = server.baseURL
-        await server.stop()
+        let closed = try LoopbackRefusingPort()
+        defer { closed.close() }
+        let url = closed.baseURL
         var environment = ServiceProcess.cleanEnvironment
         environment["RESOLVEKIT_API_KEY"] = ServiceHarness.apiKey
         let state = "/tmp/rk-service-test-" + UUID().uuidString.prefix(8).lowercased()

@@ -33,10 +33,10 @@ struct ExporterOutageTests {
             outage == .refusing
             ? OTLPTraceCollector(repeating: .init(status: 503))
             : OTLPTraceCollector(repeating: .init(status: 200, delay: .seconds(10)))
-        let closedPort = outage == .down ? try await Self.closedPort() : nil
+        let closedPort = outage == .down ? try LoopbackRefusingPort() : nil
+        defer { closedPort?.close() }
         try await TelemetryHarness.run(collector: collector) { harness in
-            let endpoint =
-                closedPort.map { "http://127.0.0.1:\($0)/v1/traces" } ?? harness.collectorServer.baseURL + "/v1/traces"
+            let endpoint = (closedPort?.baseURL ?? harness.collectorServer.baseURL) + "/v1/traces"
             let settings = TelemetryConfiguration(
                 resource: TelemetryResource(serviceName: "outage"), traces: .init(endpoint: endpoint),
                 batch: BatchSpanProcessor.Configuration(
@@ -86,10 +86,4 @@ struct ExporterOutageTests {
 
     typealias DropReasons = BatchSpanProcessor.DropReason
 
-    /// A loopback port nothing listens on: bound, then closed.
-    static func closedPort() async throws -> Int {
-        let server = try LoopbackHTTPServer.start { _ in LoopbackResponse(status: 200) }
-        await server.stop()
-        return server.port
-    }
 }
