@@ -7,8 +7,9 @@ import Synchronization
 /// Every event goes into one inbox, and one loop at a time takes them out in order: it hands each to the machine and
 /// performs the actions that come back before it takes the next. The loop runs on the thread that brought the
 /// event when no other is running it, so a stream chunk becomes a started function, or a finished function a
-/// result's `POST`, with no hop through a task queue (see `SessionDriver+Loop.swift` for when it steps aside). Nothing reads state, awaits, and writes state again: the
-/// machine's state changes only inside ``SessionMachine/handle(_:at:)``, and the loop never awaits. What an action
+/// result's `POST`, with no hop through a task queue (`SessionDriver+Loop.swift` says when it steps aside). Nothing
+/// reads state, awaits, and writes state again: the machine's state changes only inside
+/// ``SessionMachine/handle(_:at:)``, and the loop never awaits. What an action
 /// starts (a request, the stream, a timer, a batch of calls) runs in a task the driver keeps, and comes back as an
 /// event; `run()` returns only after all of them ended.
 final class SessionDriver: Sendable {
