@@ -99,20 +99,13 @@ package final class LoopbackServerProcess: Sendable {
 
 /// A port on 127.0.0.1 that was free a moment ago: the kernel picks it for a socket that is closed again.
 package func freeLoopbackPort() -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    defer { close(descriptor) }
-    var address = loopbackAddress(port: 0)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-            _ = bind(descriptor, raw, length)
-            _ = getsockname(descriptor, raw, &length)
-        }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard let held = try? LoopbackRefusingPort() else { return 0 }
+    held.close()
+    return Int(held.port)
 }
 
-private func loopbackAddress(port: Int) -> sockaddr_in {
+/// `127.0.0.1:port` as a socket address.
+func loopbackAddress(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian

@@ -15,9 +15,7 @@ public struct LoopbackRefusingPort: Sendable {
         guard descriptor >= 0 else {
             throw LoopbackServerError(code: .resourceFailed, message: "Could not create a socket", errno: errno)
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let address = loopbackAddress(port: 0)
         let size = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
