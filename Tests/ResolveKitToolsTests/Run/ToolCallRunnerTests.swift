@@ -122,7 +122,9 @@ struct ToolCallRunnerTests {
         let running = Task {
             await runner.run(batch, in: "s", allowedNames: ["gate"], deadlines: Self.deadlines, report: reports.record)
         }
-        while runner.control.runningCount < 1 { await Task.yield() }
+        // The slot is taken before the function runs: wait for the function itself, or which call has the slot is
+        // not known yet (a run read it too early, withdrew the running call and waited for its 30 s timeout).
+        while Gate.opened.withLock({ Set($0).isDisjoint(with: ["g1", "g2"]) }) { await Task.yield() }
         let started = Gate.opened.withLock { Set($0).intersection(["g1", "g2"]) }
         let waiting: ToolCallID = started.contains("g1") ? "g2" : "g1"
         let first: ToolCallID = waiting == "g1" ? "g2" : "g1"
