@@ -40,6 +40,9 @@ final class CurlLoop: Sendable {
     let threadName: String
     /// Event-stream chunks handed to readers that have not resumed yet (see ``HTTPClient/streamChunksWaiting``).
     let streamChunksWaiting = Atomic<Int>(0)
+    /// Submitters that decided, under the lock, to wake the thread and have not finished writing to the
+    /// `eventfd`: the handle is freed only once none is left.
+    private let wakesInFlight = Atomic<Int>(0)
 
     /// Creates the multi handle; no thread runs yet.
     init(configuration: HTTPClient.Configuration, threadName: String) {
@@ -63,26 +66,45 @@ final class CurlLoop: Sendable {
     /// Posts `command` and wakes the curl thread, starting it for the first transfer.
     /// - Returns: `false` when the command was dropped: the loop is stopping or stopped (or, for a command other
     ///   than `add`, has not started, so there is nothing to cancel or unpause).
+    ///
+    /// The thread is woken only when the inbox was empty (a command behind another is taken with it), and outside
+    /// the lock: the write wakes the thread at once, and had the writer still held the lock, the thread would spin
+    /// on it, on a small machine often while the writer waits for the core the thread took.
     func submit(_ command: Command) -> Bool {
-        let startThread = inbox.withLock { inbox -> Bool? in
+        enum Next {
+            case dropped, startThread, wake, nothing
+        }
+        let next = inbox.withLock { inbox -> Next in
             switch inbox.phase {
             case .stopping, .stopped:
-                return nil
+                return .dropped
             case .idle:
                 // Only a new transfer starts the thread; cancel and unpause can only concern running transfers.
-                guard case .add = command else { return nil }
+                guard case .add = command else { return .dropped }
                 inbox.phase = .running
                 inbox.commands.append(command)
-                return true
+                return .startThread
             case .running:
+                let wasEmpty = inbox.commands.isEmpty
                 inbox.commands.append(command)
-                // Under the lock: the thread sets `.stopped` under it before cleaning the handle up.
-                multi.wake()
-                return false
+                guard wasEmpty else { return .nothing }
+                // Counted under the lock, so the thread, which sets `.stopped` under it, waits for this write
+                // before it frees the descriptor.
+                wakesInFlight.add(1, ordering: .relaxed)
+                return .wake
             }
         }
-        guard let startThread else { return false }
-        if startThread { startDriverThread() }
+        switch next {
+        case .dropped:
+            return false
+        case .startThread:
+            startDriverThread()
+        case .wake:
+            multi.wake()
+            wakesInFlight.subtract(1, ordering: .releasing)
+        case .nothing:
+            break
+        }
         return true
     }
 
@@ -134,9 +156,10 @@ final class CurlLoop: Sendable {
     }
 
     /// Called by the thread after it aborted everything: marks the loop stopped and returns the commands that
-    /// arrived meanwhile, so their transfers can be failed.
+    /// arrived meanwhile, so their transfers can be failed. Returns once no submitter is still waking the thread:
+    /// the multi handle and its descriptor may then be freed.
     func markStopped() -> (commands: [Command], waiters: [CheckedContinuation<Void, Never>]) {
-        inbox.withLock { inbox in
+        let stopped = inbox.withLock { inbox in
             inbox.phase = .stopped
             defer {
                 inbox.commands = []
@@ -144,6 +167,9 @@ final class CurlLoop: Sendable {
             }
             return (inbox.commands, inbox.stopWaiters)
         }
+        // A write in flight takes microseconds; no new one starts once the phase is `.stopped`.
+        while wakesInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        return stopped
     }
 
     private func startDriverThread() {
@@ -166,7 +192,8 @@ final class CurlLoop: Sendable {
 /// The multi handle pointer and the `eventfd` that wakes its thread.
 struct MultiHandle: @unchecked Sendable {
     // Invariant: only the curl thread uses the handle; other threads only write to `wakeDescriptor`, which
-    // `CurlLoop` does under its lock and only before the phase becomes `.stopped` (then both are released).
+    // `CurlLoop` does only after seeing the phase `.running` under its lock, and the handle and descriptor are
+    // released only after the phase became `.stopped` and those writes finished (`markStopped`).
     let pointer: UnsafeMutableRawPointer
     /// Readable when commands wait; the curl thread's `epoll` watches it beside the transfers' sockets.
     let wakeDescriptor: Int32
