@@ -1,5 +1,6 @@
 import ResolveKitCore
 import ResolveKitTelemetry
+import Synchronization
 
 /// What the `telemetry` workload measures: the calls the runtime makes on its hot path, each run `count` times.
 /// The same operations run in the workload (timed) and in the allocation-counting child (traced).
@@ -54,8 +55,35 @@ struct TelemetryOperations: Sendable {
                     metrics.approvalWithdrawn()
                 }
             },
+            Operation(name: "otlp-encode-span") { count in
+                let batch = Self.exportBatch
+                let resource = TelemetryResource(serviceName: "rk-bench")
+                for _ in 0..<max(1, count / batch.count) {
+                    blackHole(OTLPTraceEncoding.encode(batch, resource: resource))
+                }
+            },
         ]
     }
+
+    /// A full export batch (512) of what calls end: each call's `execute_tool`, `run` and result `POST` spans, as
+    /// the runtime records them.
+    static let exportBatch: [FinishedSpan] = {
+        let collector = CollectingProcessor()
+        let tracer = Tracer(processor: collector)
+        let turn = tracer.begin(parent: .root)
+        for index in 0..<171 {
+            let call = tracer.begin(parent: .context(turn.context))
+            let run = tracer.begin(parent: .context(call.context))
+            let post = tracer.begin(parent: .context(call.context))
+            tracer.endFunctionRun(run, function: "function_7", errorType: nil)
+            tracer.endHTTPRequest(
+                post, method: "POST", redactedURL: "http://127.0.0.1:8080/v1/sessions/s_1/tool-results",
+                serverAddress: "127.0.0.1", serverPort: 8080, status: 200)
+            tracer.endToolCall(
+                call, function: "function_7", callID: "call_\(index)", outcome: .success, decidedBy: .automatic)
+        }
+        return Array(collector.spans.prefix(512))
+    }()
 
     /// A call's span, its approval and run spans, started and ended under `tracer`.
     static func callSpans(_ tracer: Tracer, parent: Span) {
@@ -73,6 +101,13 @@ struct TelemetryOperations: Sendable {
             for _ in 0..<count { tracer.startSpan("execute_tool function_7").end() }
         }
     }
+}
+
+/// Keeps every span that ends, to build an export batch from.
+final class CollectingProcessor: SpanProcessor, Sendable {
+    private let collected = Mutex<[FinishedSpan]>([])
+    var spans: [FinishedSpan] { collected.withLock { $0 } }
+    func onEnd(_ span: FinishedSpan) { collected.withLock { $0.append(span) } }
 }
 
 /// Keeps `value` alive so the optimizer cannot drop the loop that made it.

@@ -85,4 +85,25 @@ struct OTLPDecodeTests {
         #expect(json.contains(#""status":{"message":"The call ended: declined","code":2}"#))
         #expect(!json.contains("base64"))
     }
+
+    /// Ids, timestamps and integers are written straight into the bytes: every digit, both signs, both ends.
+    @Test func integersAndIdsAreWrittenInFull() throws {
+        let collector = SpanCollector()
+        let tracer = Tracer(processor: collector, ids: IDGenerator(seed: 1), time: .stepping(from: 5))
+        let parent = SpanContext(traceID: TraceID(high: 1, low: 0xffff_ffff_ffff_fff0), spanID: SpanID(rawValue: 10))
+        let span = tracer.begin(parent: .context(parent), startTime: 0)
+        let integers: [Int64] = [0, 7, -42, 1_000_000, .max, .min]
+        tracer.end(
+            span, name: "n", attributes: integers.enumerated().map { SpanAttribute("i\($0)", .int($1)) },
+            endTime: .max)
+        let json = String(
+            decoding: OTLPTraceEncoding.encode(collector.finished, resource: TelemetryResource(serviceName: "x")),
+            as: UTF8.self)
+        #expect(json.contains(#""traceId":"0000000000000001fffffffffffffff0""#))
+        #expect(json.contains(#""parentSpanId":"000000000000000a""#))
+        #expect(json.contains(#""startTimeUnixNano":"0","endTimeUnixNano":"18446744073709551615""#))
+        for (index, integer) in integers.enumerated() {
+            #expect(json.contains(#"{"key":"i\#(index)","value":{"intValue":"\#(integer)"}}"#))
+        }
+    }
 }

@@ -32,10 +32,13 @@ struct OTLPJSONWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// A member's name; its value comes next.
-    mutating func key(_ name: String) {
+    /// A member's name; its value comes next. Names are OTLP's field names, literals that need no escaping:
+    /// copied as they are, as most of an export's bytes are.
+    mutating func key(_ name: StaticString) {
         beforeValue()
-        writeString(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         afterKey = true
     }
@@ -49,14 +52,47 @@ struct OTLPJSONWriter {
     mutating func integerString<T: BinaryInteger>(_ value: T) {
         beforeValue()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: String(value).utf8)
+        writeDecimal(value)
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// A 32-bit integer or an enum, as a JSON number.
     mutating func number(_ value: Int) {
         beforeValue()
-        bytes.append(contentsOf: String(value).utf8)
+        writeDecimal(value)
+    }
+
+    /// A trace id (`high`, `low`) or a span id (`high` alone) as a JSON string of lower-case hex digits.
+    mutating func hexID(_ high: UInt64, _ low: UInt64? = nil) {
+        beforeValue()
+        bytes.append(UInt8(ascii: "\""))
+        writeHex(high)
+        if let low { writeHex(low) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    // Ids, timestamps and counts are most of an export's bytes: written in place, with no `String` between.
+    private mutating func writeHex(_ value: UInt64) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            bytes.append(Self.hexDigits[Int(value >> UInt64(shift) & 0xF)])
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func writeDecimal<T: BinaryInteger>(_ value: T) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 digits, least significant first
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0 && count < buffer.count
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
     }
 
     /// A double: a JSON number, or `"NaN"`, `"Infinity"`, `"-Infinity"` as the protobuf JSON mapping writes them.
@@ -120,7 +156,7 @@ struct OTLPJSONWriter {
 
 extension OTLPJSONWriter {
     /// `"attributes":[{"key":…,"value":{…}},…]`, left out when there are none.
-    mutating func attributes(_ attributes: [SpanAttribute], key name: String = "attributes") {
+    mutating func attributes(_ attributes: [SpanAttribute], key name: StaticString = "attributes") {
         guard !attributes.isEmpty else { return }
         key(name)
         beginArray()

@@ -33,16 +33,16 @@ extension OTLPJSONWriter {
     mutating func span(_ span: FinishedSpan) {
         beginObject()
         key("traceId")
-        string(span.context.traceID.hexString)
+        hexID(span.context.traceID.high, span.context.traceID.low)
         key("spanId")
-        string(span.context.spanID.hexString)
+        hexID(span.context.spanID.rawValue)
         if !span.context.traceState.isEmpty {
             key("traceState")
             string(span.context.traceState.headerValue)
         }
         if let parent = span.parentSpanID {
             key("parentSpanId")
-            string(parent.hexString)
+            hexID(parent.rawValue)
         }
         // Bits 0–7 the trace flags, bit 8 "whether the parent is remote is known", bit 9 "it is".
         key("flags")
@@ -84,9 +84,9 @@ extension OTLPJSONWriter {
             for link in span.links {
                 beginObject()
                 key("traceId")
-                string(link.context.traceID.hexString)
+                hexID(link.context.traceID.high, link.context.traceID.low)
                 key("spanId")
-                string(link.context.spanID.hexString)
+                hexID(link.context.spanID.rawValue)
                 if !link.context.traceState.isEmpty {
                     key("traceState")
                     string(link.context.traceState.headerValue)
