@@ -41,7 +41,18 @@ public struct SpanContext: Sendable, Hashable, CustomStringConvertible {
 
     /// The `traceparent` header value, version 00: `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`.
     public var traceparent: String {
-        "00-\(traceID.hexString)-\(spanID.hexString)-" + Hex.string([UInt64(flags.rawValue)]).suffix(2)
+        // Built in place: every backend request of a traced turn carries one.
+        String(unsafeUninitializedCapacity: 55) { buffer in
+            buffer[0] = UInt8(ascii: "0")
+            buffer[1] = UInt8(ascii: "0")
+            buffer[2] = UInt8(ascii: "-")
+            var end = Hex.write(traceID.high, into: buffer, at: 3)
+            end = Hex.write(traceID.low, into: buffer, at: end)
+            buffer[end] = UInt8(ascii: "-")
+            end = Hex.write(spanID.rawValue, into: buffer, at: end + 1)
+            buffer[end] = UInt8(ascii: "-")
+            return Hex.write(UInt64(flags.rawValue), digits: 2, into: buffer, at: end + 1)
+        }
     }
 
     /// The `tracestate` header value, or `nil` when there is no state to send (the header is then left out).

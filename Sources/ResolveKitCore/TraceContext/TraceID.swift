@@ -29,7 +29,7 @@ public struct TraceID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var bytes: [UInt8] { Hex.bytes(high) + Hex.bytes(low) }
 
     /// 32 lower-case hex digits.
-    public var hexString: String { Hex.string([high, low]) }
+    public var hexString: String { Hex.string(high, low) }
 
     /// 32 lower-case hex digits.
     public var description: String { hexString }
@@ -62,7 +62,7 @@ public struct SpanID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var bytes: [UInt8] { Hex.bytes(rawValue) }
 
     /// 16 lower-case hex digits.
-    public var hexString: String { Hex.string([rawValue]) }
+    public var hexString: String { Hex.string(rawValue) }
 
     /// 16 lower-case hex digits.
     public var description: String { hexString }
@@ -112,17 +112,27 @@ enum Hex {
         (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
     }
 
-    /// Each value as 16 hex digits, concatenated.
-    static func string(_ values: [UInt64]) -> String {
-        String(unsafeUninitializedCapacity: values.count * 16) { buffer in
-            var index = 0
-            for value in values {
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    buffer[index] = digits[Int(value >> UInt64(shift) & 0xF)]
-                    index += 1
-                }
-            }
-            return index
+    /// `value`'s 16 hex digits written at `index` of `buffer`; returns the index after them.
+    static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Int {
+        write(value, digits: 16, into: buffer, at: index)
+    }
+
+    /// The low `count` hex digits of `value` written at `index` of `buffer`; returns the index after them.
+    static func write(
+        _ value: UInt64, digits count: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int
+    ) -> Int {
+        for position in 0..<count {
+            let shift = UInt64(4 * (count - 1 - position))
+            buffer[index + position] = digits[Int(value >> shift & 0xF)]
+        }
+        return index + count
+    }
+
+    /// `high` then `low` as 16 hex digits each (`low` left out when `nil`).
+    static func string(_ high: UInt64, _ low: UInt64? = nil) -> String {
+        String(unsafeUninitializedCapacity: low == nil ? 16 : 32) { buffer in
+            let end = write(high, into: buffer, at: 0)
+            return low.map { write($0, into: buffer, at: end) } ?? end
         }
     }
 }

@@ -11,9 +11,7 @@ public struct Histogram<each Label: MetricLabel>: Sendable {
 
     private func series(_ values: repeat (each Label).Value) -> Int {
         var index = 0
-        for (label, value) in repeat (each labels, each values) {
-            index = index * label.cardinality + label.slot(of: value)
-        }
+        repeat MetricSeries.add(each labels, each values, to: &index)
         return index
     }
 

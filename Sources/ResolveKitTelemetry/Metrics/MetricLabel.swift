@@ -15,16 +15,30 @@ public protocol MetricLabel: Sendable {
     var values: [String] { get }
     /// Whether a value outside ``values`` can be recorded (and goes to `other`).
     var hasOther: Bool { get }
+    /// How many slots the label takes: its values, and `other` when it has one. Read on every recording, so the
+    /// labels here keep it rather than count their values each time.
+    var cardinality: Int { get }
     /// The slot of `value`: its position in ``values``, or `values.count` for `other`.
     func slot(of value: Value) -> Int
 }
 
 extension MetricLabel {
     /// How many slots the label takes: its values, and `other` when it has one.
-    var cardinality: Int { values.count + (hasOther ? 1 : 0) }
+    public var cardinality: Int { values.count + (hasOther ? 1 : 0) }
 
     /// The label's text at `slot`.
     func text(at slot: Int) -> String { slot < values.count ? values[slot] : MetricLabels.other }
+}
+
+/// Where a combination of label values sits among a family's series: the labels' slots as the digits of one number,
+/// each label's cardinality its base.
+enum MetricSeries {
+    /// Appends `label`'s slot of `value` to `index`. A function of its own because a loop over a parameter pack
+    /// copies each label (arrays and strings retained and released on every recording), and an argument is borrowed.
+    @inline(__always)
+    static func add<Label: MetricLabel>(_ label: Label, _ value: Label.Value, to index: inout Int) {
+        index = index * label.cardinality + label.slot(of: value)
+    }
 }
 
 /// Constants shared by every label.
@@ -53,16 +67,36 @@ extension MetricLabelValue where Self: RawRepresentable, RawValue == String {
     public var labelValue: String { rawValue }
 }
 
+/// A label's texts, behind one reference: a family copies its labels on every recording, and a copy is then one
+/// retain, not one per string and array.
+final class LabelTexts: Sendable {
+    let name: String
+    let attributeKey: String
+    let values: [String]
+    /// Each value's slot, for labels recorded by text.
+    let slots: [String: Int]
+
+    init(name: String, attributeKey: String?, values: [String], slots: [String: Int] = [:]) {
+        self.name = name
+        self.attributeKey = attributeKey ?? name
+        self.values = values
+        self.slots = slots
+    }
+}
+
 /// A label whose values are the cases of an enumeration: it has no `other`.
 public struct EnumLabel<Value: MetricLabelValue>: MetricLabel {
+    private let texts: LabelTexts
     /// The Prometheus label name.
-    public let name: String
+    public var name: String { texts.name }
     /// The OpenTelemetry attribute key.
-    public let attributeKey: String
+    public var attributeKey: String { texts.attributeKey }
     /// Every case's text, in `allCases` order.
-    public let values: [String]
+    public var values: [String] { texts.values }
     /// Always `false`: every case has a slot.
     public var hasOther: Bool { false }
+    /// The number of cases.
+    public let cardinality: Int
 
     /// Creates a label named `name` over `Value`'s cases.
     /// - Parameters:
@@ -70,9 +104,8 @@ public struct EnumLabel<Value: MetricLabelValue>: MetricLabel {
     ///   - attributeKey: The OpenTelemetry attribute key; the name by default.
     ///   - type: The enumeration.
     public init(_ name: String, attributeKey: String? = nil, of type: Value.Type = Value.self) {
-        self.name = name
-        self.attributeKey = attributeKey ?? name
-        self.values = Value.allCases.map(\.labelValue)
+        texts = LabelTexts(name: name, attributeKey: attributeKey, values: Value.allCases.map(\.labelValue))
+        cardinality = texts.values.count
     }
 
     /// The case's position.
@@ -82,32 +115,35 @@ public struct EnumLabel<Value: MetricLabelValue>: MetricLabel {
 /// A label whose values are a set of strings fixed when the family is registered, such as the function names of a
 /// registry; any other string is recorded as `other`.
 public struct SetLabel: MetricLabel {
+    private let texts: LabelTexts
     /// The Prometheus label name.
-    public let name: String
+    public var name: String { texts.name }
     /// The OpenTelemetry attribute key.
-    public let attributeKey: String
+    public var attributeKey: String { texts.attributeKey }
     /// The values, in the order given, without duplicates.
-    public let values: [String]
-    private let slots: [String: Int]
+    public var values: [String] { texts.values }
     /// Always `true`: strings outside the set go to `other`.
     public var hasOther: Bool { true }
+    /// The number of values, plus one for `other`.
+    public let cardinality: Int
 
     /// Creates a label named `name` over `values` (duplicates are kept once; `other` may not be one of them).
     public init(_ name: String, attributeKey: String? = nil, values: some Sequence<String>) {
-        self.name = name
-        self.attributeKey = attributeKey ?? name
         var unique: [String] = []
         var slots: [String: Int] = [:]
         for value in values where slots[value] == nil {
             slots[value] = unique.count
             unique.append(value)
         }
-        self.values = unique
-        self.slots = slots
+        texts = LabelTexts(name: name, attributeKey: attributeKey, values: unique, slots: slots)
+        cardinality = unique.count + 1
     }
 
     /// The value's slot, or `other`'s.
-    public func slot(of value: String) -> Int { slots[value] ?? values.count }
+    public func slot(of value: String) -> Int { texts.slots[value] ?? cardinality - 1 }
+
+    /// The same texts, for ``ResolvedSetLabel``.
+    fileprivate var sharedTexts: LabelTexts { texts }
 }
 
 extension SetLabel {
@@ -126,21 +162,23 @@ extension SetLabel {
 
 /// A ``SetLabel`` whose values are passed already looked up (``SetLabel/resolve(_:)``).
 public struct ResolvedSetLabel: MetricLabel {
+    private let texts: LabelTexts
     /// The Prometheus label name.
-    public let name: String
+    public var name: String { texts.name }
     /// The OpenTelemetry attribute key.
-    public let attributeKey: String
+    public var attributeKey: String { texts.attributeKey }
     /// The set's values.
-    public let values: [String]
+    public var values: [String] { texts.values }
     /// Always `true`, as for the set.
     public var hasOther: Bool { true }
+    /// The number of values, plus one for `other`.
+    public let cardinality: Int
 
     init(_ label: SetLabel) {
-        name = label.name
-        attributeKey = label.attributeKey
-        values = label.values
+        texts = label.sharedTexts
+        cardinality = label.cardinality
     }
 
     /// The resolved slot, kept within the set (and `other`).
-    public func slot(of value: SetLabel.Slot) -> Int { min(max(value.index, 0), values.count) }
+    public func slot(of value: SetLabel.Slot) -> Int { min(max(value.index, 0), cardinality - 1) }
 }

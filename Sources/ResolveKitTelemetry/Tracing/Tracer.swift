@@ -38,12 +38,35 @@ public enum SpanParent: Sendable {
 /// turn.end()
 /// ```
 public struct Tracer: Sendable {
+    /// What a tracer is made of, behind one reference: the hot path copies tracers (a call's, a request's), and a
+    /// copy is then one retain.
+    private final class Parts: Sendable {
+        let sampler: Sampler
+        let processor: (any SpanProcessor)?
+        let ids: IDGenerator
+        let time: TelemetryTime
+        let limits: SpanLimits
+
+        init(
+            sampler: Sampler, processor: (any SpanProcessor)?, ids: IDGenerator, time: TelemetryTime,
+            limits: SpanLimits
+        ) {
+            self.sampler = sampler
+            self.processor = processor
+            self.ids = ids
+            self.time = time
+            self.limits = limits
+        }
+    }
+
+    private let parts: Parts
+
     /// The sampler.
-    public let sampler: Sampler
-    let processor: (any SpanProcessor)?
-    let ids: IDGenerator
-    let time: TelemetryTime
-    let limits: SpanLimits
+    public var sampler: Sampler { parts.sampler }
+    var processor: (any SpanProcessor)? { parts.processor }
+    var ids: IDGenerator { parts.ids }
+    var time: TelemetryTime { parts.time }
+    var limits: SpanLimits { parts.limits }
 
     /// Creates a tracer.
     /// - Parameters:
@@ -56,11 +79,7 @@ public struct Tracer: Sendable {
         sampler: Sampler = .parentBased(root: .alwaysOn), processor: (any SpanProcessor)?, ids: IDGenerator = .random,
         time: TelemetryTime = .system, limits: SpanLimits = SpanLimits()
     ) {
-        self.sampler = sampler
-        self.processor = processor
-        self.ids = ids
-        self.time = time
-        self.limits = limits
+        parts = Parts(sampler: sampler, processor: processor, ids: ids, time: time, limits: limits)
     }
 
     /// A tracer whose spans never record but still carry their context (`OTEL_SDK_DISABLED`, no exporter).

@@ -60,7 +60,6 @@ final class BatchRun: Sendable {
             record.context = span.context
             // Dated when the function starts, from its running time (see finish).
             record.run = tracer.begin(parent: .context(span.context), startTime: now)
-            trace.started(call.callID, span.context)
         } else {
             record.context = parent.context
         }
@@ -124,6 +123,7 @@ final class BatchRun: Sendable {
         guard first else { return }
         runner.audit.outcome(call, sessionID: sessionID, outcome, duration: ranFor)
         runner.control.finished(call.callID)
+        trace.finished(call.callID, record?.span?.context)
         report(.finished(call.callID, outcome, ranFor: ranFor))
         guard telemetry.isOn else { return }
         let decider = record?.decider ?? .automatic

@@ -30,16 +30,18 @@ package struct ToolCallTelemetry: Sendable {
 package struct ToolCallTrace: Sendable {
     /// The parent of each call's span: its turn's span, an MCP request's span, a context a host passed in.
     package var parent: @Sendable (PendingToolCall) -> SpanParent
-    /// Told each call's span context when the span starts, e.g. to parent its result's delivery.
-    package var started: @Sendable (ToolCallID, SpanContext) -> Void
+    /// Told each call's end, just before it is reported, with its span's context (`nil` when it has no span):
+    /// e.g. to time its result's delivery and parent it. Told then, not when the span starts, so a call's start
+    /// costs no more than it must.
+    package var finished: @Sendable (ToolCallID, SpanContext?) -> Void
 
     /// A trace with these rules.
     package init(
         parent: @escaping @Sendable (PendingToolCall) -> SpanParent,
-        started: @escaping @Sendable (ToolCallID, SpanContext) -> Void = { _, _ in }
+        finished: @escaping @Sendable (ToolCallID, SpanContext?) -> Void = { _, _ in }
     ) {
         self.parent = parent
-        self.started = started
+        self.finished = finished
     }
 
     /// Every call starts a trace of its own.

@@ -10,8 +10,10 @@ extension SessionDriver {
             let trace = parts.telemetry.sending(call, access: access, tag: tag)
             spawn(immediately: true) { [self] in
                 let result = await request(call, access: access, trace: trace)
-                parts.telemetry.answered(call, result)
+                let answeredAt = parts.clock.elapsed
+                // The machine first: a result's delivery or a reply is not held up by what telemetry records.
                 send(.answered(tag, result))
+                parts.telemetry.answered(call, result, at: answeredAt)
             }
         case .openStream(let generation, let path, let cursor):
             openStream(generation: generation, path: path, cursor: cursor)
@@ -28,7 +30,6 @@ extension SessionDriver {
                 await runner.run(
                     batch, in: sessionID, allowedNames: allowedNames, deadlines: deadlines, trace: trace
                 ) { step in
-                    if case .finished(let callID, _, _) = step { telemetry.callFinished(callID) }
                     self.send(.call(step, epoch: epoch))
                 }
                 send(.batchDone(batchID: batch.id, epoch: epoch))
@@ -125,8 +126,8 @@ extension SessionDriver {
                 if case .event(let event) = element, wire.hasSubscribers {
                     wire.send(.event(id: event.id, type: event.type, data: event.data))
                 }
-                telemetry.streamElement(element, connected: &connected)
                 send(.stream(generation: generation, element))
+                telemetry.streamElement(element, connected: &connected)
             }
             telemetry.streamEnded(connected: connected)
             send(.streamEnded(generation: generation, termination))

@@ -200,15 +200,13 @@ final class SessionTelemetry: Sendable {
             parent: { [self] call in
                 self.turnContext(requestID: call.requestID, turnID: call.turnID).map(SpanParent.context) ?? .root
             },
-            started: { [self] callID, context in
-                guard self.tracer != nil else { return }
-                self.state.withLock { $0.calls[callID, default: CallTrace()].context = context }
-            })
+            finished: { [self] callID, context in self.callFinished(callID, context: context) })
     }
 
     /// The context of the turn of `requestID`, or of `turnID`.
     func turnContext(requestID: String?, turnID: String?) -> SpanContext? {
-        state.withLock { state in
+        guard hasOpenTraces else { return nil }
+        return state.withLock { state in
             guard !state.turns.isEmpty else { return nil }
             if let requestID, let trace = state.turns[requestID] { return trace.context }
             guard let turnID else { return nil }
@@ -216,11 +214,17 @@ final class SessionTelemetry: Sendable {
         }
     }
 
-    /// A call's function ended (or it was settled): its result's delivery is timed from now.
-    func callFinished(_ callID: ToolCallID) {
-        guard metrics != nil else { return }
+    /// A call's function ended (or it was settled): its result's delivery is timed from now, and descends from
+    /// the call's span (`context`).
+    func callFinished(_ callID: ToolCallID, context: SpanContext?) {
+        guard metrics != nil || context != nil else { return }
         let now = clock.elapsed
-        state.withLock { $0.calls[callID, default: CallTrace()].finishedAt = now }
+        state.withLock { state in
+            var call = state.calls[callID] ?? CallTrace()
+            call.finishedAt = now
+            call.context = context
+            state.calls[callID] = call
+        }
     }
 
     // MARK: The session
