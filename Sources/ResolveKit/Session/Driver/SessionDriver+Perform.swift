@@ -10,10 +10,8 @@ extension SessionDriver {
             let trace = parts.telemetry.sending(call, access: access, tag: tag)
             spawn(immediately: true) { [self] in
                 let result = await request(call, access: access, trace: trace)
-                let answeredAt = parts.clock.elapsed
-                // The machine first: a result's delivery or a reply is not held up by what telemetry records.
+                parts.telemetry.answered(call, result)
                 send(.answered(tag, result))
-                parts.telemetry.answered(call, result, at: answeredAt)
             }
         case .openStream(let generation, let path, let cursor):
             openStream(generation: generation, path: path, cursor: cursor)
@@ -126,8 +124,9 @@ extension SessionDriver {
                 if case .event(let event) = element, wire.hasSubscribers {
                     wire.send(.event(id: event.id, type: event.type, data: event.data))
                 }
-                send(.stream(generation: generation, element))
+                // Counted before the machine has it: a host that sees what it caused reads counts that include it.
                 telemetry.streamElement(element, connected: &connected)
+                send(.stream(generation: generation, element))
             }
             telemetry.streamEnded(connected: connected)
             send(.streamEnded(generation: generation, termination))

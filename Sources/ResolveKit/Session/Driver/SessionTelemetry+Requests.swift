@@ -54,10 +54,10 @@ extension SessionTelemetry {
         return trace
     }
 
-    /// A request was answered at `now`: a message's turn id is known; a result was delivered, is no longer
-    /// awaited, or will be sent again. Told after the machine has the answer, so a turn may have been seen or ended
-    /// already.
-    func answered(_ call: BackendCall, _ result: Result<BackendAnswer, BackendFailure>, at now: Duration) {
+    /// A request was answered: a message's turn id is known; a result was delivered, is no longer awaited, or will
+    /// be sent again. Told before the machine has the answer, so what a host reads once it sees the outcome counts
+    /// it.
+    func answered(_ call: BackendCall, _ result: Result<BackendAnswer, BackendFailure>) {
         guard isOn || hasOpenTraces else { return }
         switch (call, result) {
         case (.message(_, let requestID), .success(.accepted(let turnID))):
@@ -66,6 +66,7 @@ extension SessionTelemetry {
                 state.otherTurns[turnID] = nil
             }
         case (.toolResult(let submission), .success):
+            let now = clock.elapsed
             let delivered = state.withLock { $0.calls.removeValue(forKey: submission.callID) }
             if let finishedAt = delivered?.finishedAt { metrics?.resultDelivered(latency: now - finishedAt) }
         case (.toolResult(let submission), .failure(let failure)):
