@@ -112,8 +112,8 @@ final class BatchRun: Sendable {
         telemetry.metrics?.toolCallStarted()
     }
 
-    /// Records the call's outcome once, writes it to the audit trail, reports it, then counts it and records its
-    /// spans.
+    /// Records the call's outcome once, writes it to the audit trail, counts it, reports it, then records its
+    /// spans (they are exported later anyway; a count is read by whoever saw the outcome).
     func finish(_ call: PendingToolCall, _ outcome: ToolCallOutcome, ranFor: Duration? = nil) {
         let ended = telemetry.tracer == nil ? 0 : telemetry.time.now()
         let (first, record) = state.withLock { state -> (Bool, CallRecord?) in
@@ -123,14 +123,15 @@ final class BatchRun: Sendable {
         guard first else { return }
         runner.audit.outcome(call, sessionID: sessionID, outcome, duration: ranFor)
         runner.control.finished(call.callID)
-        trace.finished(call.callID, record?.span?.context)
-        report(.finished(call.callID, outcome, ranFor: ranFor))
-        guard telemetry.isOn else { return }
         let decider = record?.decider ?? .automatic
         let metricOutcome = ResolveKitMetrics.ToolOutcome(outcome, decidedBy: decider, ran: ranFor != nil)
-        if let record, record.approvalOpenedAt != nil { telemetry.metrics?.approvalWithdrawn() }
-        telemetry.metrics?.toolCallFinished(
-            function: call.functionName, outcome: metricOutcome, decidedBy: decider, duration: ranFor)
+        if let metrics = telemetry.metrics {
+            if let record, record.approvalOpenedAt != nil { metrics.approvalWithdrawn() }
+            metrics.toolCallFinished(
+                function: call.functionName, outcome: metricOutcome, decidedBy: decider, duration: ranFor)
+        }
+        trace.finished(call.callID, record?.span?.context)
+        report(.finished(call.callID, outcome, ranFor: ranFor))
         if let record, let tracer = telemetry.tracer {
             recordSpans(record, call, outcome, metricOutcome, ranFor, ended, tracer)
         }
