@@ -16,7 +16,9 @@ public struct Counter<each Label: MetricLabel>: Sendable {
 
     private func series(_ values: repeat (each Label).Value) -> Int {
         var index = 0
-        repeat MetricSeries.add(each labels, each values, to: &index)
+        for (label, value) in repeat (each labels, each values) {
+            index = index * label.cardinality + label.slot(of: value)
+        }
         return index
     }
 
@@ -48,7 +50,9 @@ public struct Gauge<each Label: MetricLabel>: Sendable {
 
     private func series(_ values: repeat (each Label).Value) -> Int {
         var index = 0
-        repeat MetricSeries.add(each labels, each values, to: &index)
+        for (label, value) in repeat (each labels, each values) {
+            index = index * label.cardinality + label.slot(of: value)
+        }
         return index
     }
 

@@ -30,17 +30,6 @@ extension MetricLabel {
     func text(at slot: Int) -> String { slot < values.count ? values[slot] : MetricLabels.other }
 }
 
-/// Where a combination of label values sits among a family's series: the labels' slots as the digits of one number,
-/// each label's cardinality its base.
-enum MetricSeries {
-    /// Appends `label`'s slot of `value` to `index`. A function of its own because a loop over a parameter pack
-    /// copies each label (arrays and strings retained and released on every recording), and an argument is borrowed.
-    @inline(__always)
-    static func add<Label: MetricLabel>(_ label: Label, _ value: Label.Value, to index: inout Int) {
-        index = index * label.cardinality + label.slot(of: value)
-    }
-}
-
 /// Constants shared by every label.
 public enum MetricLabels {
     /// The value recorded for anything outside a label's set.
