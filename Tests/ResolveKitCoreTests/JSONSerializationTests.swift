@@ -35,7 +35,9 @@ struct JSONSerializationTests {
 
     @Test(arguments: [
         (JSONValue.number(3), "3"), (.number(-0.5), "-0.5"), (.number(1e21), "1e+21"), (.number(0.1), "0.1"),
-        (.number(9_007_199_254_740_992), "9007199254740992"), (.number(.nan), "null"), (.number(.infinity), "null"),
+        (.number(9_007_199_254_740_992), "9007199254740992"),
+        (.number(-9_007_199_254_740_992), "-9007199254740992"), (.number(0), "0"), (.number(-7), "-7"),
+        (.number(.nan), "null"), (.number(.infinity), "null"),
     ])
     func writesNumbersExactlyAndShortest(value: JSONValue, text: String) {
         #expect(value.serialized() == text)

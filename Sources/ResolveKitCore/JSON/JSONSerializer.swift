@@ -91,7 +91,7 @@ struct JSONWriter {
             return
         }
         if number.rounded() == number, abs(number) <= JSONValue.maxExactInteger {
-            append(String(Int64(number)))
+            ASCIIDigits.appendDecimal(Int64(number), to: &output)
         } else {
             append(String(number))
         }

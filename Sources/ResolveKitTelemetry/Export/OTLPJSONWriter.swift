@@ -1,3 +1,5 @@
+import ResolveKitCore
+
 /// Writes JSON as OTLP's JSON encoding wants it (the protobuf JSON mapping with hex ids and integer enums), straight
 /// into bytes: the export path builds no intermediate tree.
 struct OTLPJSONWriter {
@@ -52,47 +54,28 @@ struct OTLPJSONWriter {
     mutating func integerString<T: BinaryInteger>(_ value: T) {
         beforeValue()
         bytes.append(UInt8(ascii: "\""))
-        writeDecimal(value)
+        if let unsigned = UInt64(exactly: value) {
+            ASCIIDigits.appendDecimal(unsigned, to: &bytes)
+        } else {
+            ASCIIDigits.appendDecimal(Int64(value), to: &bytes)
+        }
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// A 32-bit integer or an enum, as a JSON number.
     mutating func number(_ value: Int) {
         beforeValue()
-        writeDecimal(value)
+        ASCIIDigits.appendDecimal(Int64(value), to: &bytes)
     }
 
     /// A trace id (`high`, `low`) or a span id (`high` alone) as a JSON string of lower-case hex digits.
     mutating func hexID(_ high: UInt64, _ low: UInt64? = nil) {
         beforeValue()
         bytes.append(UInt8(ascii: "\""))
-        writeHex(high)
-        if let low { writeHex(low) }
+        // Ids, timestamps and counts are most of an export's bytes: written in place, with no `String` between.
+        ASCIIDigits.appendHex(high, to: &bytes)
+        if let low { ASCIIDigits.appendHex(low, to: &bytes) }
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    // Ids, timestamps and counts are most of an export's bytes: written in place, with no `String` between.
-    private mutating func writeHex(_ value: UInt64) {
-        for shift in stride(from: 60, through: 0, by: -4) {
-            bytes.append(Self.hexDigits[Int(value >> UInt64(shift) & 0xF)])
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    private mutating func writeDecimal<T: BinaryInteger>(_ value: T) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 digits, least significant first
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0 && count < buffer.count
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
     }
 
     /// A double: a JSON number, or `"NaN"`, `"Infinity"`, `"-Infinity"` as the protobuf JSON mapping writes them.
