@@ -46,17 +46,7 @@ enum SwiftLiteral {
         }
         let integer = Int64(value)
         if integer < 0 { writer.write(byte: UInt8(ascii: "-")) }
-        var magnitude = integer.magnitude
-        // 2^53 has 16 digits.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.endIndex
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            writer.write(bytes: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        ASCIIDigits.withDecimal(integer.magnitude) { writer.write(bytes: $0) }
     }
 
     /// The value as a one-line `JSONValue` expression, or `nil` if it holds a non-empty object or an array with

@@ -9,16 +9,23 @@ package enum ASCIIDigits {
 
     /// Appends `value` in decimal.
     package static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        withDecimal(value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with `value`'s decimal digits, written in a buffer on the stack.
+    package static func withDecimal<Result>(
+        _ value: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
         var magnitude = value
         // UInt64.max has 20 digits.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var start = digits.endIndex
             repeat {
                 start -= 1
                 digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            return body(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
