@@ -55,6 +55,11 @@ struct TelemetryOperations: Sendable {
                     metrics.approvalWithdrawn()
                 }
             },
+            Operation(name: "runtime-call-spans") { count in
+                let tracer = Tracer(processor: DiscardingProcessor())
+                let turn = tracer.begin(parent: .root)
+                for index in 0..<count { Self.runtimeCallSpans(tracer, turn: turn, function: names[index % names.count]) }
+            },
             Operation(name: "otlp-encode-span") { count in
                 let batch = Self.exportBatch
                 let resource = TelemetryResource(serviceName: "rk-bench")
@@ -84,6 +89,19 @@ struct TelemetryOperations: Sendable {
         }
         return Array(collector.spans.prefix(512))
     }()
+
+    /// What the runtime records for one approval-free call: its `execute_tool` span, its function's `run` and its
+    /// result's `POST`, begun as pending spans and ended with their attributes.
+    static func runtimeCallSpans(_ tracer: Tracer, turn: PendingSpan, function: String) {
+        let call = tracer.begin(parent: .context(turn.context))
+        let run = tracer.begin(parent: .context(call.context))
+        let post = tracer.begin(parent: .context(call.context))
+        tracer.endFunctionRun(run, function: function, errorType: nil)
+        tracer.endHTTPRequest(
+            post, method: "POST", redactedURL: "http://127.0.0.1:8080/v1/sessions/s_1/tool-results",
+            serverAddress: "127.0.0.1", serverPort: 8080, status: 200)
+        tracer.endToolCall(call, function: function, callID: "call_1", outcome: .success, decidedBy: .automatic)
+    }
 
     /// A call's span, its approval and run spans, started and ended under `tracer`.
     static func callSpans(_ tracer: Tracer, parent: Span) {

@@ -23,7 +23,7 @@ extension Tracer {
             status = .error(description: "The call ended: \(outcome.rawValue)")
         }
         end(
-            span, name: "execute_tool \(function)", attributes: attributes, status: status, endTime: endTime)
+            span, name: "execute_tool \(function)", distinctAttributes: attributes, status: status, endTime: endTime)
     }
 
     /// Ends a call's `approval {function}` span: who decided and whether the call may run, or, when nobody decided
@@ -36,13 +36,13 @@ extension Tracer {
         guard let decidedBy else {
             end(
                 span, name: "approval \(function)",
-                attributes: [SpanAttribute(SemanticAttributes.errorType, "withdrawn")],
+                distinctAttributes: [SpanAttribute(SemanticAttributes.errorType, "withdrawn")],
                 status: .error(description: "The call ended before anyone decided"), endTime: endTime)
             return
         }
         end(
             span, name: "approval \(function)",
-            attributes: [
+            distinctAttributes: [
                 SpanAttribute(SemanticAttributes.approvalDecidedBy, .string(decidedBy.rawValue)),
                 SpanAttribute(SemanticAttributes.approvalApproved, .bool(approved)),
             ], endTime: endTime)
@@ -57,7 +57,7 @@ extension Tracer {
             attributes.append(SpanAttribute(SemanticAttributes.errorType, .string(errorType)))
             status = .error(description: errorType)
         }
-        end(span, name: "run \(function)", attributes: attributes, status: status, endTime: endTime)
+        end(span, name: "run \(function)", distinctAttributes: attributes, status: status, endTime: endTime)
     }
 
     /// Ends an HTTP request's `{METHOD}` client span: the answer's `status` (4xx and 5xx set `error.type` to it),
@@ -95,6 +95,6 @@ extension Tracer {
             attributes.append(SpanAttribute(SemanticAttributes.errorType, .string(type)))
             spanStatus = .error(description: type)
         }
-        end(span, name: method, kind: .client, attributes: attributes, status: spanStatus)
+        end(span, name: method, kind: .client, distinctAttributes: attributes, status: spanStatus)
     }
 }

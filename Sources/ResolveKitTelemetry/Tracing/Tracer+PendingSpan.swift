@@ -46,7 +46,7 @@ extension Tracer {
         _ span: PendingSpan, name: String, kind: SpanKind = .internal, attributes: [SpanAttribute] = [],
         status: SpanStatus = .unset, endTime: UInt64? = nil
     ) {
-        guard span.isRecording, let processor else { return }
+        guard span.isRecording, processor != nil else { return }
         var kept: [SpanAttribute] = []
         kept.reserveCapacity(min(attributes.count, limits.maxAttributes))
         var dropped = 0
@@ -59,11 +59,31 @@ extension Tracer {
                 dropped += 1
             }
         }
-        processor.onEnd(
+        record(span, name: name, kind: kind, attributes: kept, dropped: dropped, status: status, endTime: endTime)
+    }
+
+    /// Ends a span whose attributes have distinct keys, as the GenAI ends build them on the hot paths: within the
+    /// limit they are kept as given, without the copy that checks for repeated keys.
+    func end(
+        _ span: PendingSpan, name: String, kind: SpanKind = .internal, distinctAttributes attributes: [SpanAttribute],
+        status: SpanStatus = .unset, endTime: UInt64? = nil
+    ) {
+        guard span.isRecording, processor != nil else { return }
+        guard attributes.count <= limits.maxAttributes else {
+            return end(span, name: name, kind: kind, attributes: attributes, status: status, endTime: endTime)
+        }
+        record(span, name: name, kind: kind, attributes: attributes, dropped: 0, status: status, endTime: endTime)
+    }
+
+    private func record(
+        _ span: PendingSpan, name: String, kind: SpanKind, attributes: [SpanAttribute], dropped: Int,
+        status: SpanStatus, endTime: UInt64?
+    ) {
+        processor?.onEnd(
             FinishedSpan(
                 context: span.context, parentSpanID: span.parentSpanID, parentIsRemote: span.parentIsRemote,
                 name: name, kind: kind, startTimeUnixNano: span.startTimeUnixNano,
-                endTimeUnixNano: max(endTime ?? time.now(), span.startTimeUnixNano), attributes: kept,
+                endTimeUnixNano: max(endTime ?? time.now(), span.startTimeUnixNano), attributes: attributes,
                 droppedAttributesCount: dropped, status: status))
     }
 }
