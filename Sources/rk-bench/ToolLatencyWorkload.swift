@@ -11,7 +11,9 @@ import Synchronization
 /// - `result-post`: from the function returning to the runtime having the backend's answer to the result POST.
 /// Each is measured twice in the same run, on two runtimes of the same backend taking turns in blocks: one without
 /// telemetry, one recording every metric and span and exporting the spans to a loopback OTLP receiver
-/// (`+telemetry`; `vs_off_p50`, `vs_off_p99` in %).
+/// (`+telemetry`; `vs_off_p50`, `vs_off_p99` in %). Those rows also say how many of their calls ran while a batch
+/// of spans was encoded or sent (`export_overlapped`: on two cores the export then competes with the call for
+/// them), and the p99 of the other calls against the plain runtime's (`vs_off_p99_quiet`).
 /// Target: under 1 ms each at p99 (the reference iOS runtime waits at least 250 ms for its batch window); telemetry
 /// within 5 %.
 struct ToolLatencyWorkload: Workload {
@@ -42,9 +44,13 @@ struct ToolLatencyWorkload: Workload {
         var events: AsyncStream<ResolveKitRuntimeEvent>.Iterator
         var dispatch: [Double] = []
         var posting: [Double] = []
+        /// Per measured call: whether an export of the telemetry's spans ran during it (always false without one).
+        var overlapped: [Bool] = []
+        let exports: ExportWatch?
 
-        init(_ runtime: ResolveKitRuntime) async throws {
+        init(_ runtime: ResolveKitRuntime, exports: ExportWatch? = nil) async throws {
             self.runtime = runtime
+            self.exports = exports
             try await runtime.start()
             guard let sessionID = runtime.sessionID else { throw BenchFailure(message: "no session") }
             self.sessionID = sessionID
@@ -55,6 +61,7 @@ struct ToolLatencyWorkload: Workload {
         func call(_ range: Range<Int>, backend: ReferenceBackend, measured: Bool) async throws {
             for index in range {
                 let callID = "bench_\(sessionID.prefix(8))_\(index)"
+                let exportsBefore = exports?.look()
                 let sentAt = Probe.now()
                 let payload: JSONValue = [
                     "call_id": .string(callID), "function_name": "bench_probe",
@@ -69,9 +76,11 @@ struct ToolLatencyWorkload: Workload {
                 guard let times = Probe.times(callID) else {
                     throw BenchFailure(message: "the probe did not run for \(callID)")
                 }
+                let overlapped = exportsBefore.map { exports?.ranBetween($0) ?? false } ?? false
                 if measured {
                     dispatch.append((times.started - sentAt) / 1000)
                     posting.append((postedAt - times.returned) / 1000)
+                    self.overlapped.append(overlapped)
                 }
             }
         }
@@ -85,13 +94,15 @@ struct ToolLatencyWorkload: Workload {
             LoopbackResponse(
                 status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array("{}".utf8)))
         }
+        let watch = ExportWatch()
         let telemetry = try Telemetry(
             configuration: TelemetryConfiguration(
                 resource: TelemetryResource(serviceName: "rk-bench"),
                 traces: .init(endpoint: receiver.baseURL + "/v1/traces"),
                 // The default batch (512 spans, 5 s): spans are exported while calls run, as in a service.
                 batch: .init()),
-            transport: PlainHTTPTransport())
+            transport: CountingTransport(PlainHTTPTransport(), watch: watch))
+        watch.watch(telemetry.spanProcessor)
         let exporting = Task { await telemetry.run() }
         func configuration(_ telemetry: Telemetry?) -> ResolveKitConfiguration {
             ResolveKitConfiguration(
@@ -100,7 +111,7 @@ struct ToolLatencyWorkload: Workload {
                 telemetry: telemetry)
         }
         let off = try await Contender(ResolveKitRuntime(configuration: configuration(nil)))
-        let on = try await Contender(ResolveKitRuntime(configuration: configuration(telemetry)))
+        let on = try await Contender(ResolveKitRuntime(configuration: configuration(telemetry)), exports: watch)
         try await off.call(0..<Self.warmUp, backend: backend, measured: false)
         try await on.call(0..<Self.warmUp, backend: backend, measured: false)
         var next = Self.warmUp
@@ -138,8 +149,9 @@ struct ToolLatencyWorkload: Workload {
         let dispatchOff = Self.row(name, "call-dispatch", off.dispatch)
         let postOff = Self.row(name, "result-post", off.posting)
         return [
-            dispatchOff, Self.row(name, "call-dispatch+telemetry", on.dispatch, against: dispatchOff), postOff,
-            Self.row(name, "result-post+telemetry", on.posting, against: postOff),
+            dispatchOff,
+            Self.row(name, "call-dispatch+telemetry", on.dispatch, against: dispatchOff, overlapped: on.overlapped),
+            postOff, Self.row(name, "result-post+telemetry", on.posting, against: postOff, overlapped: on.overlapped),
             Self.row(name, "http-get-floor", roundTrips),
         ]
     }
@@ -166,8 +178,12 @@ struct ToolLatencyWorkload: Workload {
         return (contender.dispatch, contender.posting)
     }
 
+    /// A row of `samples`; against a `baseline`, the differences in %; with `overlapped` (per sample, whether an
+    /// export of spans ran meanwhile), how many did (`export_overlapped`) and the p99 of the others against the
+    /// baseline's (`vs_off_p99_quiet`).
     static func row(
-        _ workload: String, _ contender: String, _ samples: [Double], against baseline: Measurement? = nil
+        _ workload: String, _ contender: String, _ samples: [Double], against baseline: Measurement? = nil,
+        overlapped: [Bool] = []
     ) -> Measurement {
         let sorted = samples.sorted()
         func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
@@ -175,6 +191,14 @@ struct ToolLatencyWorkload: Workload {
         if let baseline, let p50 = baseline.details["p50"], let p99 = baseline.details["p99"] {
             details["vs_off_p50"] = (percentile(0.5) / p50 - 1) * 100
             details["vs_off_p99"] = (percentile(0.99) / p99 - 1) * 100
+            if overlapped.count == samples.count {
+                let quiet = zip(samples, overlapped).filter { !$0.1 }.map(\.0).sorted()
+                details["export_overlapped"] = Double(samples.count - quiet.count)
+                if !quiet.isEmpty {
+                    let quietP99 = quiet[min(quiet.count - 1, Int(Double(quiet.count) * 0.99))]
+                    details["vs_off_p99_quiet"] = (quietP99 / p99 - 1) * 100
+                }
+            }
         }
         return Measurement(
             workload: workload, contender: contender, chunk: nil, value: sorted.reduce(0, +) / Double(sorted.count),
