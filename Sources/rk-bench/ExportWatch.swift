@@ -25,6 +25,7 @@ final class ExportWatch: Sendable {
         self.processor.withLock { $0 = processor }
     }
 
+    /// What the watch sees now.
     func look() -> Look {
         let started = sendsStarted.load(ordering: .relaxed)
         return Look(

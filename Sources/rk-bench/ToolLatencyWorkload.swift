@@ -76,7 +76,8 @@ struct ToolLatencyWorkload: Workload {
                 guard let times = Probe.times(callID) else {
                     throw BenchFailure(message: "the probe did not run for \(callID)")
                 }
-                let overlapped = exportsBefore.map { exports?.ranBetween($0) ?? false } ?? false
+                var overlapped = false
+                if let exports, let exportsBefore { overlapped = exports.ranBetween(exportsBefore) }
                 if measured {
                     dispatch.append((times.started - sentAt) / 1000)
                     posting.append((postedAt - times.returned) / 1000)
