@@ -71,16 +71,7 @@ final class SessionDriver: Sendable {
     /// Runs the session until it is stopped (the calling task is cancelled), blocked or failed; every task it
     /// started has ended when it returns.
     func run() async {
-        let apiKey = parts.configuration.apiKeyProvider().flatMap { $0.isEmpty ? nil : $0 }
-        let configuration = parts.configuration
-        core.withLock { core in
-            core.backend = apiKey.map {
-                BackendClient(
-                    http: parts.http, baseURL: configuration.baseURL.absoluteString, apiKey: $0,
-                    timeout: configuration.requestTimeout, network: configuration.network,
-                    tracer: parts.telemetry.tracer)
-            }
-        }
+        let hasAPIKey = makeBackend()
         let restored = await parts.store.restore()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -90,12 +81,26 @@ final class SessionDriver: Sendable {
                     return false
                 }
                 if finishedAlready { continuation.resume() }
-                send(.start(restored, hasAPIKey: apiKey != nil))
+                send(.start(restored, hasAPIKey: hasAPIKey))
             }
         } onCancel: {
             send(.stop)
         }
         await endTasks()
+    }
+
+    /// Makes the backend client when the configuration has an API key; returns whether it has. Out of line:
+    /// `run()`'s frame lives as long as the session, and a task keeps its frames' memory until it ends, so what
+    /// only setup needs (a copy of the configuration, the client's arguments) stays out of it.
+    @inline(never) private func makeBackend() -> Bool {
+        let configuration = parts.configuration
+        let backend = configuration.apiKeyProvider().flatMap { $0.isEmpty ? nil : $0 }.map {
+            BackendClient(
+                http: parts.http, baseURL: configuration.baseURL.absoluteString, apiKey: $0,
+                timeout: configuration.requestTimeout, network: configuration.network, tracer: parts.telemetry.tracer)
+        }
+        core.withLock { $0.backend = backend }
+        return backend != nil
     }
 
     /// Sends the event `make` builds for a new waiter, and waits for the machine's reply to it. A cancelled caller
