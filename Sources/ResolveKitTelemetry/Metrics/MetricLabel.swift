@@ -104,7 +104,8 @@ public struct EnumLabel<Value: MetricLabelValue>: MetricLabel {
 /// A label whose values are a set of strings fixed when the family is registered, such as the function names of a
 /// registry; any other string is recorded as `other`.
 public struct SetLabel: MetricLabel {
-    private let texts: LabelTexts
+    /// Shared with ``ResolvedSetLabel``.
+    fileprivate let texts: LabelTexts
     /// The Prometheus label name.
     public var name: String { texts.name }
     /// The OpenTelemetry attribute key.
@@ -130,9 +131,6 @@ public struct SetLabel: MetricLabel {
 
     /// The value's slot, or `other`'s.
     public func slot(of value: String) -> Int { texts.slots[value] ?? cardinality - 1 }
-
-    /// The same texts, for ``ResolvedSetLabel``.
-    fileprivate var sharedTexts: LabelTexts { texts }
 }
 
 extension SetLabel {
@@ -164,7 +162,7 @@ public struct ResolvedSetLabel: MetricLabel {
     public let cardinality: Int
 
     init(_ label: SetLabel) {
-        texts = label.sharedTexts
+        texts = label.texts
         cardinality = label.cardinality
     }
 
