@@ -11,7 +11,7 @@ import Synchronization
 /// - `append-times`: `<call id> <ns>` for every `tool_call_request` appended since the last `append-times`
 ///   (`CLOCK_MONOTONIC`);
 /// - `spans`: `<session> <opened ns> <ended ns or ->` for every event stream so far;
-/// - `cpu`: the child's user plus system CPU seconds so far;
+/// - `cpu`: the child's user plus system CPU seconds so far, and the seconds its threads waited for a core;
 /// - `inject <tick>`: a `session_probe` call into every session, answered with the call ids.
 final class BackendChild: Sendable {
     static let flag = "--serve-backend"
@@ -53,10 +53,16 @@ final class BackendChild: Sendable {
 
     /// The child's CPU seconds so far (every thread).
     func cpuSeconds() async throws -> Double {
-        guard let line = try await command("cpu").first, let seconds = Double(line) else {
+        try await processTimes().cpu
+    }
+
+    /// The child's CPU seconds so far and the seconds its threads spent waiting for a core.
+    func processTimes() async throws -> (cpu: Double, runQueueWait: Double) {
+        let lines = try await command("cpu")
+        guard lines.count == 2, let cpu = Double(lines[0]), let waited = Double(lines[1]) else {
             throw BenchFailure(message: "the backend child did not report its CPU time")
         }
-        return seconds
+        return (cpu, waited)
     }
 
     /// Closes the child's input, which ends it, and waits.
@@ -125,7 +131,7 @@ extension BackendChild {
                 }
             }
         case "cpu":
-            return [String(ProcessStats.cpuSeconds())]
+            return [String(ProcessStats.cpuSeconds()), String(ProcessStats.runQueueWaitSeconds())]
         case "spans":
             return backend.sessionIDs.flatMap { session in
                 backend.streamSpans(ofSession: session).map { span in

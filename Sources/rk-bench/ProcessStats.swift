@@ -19,6 +19,20 @@ enum ProcessStats {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// Seconds this process's live threads have spent runnable but waiting for a core (the second field of each
+    /// `/proc/self/task/*/schedstat`): how long the machine kept it waiting. Threads that ended are not counted.
+    static func runQueueWaitSeconds() -> Double {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return 0 }
+        var nanoseconds = 0.0
+        for thread in threads {
+            guard let text = try? String(contentsOfFile: "/proc/self/task/\(thread)/schedstat", encoding: .utf8)
+            else { continue }
+            let fields = text.split(separator: " ")
+            if fields.count > 1, let waited = Double(fields[1]) { nanoseconds += waited }
+        }
+        return nanoseconds / 1e9
+    }
+
     /// Raises the soft open-file limit to the hard one (1,000 streams need more than the usual 1,024 descriptors
     /// with the server in the same process) and returns the new soft limit.
     @discardableResult

@@ -14,10 +14,13 @@ extension SessionsWorkload {
         var turnsPerSecond: [Double] = []
         var clientCPU = 0.0
         var backendCPU = 0.0
+        var clientWait = 0.0
+        var backendWait = 0.0
         for round in 0...rounds {
-            let backendBefore = try await child.cpuSeconds()
+            let backendBefore = try await child.processTimes()
             let started = ContinuousClock.now
             let cpuBefore = ProcessStats.cpuSeconds()
+            let waitBefore = ProcessStats.runQueueWaitSeconds()
             let calls = try await withThrowingTaskGroup(of: [String].self) { group in
                 for key in keys { group.addTask { try await host.ask("probe \(round)", as: key).toolCalls.map(\.id.rawValue) } }
                 return try await group.reduce(into: [String]()) { $0 += $1 }
@@ -28,7 +31,10 @@ extension SessionsWorkload {
             }
             guard round > 0 else { continue }
             clientCPU += ProcessStats.cpuSeconds() - cpuBefore
-            backendCPU += try await child.cpuSeconds() - backendBefore
+            clientWait += ProcessStats.runQueueWaitSeconds() - waitBefore
+            let backendAfter = try await child.processTimes()
+            backendCPU += backendAfter.cpu - backendBefore.cpu
+            backendWait += backendAfter.runQueueWait - backendBefore.runQueueWait
             turnsPerSecond.append(Double(count) / seconds)
             let appended = try await Self.appendTimes(child)
             for call in calls {
@@ -52,6 +58,8 @@ extension SessionsWorkload {
                 "n": Double(count), "p50": Self.percentile(sorted, 0.5), "p99": Self.percentile(sorted, 0.99),
                 "turns_per_second": rate, "client_cpu_us_per_turn": clientCPU / Double(count * rounds) * 1e6,
                 "backend_cpu_us_per_turn": backendCPU / Double(count * rounds) * 1e6,
+                "client_run_queue_us_per_turn": clientWait / Double(count * rounds) * 1e6,
+                "backend_run_queue_us_per_turn": backendWait / Double(count * rounds) * 1e6,
             ])
     }
 

@@ -11,8 +11,9 @@ import ResolveKitTesting
 ///   exporting spans to a loopback OTLP receiver (`+telemetry`). Each in a process of its own (``idleChildFlag``):
 ///   a process that freed the sessions of an earlier measurement keeps their pages and would grow less.
 /// - `concurrent-dispatch`: 100 sessions each asking one question that runs one approval-free call, all at once:
-///   backend appends the `tool_call_request` → the function starts, turns per second, and the CPU time per turn of
-///   the client and of the backend child (the two share the machine's cores).
+///   backend appends the `tool_call_request` → the function starts, turns per second, and per turn the CPU time of
+///   the client and of the backend child (the two share the machine's cores) and the time each one's threads were
+///   runnable but waited for a core (`*_run_queue_us_per_turn`, from `/proc/*/task/*/schedstat`).
 /// - `rotation-gap`: streams capped at 1 s (the routine 300 s rotation, shortened): a stream's end → the next
 ///   stream's start, with calls injected throughout; none may be lost or run twice.
 /// Targets on 2 cores: ≤ 64 KiB and < 1 % of a core for 1,000 idle sessions; dispatch p99 < 5 ms; gap p99 < 50 ms.
