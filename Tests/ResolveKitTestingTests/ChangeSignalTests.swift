@@ -52,4 +52,53 @@ struct ChangeSignalTests {
         waiting.cancel()
         #expect(await waiting.value == false)
     }
+
+    @Test func waitsUntilOneDeadlineShareItsSleepAndEndWhenItPasses() async {
+        let signal = ChangeSignal()
+        let clock = ManualClock()
+        let deadline = WaitDeadline(in: .seconds(5), clock: clock)
+        async let first = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
+        await clock.waitForSleeper(at: .init(offset: .seconds(5)))
+        signal.notify(session: "a")
+        #expect(await first)
+        // A second wait on the same deadline starts no timer of its own.
+        let seen = signal.generation(of: "a")
+        async let second = signal.wait(after: seen, session: "a", until: deadline)
+        await Task.yield()
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(5))
+        #expect(await second == false)
+        #expect(deadline.hasPassed)
+        #expect(await signal.wait(after: seen, session: "a", until: deadline) == false)
+    }
+
+    @Test func aDeadlineMovedLaterIsSleptOnToAndOneMovedEarlierGetsItsOwnSleep() async {
+        let signal = ChangeSignal()
+        let clock = ManualClock()
+        let deadline = WaitDeadline(in: .seconds(5), clock: clock)
+        async let first = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
+        await clock.waitForSleeper(at: .init(offset: .seconds(5)))
+        signal.notify(session: "a")
+        #expect(await first)
+        clock.advance(by: .seconds(3))
+        deadline.move(to: .seconds(5))
+        async let later = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
+        // The sleep until 5 s wakes, finds the deadline at 8 s and sleeps on: the wait is still waiting.
+        clock.advance(by: .seconds(2))
+        await clock.waitForSleeper(at: .init(offset: .seconds(8)))
+        clock.advance(by: .seconds(3))
+        #expect(await later == false)
+        deadline.move(to: .seconds(60))
+        async let far = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
+        await clock.waitForSleeper(at: .init(offset: .seconds(68)))
+        signal.notify(session: "a")
+        #expect(await far)
+        // Moved before the sleep's end: a sleep until the new deadline replaces it.
+        deadline.move(to: .seconds(1))
+        async let earlier = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
+        await clock.waitForSleeper(at: .init(offset: .seconds(9)))
+        clock.advance(by: .seconds(1))
+        #expect(await earlier == false)
+        await clock.waitForSleepers { $0.isEmpty }
+    }
 }

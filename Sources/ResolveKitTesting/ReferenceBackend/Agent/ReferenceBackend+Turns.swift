@@ -145,6 +145,7 @@ extension ReferenceBackend {
     private func waitForResult(
         sessionID: String, callID: String, remaining: @Sendable () -> Duration
     ) async -> ToolOutcome? {
+        let deadline = WaitDeadline(in: remaining(), clock: configuration.clock)
         while !Task.isCancelled {
             let generation = changes.generation(of: sessionID)
             let (result, gone) = state.withLock { state in
@@ -152,9 +153,7 @@ extension ReferenceBackend {
             }
             if let result { return result }
             if gone { return nil }
-            let left = remaining()
-            guard left > .zero,
-                await changes.wait(after: generation, session: sessionID, timeout: left, clock: configuration.clock)
+            guard !deadline.hasPassed, await changes.wait(after: generation, session: sessionID, until: deadline)
             else { return nil }
         }
         return nil

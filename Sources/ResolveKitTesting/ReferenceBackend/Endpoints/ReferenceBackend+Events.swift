@@ -60,6 +60,7 @@ extension ReferenceBackend {
             }
         }
         var comment: [UInt8]?
+        let quiet = WaitDeadline(in: configuration.keepAliveInterval, clock: configuration.clock)
         while !writer.isClientGone {
             let generation = changes.generation(of: sessionID)
             if state.withLock({ $0.stopped }) { break }
@@ -71,9 +72,8 @@ extension ReferenceBackend {
             comment = nil
             let left = remaining()
             if left <= .zero { break }
-            let woke = await changes.wait(
-                after: generation, session: sessionID, timeout: min(configuration.keepAliveInterval, left),
-                clock: configuration.clock)
+            quiet.move(to: min(configuration.keepAliveInterval, left))
+            let woke = await changes.wait(after: generation, session: sessionID, until: quiet)
             if Task.isCancelled { break }
             if !woke {
                 if remaining() <= .zero { break }

@@ -81,6 +81,33 @@ final class ChangeSignal: Sendable {
         after seen: Int, session: String? = nil, timeout: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) async -> Bool {
+        await wait(after: seen, session: session) { id in
+            guard let timeout else { return }
+            let timer = Task { [weak self] in
+                do { try await clock.sleep(for: timeout) } catch { return }
+                self?.state.withLock { $0.take(id) }?.resume(changed: false)
+            }
+            // The waiter may have been woken already; then its timer is not needed.
+            let kept = state.withLock { state in
+                guard state.waiters[id] != nil else { return false }
+                state.waiters[id]?.timer = timer
+                return true
+            }
+            if !kept { timer.cancel() }
+        }
+    }
+
+    /// Returns `true` once `session`'s generation (any change's when `nil`) is past `seen`; `false` when `deadline`
+    /// passed first (or had passed), or the task was cancelled. A loop that waits again and again shares one
+    /// deadline's sleeping task across its waits.
+    func wait(after seen: Int, session: String? = nil, until deadline: WaitDeadline) async -> Bool {
+        await wait(after: seen, session: session) { id in
+            deadline.whenPassed { [weak self] in self?.state.withLock { $0.take(id) }?.resume(changed: false) }
+        }
+    }
+
+    /// Registers a waiter and, once it waits, calls `armTimeout` with its id; cancelling the task ends the wait.
+    private func wait(after seen: Int, session: String?, armTimeout: (Int) -> Void) async -> Bool {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -98,18 +125,7 @@ final class ChangeSignal: Sendable {
                     return true
                 }
                 guard waiting else { return continuation.resume(returning: !Task.isCancelled) }
-                guard let timeout else { return }
-                let timer = Task { [weak self] in
-                    do { try await clock.sleep(for: timeout) } catch { return }
-                    self?.state.withLock { $0.take(id) }?.resume(changed: false)
-                }
-                // The waiter may have been woken already; then its timer is not needed.
-                let kept = state.withLock { state in
-                    guard state.waiters[id] != nil else { return false }
-                    state.waiters[id]?.timer = timer
-                    return true
-                }
-                if !kept { timer.cancel() }
+                armTimeout(id)
             }
         } onCancel: {
             state.withLock { $0.take(id) }?.resume(changed: false)
