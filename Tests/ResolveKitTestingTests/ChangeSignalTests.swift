@@ -54,13 +54,7 @@ struct ChangeSignalTests {
     }
 
     @Test func waitsUntilOneDeadlineShareItsSleepAndEndWhenItPasses() async {
-        let signal = ChangeSignal()
-        let clock = ManualClock()
-        let deadline = WaitDeadline(in: .seconds(5), clock: clock)
-        async let first = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
-        await clock.waitForSleeper(at: .init(offset: .seconds(5)))
-        signal.notify(session: "a")
-        #expect(await first)
+        let (signal, clock, deadline) = await Self.deadlineAfterAWokenWait()
         // A second wait on the same deadline ends when the first wait's sleep does.
         let seen = signal.generation(of: "a")
         async let second = signal.wait(after: seen, session: "a", until: deadline)
@@ -72,13 +66,7 @@ struct ChangeSignalTests {
     }
 
     @Test func aDeadlineMovedLaterIsSleptOnToAndOneMovedEarlierGetsItsOwnSleep() async {
-        let signal = ChangeSignal()
-        let clock = ManualClock()
-        let deadline = WaitDeadline(in: .seconds(5), clock: clock)
-        async let first = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
-        await clock.waitForSleeper(at: .init(offset: .seconds(5)))
-        signal.notify(session: "a")
-        #expect(await first)
+        let (signal, clock, deadline) = await Self.deadlineAfterAWokenWait()
         clock.advance(by: .seconds(3))
         deadline.move(to: .seconds(5))
         async let later = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
@@ -99,5 +87,17 @@ struct ChangeSignalTests {
         clock.advance(by: .seconds(1))
         #expect(await earlier == false)
         await clock.waitForSleepers { $0.isEmpty }
+    }
+
+    /// A deadline 5 s away on a manual clock whose first wait a change ended: its sleep until 5 s goes on.
+    private static func deadlineAfterAWokenWait() async -> (ChangeSignal, ManualClock, WaitDeadline) {
+        let signal = ChangeSignal()
+        let clock = ManualClock()
+        let deadline = WaitDeadline(in: .seconds(5), clock: clock)
+        async let first = signal.wait(after: signal.generation(of: "a"), session: "a", until: deadline)
+        await clock.waitForSleeper(at: .init(offset: .seconds(5)))
+        signal.notify(session: "a")
+        #expect(await first)
+        return (signal, clock, deadline)
     }
 }
