@@ -161,8 +161,4 @@ struct SessionsWorkload: Workload {
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
-
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-    }
 }

@@ -187,18 +187,14 @@ struct ToolLatencyWorkload: Workload {
         overlapped: [Bool] = []
     ) -> Measurement {
         let sorted = samples.sorted()
-        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        var details = ["p50": percentile(0.5), "p99": percentile(0.99)]
+        var details = ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)]
         if let baseline, let p50 = baseline.details["p50"], let p99 = baseline.details["p99"] {
-            details["vs_off_p50"] = (percentile(0.5) / p50 - 1) * 100
-            details["vs_off_p99"] = (percentile(0.99) / p99 - 1) * 100
+            details["vs_off_p50"] = (percentile(sorted, 0.5) / p50 - 1) * 100
+            details["vs_off_p99"] = (percentile(sorted, 0.99) / p99 - 1) * 100
             if overlapped.count == samples.count {
                 let quiet = zip(samples, overlapped).filter { !$0.1 }.map(\.0).sorted()
                 details["export_overlapped"] = Double(samples.count - quiet.count)
-                if !quiet.isEmpty {
-                    let quietP99 = quiet[min(quiet.count - 1, Int(Double(quiet.count) * 0.99))]
-                    details["vs_off_p99_quiet"] = (quietP99 / p99 - 1) * 100
-                }
+                if !quiet.isEmpty { details["vs_off_p99_quiet"] = (percentile(quiet, 0.99) / p99 - 1) * 100 }
             }
         }
         return Measurement(

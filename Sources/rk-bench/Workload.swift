@@ -10,6 +10,13 @@ protocol Workload: Sendable {
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement]
 }
 
+extension Workload {
+    /// The nearest-rank percentile `p` (0...1) of samples sorted ascending; 0 when there are none.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+}
+
 /// Every workload `rk-bench` knows, in the order they run by default.
 enum Workloads {
     static let all: [any Workload] = [
