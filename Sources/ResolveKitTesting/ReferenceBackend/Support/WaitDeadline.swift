@@ -12,6 +12,8 @@ final class WaitDeadline: Sendable {
         /// What the sleeping task sleeps until; `nil` while none sleeps.
         var sleepingUntil: Duration?
         var sleeper: Task<Void, Never>?
+        /// Counts the sleeps started: one replaced by an earlier deadline's may still wake, and must change nothing.
+        var sleeps = 0
         /// Ends the wait in progress as timed out.
         var onPassed: (@Sendable () -> Void)?
     }
@@ -19,6 +21,8 @@ final class WaitDeadline: Sendable {
     private enum Woken {
         case sleepAgain(until: Duration)
         case passed((@Sendable () -> Void)?)
+        /// A later sleep took over.
+        case replaced
     }
 
     private let now: @Sendable () -> Duration
@@ -58,32 +62,36 @@ final class WaitDeadline: Sendable {
             if let sleepingUntil = state.sleepingUntil, sleepingUntil <= state.deadline { return (false, nil) }
             // No task sleeps, or one sleeps past the deadline (it was moved earlier): start one for it.
             let stale = state.sleeper
+            state.sleeps += 1
             state.sleepingUntil = state.deadline
-            state.sleeper = startSleeper(until: state.deadline)
+            state.sleeper = startSleeper(until: state.deadline, number: state.sleeps)
             return (false, stale)
         }
         stale?.cancel()
         if call { passed() }
     }
 
-    private func startSleeper(until first: Duration) -> Task<Void, Never> {
+    private func startSleeper(until first: Duration, number: Int) -> Task<Void, Never> {
         Task { [weak self, sleep] in
             var until = first
             while true {
                 do { try await sleep(until) } catch { return }
                 guard let self else { return }
-                switch self.woke(at: until) {
+                switch self.woke(at: until, number: number) {
                 case .sleepAgain(let later): until = later
                 case .passed(let passed):
                     passed?()
+                    return
+                case .replaced:
                     return
                 }
             }
         }
     }
 
-    private func woke(at time: Duration) -> Woken {
+    private func woke(at time: Duration, number: Int) -> Woken {
         state.withLock { state in
+            guard number == state.sleeps else { return .replaced }
             if state.deadline > time {
                 state.sleepingUntil = state.deadline
                 return .sleepAgain(until: state.deadline)
