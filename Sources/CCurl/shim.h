@@ -12,12 +12,6 @@
 #include <stddef.h>
 #include <sys/epoll.h>    // the curl thread's event loop (Glibc's Swift module leaves these two out)
 #include <sys/eventfd.h>
-#include <sys/prctl.h>
-
-// Names the calling thread (at most 15 bytes are kept) for `top -H`, `perf` and `/proc`; prctl is variadic.
-static inline int rk_set_thread_name(const char *name) {
-    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
-}
 
 typedef size_t (*rk_curl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 typedef int (*rk_curl_xferinfo_callback)(void *userdata, curl_off_t download_total, curl_off_t download_now,

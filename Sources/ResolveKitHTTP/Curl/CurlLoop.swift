@@ -1,5 +1,6 @@
 internal import CCurl
 import Glibc
+import ResolveKitCore
 import Synchronization
 
 /// The shared side of the one thread that owns a client's curl multi handle: other threads post commands and wake
@@ -174,10 +175,11 @@ final class CurlLoop: Sendable {
 
     private func startDriverThread() {
         let multi = multi
-        let thread = CurlThread(name: threadName) { [self] in
-            CurlMultiDriver(multi: multi, loop: self).run()
-        }
-        if !thread.start() {
+        do throws(SystemThread.StartFailure) {
+            try SystemThread.detached(name: threadName) {
+                [self] in CurlMultiDriver(multi: multi, loop: self).run()
+            }
+        } catch {
             // No thread: fail everything posted so far; nothing can drive the transfers.
             let (commands, waiters) = markStopped()
             for case .add(let transfer) in commands {

@@ -1,4 +1,5 @@
 import Glibc
+import ResolveKitCore
 import Synchronization
 
 /// One socket to Redis, with a thread of its own that writes queued commands and reads replies.
@@ -60,12 +61,12 @@ final class RedisConnection: Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         let connection = RedisConnection(address: address, limits: limits, wakeRead: fds[0], wakeWrite: fds[1])
-        do {
-            try RedisThread.start { connection.run() }
+        do throws(SystemThread.StartFailure) {
+            try SystemThread.detached { connection.run() }
         } catch {
             Glibc.close(fds[0])
             Glibc.close(fds[1])
-            throw error
+            throw RedisError(.connectFailed, "Cannot start the connection's thread", errno: error.errno)
         }
         do {
             try await withTaskCancellationHandler {

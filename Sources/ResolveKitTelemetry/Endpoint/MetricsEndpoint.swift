@@ -1,4 +1,5 @@
 import Glibc
+import ResolveKitCore
 import Synchronization
 
 /// The number of requests answered, shared by the endpoint and its thread (which holds no reference to the
@@ -49,7 +50,7 @@ public final class MetricsEndpoint: Sendable {
     public let port: Int
     private let listenFD: Int32
     private let wakeFDs: (read: Int32, write: Int32)
-    private let thread: Mutex<JoinableThread?>
+    private let thread: Mutex<SystemThread?>
     private let served = ServedCount()
 
     private init(address: String, port: Int, listenFD: Int32, wakeFDs: (Int32, Int32)) {
@@ -93,14 +94,14 @@ public final class MetricsEndpoint: Sendable {
             address: bound.description, port: bound.port, listenFD: fd, wakeFDs: (pipeFDs[0], pipeFDs[1]))
         let loop = MetricsEndpointLoop(
             listenFD: fd, wakeFD: pipeFDs[0], registry: registry, limits: limits, served: endpoint.served)
-        do {
-            let thread = try JoinableThread { loop.run() }
+        do throws(SystemThread.StartFailure) {
+            let thread = try SystemThread(name: "rk-metrics") { loop.run() }
             endpoint.thread.withLock { $0 = thread }
         } catch {
             close(fd)
             close(pipeFDs[0])
             close(pipeFDs[1])
-            throw error
+            throw TelemetryError(.socketFailed, "the metrics endpoint's thread could not start", errno: error.errno)
         }
         return endpoint
     }
@@ -112,7 +113,7 @@ public final class MetricsEndpoint: Sendable {
     /// Calling it again does nothing.
     public func stop() {
         guard
-            let thread = self.thread.withLock({ state -> JoinableThread? in
+            let thread = self.thread.withLock({ state -> SystemThread? in
                 defer { state = nil }
                 return state
             })

@@ -1,5 +1,6 @@
 internal import CCurl
 import Glibc
+import ResolveKitCore
 import Synchronization
 
 /// One thread that waits on every socket of a loopback server with `epoll(7)` and resumes the tasks waiting for
@@ -84,14 +85,13 @@ final class LoopbackPoller: Sendable {
         }
         let poller = LoopbackPoller(
             epoll: epoll, wakeRead: fds[0], wakeWrite: fds[1], listenFD: listenFD, onAccept: onAccept)
-        let thread = LoopbackThread { poller.run() }
-        do throws(LoopbackServerError) {
-            try thread.start()
+        do throws(SystemThread.StartFailure) {
+            try SystemThread.detached { poller.run() }
         } catch {
             close(fds[0])
             close(fds[1])
             close(epoll)
-            throw error
+            throw LoopbackServerError(code: .resourceFailed, message: "pthread_create failed", errno: error.errno)
         }
         return poller
     }
