@@ -20,15 +20,21 @@ public final class HTTPClient: Sendable {
         public var userAgent: String?
         /// How many idle connections the client keeps for reuse; `0` keeps libcurl's default.
         public var maxCachedConnections: Int
+        /// Whether the client's thread runs at the kernel's idle priority (`SCHED_IDLE`), for traffic that must never
+        /// take a core from the rest of the process, such as exporting telemetry: on a busy machine its transfers
+        /// wait for a core nothing else wants. Only tasks of that traffic should wait on such a client: its thread
+        /// can be set aside for a while between two steps of a transfer.
+        public var isBackground: Bool
 
-        /// Creates a configuration; by default 256 KiB of buffered body per response.
+        /// Creates a configuration; by default 256 KiB of buffered body per response, at the process's priority.
         public init(
             maxBufferedBodyBytes: Int = 256 * 1024, userAgent: String? = "resolvekit-linux",
-            maxCachedConnections: Int = 0
+            maxCachedConnections: Int = 0, isBackground: Bool = false
         ) {
             self.maxBufferedBodyBytes = maxBufferedBodyBytes
             self.userAgent = userAgent
             self.maxCachedConnections = maxCachedConnections
+            self.isBackground = isBackground
         }
     }
 
@@ -44,7 +50,8 @@ public final class HTTPClient: Sendable {
     /// Creates a client. No thread starts until the first request.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.loop = CurlLoop(configuration: configuration, threadName: "rk-http")
+        let threadName = configuration.isBackground ? "rk-http-idle" : "rk-http"
+        self.loop = CurlLoop(configuration: configuration, threadName: threadName)
     }
 
     deinit {

@@ -28,9 +28,10 @@ public struct CurlOTLPTransport: OTLPTransport {
         self.network = network
     }
 
-    /// Creates a transport with a client of its own, shut down by ``shutdown()``.
+    /// Creates a transport with a client of its own, shut down by ``shutdown()``, whose thread runs at the kernel's
+    /// idle priority: on a busy machine, exports wait for a core no tool call wants.
     public init(network: NetworkSettings = NetworkSettings()) {
-        self.client = HTTPClient(configuration: HTTPClient.Configuration(userAgent: nil))
+        self.client = HTTPClient(configuration: HTTPClient.Configuration(userAgent: nil, isBackground: true))
         self.ownsClient = true
         self.network = network
     }

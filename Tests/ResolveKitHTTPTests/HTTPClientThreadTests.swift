@@ -73,6 +73,22 @@ struct HTTPClientThreadTests {
         }
     }
 
+    /// A background client (telemetry's exports) works as any other, from a thread of its own at `SCHED_IDLE` (5).
+    @Test func aBackgroundClientsThreadRunsAtTheIdlePolicy() async throws {
+        try await LoopbackHTTPServer.withServer(handler: handler(Gate())) { server in
+            try await HTTPClient.withClient(configuration: .init(isBackground: true)) { client in
+                #expect(try await client.send(HTTPRequest(url: server.baseURL)).body == Array("ok".utf8))
+                let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+                let policies = tasks.compactMap { task -> Int32? in
+                    let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+                    guard name == "rk-http-idle\n", let id = pid_t(task) else { return nil }
+                    return sched_getscheduler(id)
+                }
+                #expect(!policies.isEmpty && policies.allSatisfy { $0 == 5 })
+            }
+        }
+    }
+
     @Test func waitingRequestsLeaveInOrderAndACancelledOneLeavesAtOnce() {
         let loop = CurlLoop(configuration: .init(), threadName: "rk-http")
         let transfers = (1...4).map {

@@ -35,7 +35,7 @@ struct TLSVerificationTests {
     /// deliberate, reviewed change.
     @Test func theClientAndRequestOptionsHaveNoWayToSkipVerification() {
         let client = Set(Mirror(reflecting: HTTPClient.Configuration()).children.compactMap(\.label))
-        #expect(client == ["maxBufferedBodyBytes", "userAgent", "maxCachedConnections"])
+        #expect(client == ["maxBufferedBodyBytes", "userAgent", "maxCachedConnections", "isBackground"])
         let request = Set(Mirror(reflecting: HTTPRequest(method: .get, url: "https://x/")).children.compactMap(\.label))
         #expect(
             request == [

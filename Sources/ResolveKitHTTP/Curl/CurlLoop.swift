@@ -176,7 +176,7 @@ final class CurlLoop: Sendable {
     private func startDriverThread() {
         let multi = multi
         do throws(SystemThread.StartFailure) {
-            try SystemThread.detached(name: threadName) {
+            try SystemThread.detached(name: threadName, priority: configuration.isBackground ? .idle : .normal) {
                 [self] in CurlMultiDriver(multi: multi, loop: self).run()
             }
         } catch {

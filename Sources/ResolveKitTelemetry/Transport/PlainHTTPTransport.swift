@@ -1,20 +1,19 @@
-import Dispatch
 import Synchronization
 
 /// An ``OTLPTransport`` on plain sockets, for a process that must not link libcurl (`rk-mcp`): `http://` only
 /// (a collector on the same host, e.g. `http://127.0.0.1:4318`), HTTP/1.1 with one kept-alive connection.
 ///
-/// Requests run one at a time on a dispatch queue of their own, so the blocking socket work never occupies a thread
-/// of the Swift concurrency pool; every wait (connect, send, answer) counts against the request's timeout, and a
-/// cancelled request stops within 50 ms.
+/// Requests run one at a time on a thread of their own at the kernel's idle priority, so the blocking socket work
+/// never occupies a thread of the Swift concurrency pool nor takes a core a tool call wants; every wait (connect,
+/// send, answer) counts against the request's timeout, and a cancelled request stops within 50 ms.
 public final class PlainHTTPTransport: OTLPTransport {
     private struct State {
         var idle: (connection: PlainHTTPConnection, endpoint: EndpointURL)?
         var isShutDown = false
     }
 
-    private let queue = DispatchQueue(label: "resolvekit.telemetry.otlp")
-    /// The idle connection is only taken and put back on `queue`.
+    private let thread = IdleThread(name: "rk-otlp-send")
+    /// The idle connection is only taken and put back on `thread`.
     private let state = Mutex(State())
 
     /// Creates a transport for `endpoints` (the traces and metrics URLs it will post to).
@@ -32,12 +31,9 @@ public final class PlainHTTPTransport: OTLPTransport {
         let endpoint = try Self.plainEndpoint(request.url)
         let cancelled = CancelFlag()
         let result: Result<OTLPResponse, TelemetryError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    continuation.resume(
-                        returning: Result { () throws(TelemetryError) -> OTLPResponse in
-                            try self.exchange(request, endpoint: endpoint, cancelled: cancelled)
-                        })
+            await thread.run {
+                Result { () throws(TelemetryError) -> OTLPResponse in
+                    try self.exchange(request, endpoint: endpoint, cancelled: cancelled)
                 }
             }
         } onCancel: {
@@ -54,7 +50,7 @@ public final class PlainHTTPTransport: OTLPTransport {
         }
     }
 
-    /// Runs on `queue`: sends on the idle connection when there is one to the same endpoint (once more on a fresh
+    /// Runs on `thread`: sends on the idle connection when there is one to the same endpoint (once more on a fresh
     /// connection if the server had closed it), else on a new one.
     private func exchange(
         _ request: OTLPRequest, endpoint: EndpointURL, cancelled: CancelFlag
