@@ -1,9 +1,10 @@
 import Synchronization
 
-/// An HTTP client on libcurl's multi interface: one thread (`rk-http`) drives every transfer of the client,
-/// multiplexing HTTP/2 streams and reusing connections; requests are awaited with async/await and bodies stream with
-/// back-pressure. The thread serves long-lived responses (``HTTPRequest/isLongLived``) first, so a burst of requests
-/// does not hold up an event stream's events.
+/// An HTTP client on libcurl's multi interface: one thread (`rk-http`, or `rk-http-idle` for a client whose
+/// ``Configuration/isBackground`` is set) drives every transfer of the client, multiplexing HTTP/2 streams and reusing
+/// connections; requests are awaited with async/await and bodies stream with back-pressure. The thread serves
+/// long-lived responses (``HTTPRequest/isLongLived``) first, so a burst of requests does not hold up an event stream's
+/// events.
 ///
 /// Prefer ``withClient(configuration:isolation:_:)``, which shuts the client down on every exit path. A client
 /// created with ``init(configuration:)`` must be shut down with ``shutdown()``; no transfer outlives it.
