@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Requests run one at a time on a thread of their own at the kernel's idle priority, so the blocking socket work
 /// never occupies a thread of the Swift concurrency pool nor takes a core a tool call wants; every wait (connect,
-/// send, answer) counts against the request's timeout, and a cancelled request stops within 50 ms.
+/// send, answer) counts against the request's timeout, and a cancelled request stops within 50 ms of its thread
+/// getting a core.
 public final class PlainHTTPTransport: OTLPTransport {
     private struct State {
         var idle: (connection: PlainHTTPConnection, endpoint: EndpointURL)?
