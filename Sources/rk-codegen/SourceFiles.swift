@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCore
 
 /// File access for the CLI: finding Swift files, reading them, writing only what changed.
 enum SourceFiles {
@@ -69,10 +70,8 @@ enum SourceFiles {
         defer { closedir(stream) }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
-            guard name != ".", name != ".." else { continue }
+            guard !DirectoryEntryName.isDotOrDotDot(entry) else { continue }
+            let name = DirectoryEntryName.of(entry)
             let path = prefix + name
             var isDirectory = entry.pointee.d_type == DT_DIR
             if entry.pointee.d_type == DT_UNKNOWN {

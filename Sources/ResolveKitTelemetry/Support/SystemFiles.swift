@@ -1,4 +1,5 @@
 import Glibc
+import ResolveKitCore
 
 /// Small reads of `/proc` without Foundation.
 enum SystemFiles {
@@ -25,10 +26,7 @@ enum SystemFiles {
         defer { closedir(directory) }
         var count = 0
         while let entry = readdir(directory) {
-            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
-            }
-            if !isDot { count += 1 }
+            if !DirectoryEntryName.isDotOrDotDot(entry) { count += 1 }
         }
         return count
     }
