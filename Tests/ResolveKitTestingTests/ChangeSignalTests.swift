@@ -13,7 +13,8 @@ struct ChangeSignalTests {
         let seenByA = signal.generation(of: "a")
         let seenByB = signal.generation(of: "b")
         async let woken = signal.wait(after: seenByA, session: "a")
-        async let other = signal.wait(after: seenByB, session: "b", timeout: .seconds(5), clock: clock)
+        async let other = signal.wait(
+            after: seenByB, session: "b", until: WaitDeadline(in: .seconds(5), clock: clock))
         await clock.waitForSleepers(count: 1)
         signal.notify(session: "a")
         #expect(await woken)

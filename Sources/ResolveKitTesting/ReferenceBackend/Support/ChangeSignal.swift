@@ -4,19 +4,17 @@ import Synchronization
 /// then wakes only that session's waiters (and those of no session), so an event in one of a thousand sessions
 /// neither wakes nor scans a thousand streams.
 ///
-/// Each session has its own generation (its changes plus those that named no session); ``wait(after:session:timeout:)``
+/// Each session has its own generation (its changes plus those that named no session); ``wait(after:session:until:)``
 /// returns at once when that generation already moved past the one the caller read with ``generation(of:)``, so a
 /// change between reading state and starting to wait is never missed, and another session's change never wakes the
-/// caller. A waiter is resumed straight from ``notify(session:)`` (its timer, if any, is cancelled, not awaited): a
-/// stream writes an event one task hop after it was appended. Waiting is cancellable.
+/// caller. A waiter is resumed straight from ``notify(session:)``: a stream writes an event one task hop after it was
+/// appended. Waiting is cancellable.
 final class ChangeSignal: Sendable {
     private struct Waiter {
         var session: String?
         var continuation: CheckedContinuation<Bool, Never>
-        var timer: Task<Void, Never>?
 
         func resume(changed: Bool) {
-            timer?.cancel()
             continuation.resume(returning: changed)
         }
     }
@@ -74,40 +72,11 @@ final class ChangeSignal: Sendable {
         for waiter in woken { waiter.resume(changed: true) }
     }
 
-    /// Returns `true` once `session`'s generation (any change's when `nil`) is past `seen`; `false` when `timeout`
-    /// passed on `clock` first, or the task was cancelled.
-    @discardableResult
-    func wait(
-        after seen: Int, session: String? = nil, timeout: Duration? = nil,
-        clock: any Clock<Duration> = ContinuousClock()
-    ) async -> Bool {
-        await wait(after: seen, session: session) { id in
-            guard let timeout else { return }
-            let timer = Task { [weak self] in
-                do { try await clock.sleep(for: timeout) } catch { return }
-                self?.state.withLock { $0.take(id) }?.resume(changed: false)
-            }
-            // The waiter may have been woken already; then its timer is not needed.
-            let kept = state.withLock { state in
-                guard state.waiters[id] != nil else { return false }
-                state.waiters[id]?.timer = timer
-                return true
-            }
-            if !kept { timer.cancel() }
-        }
-    }
-
     /// Returns `true` once `session`'s generation (any change's when `nil`) is past `seen`; `false` when `deadline`
     /// passed first (or had passed), or the task was cancelled. A loop that waits again and again shares one
-    /// deadline's sleeping task across its waits.
-    func wait(after seen: Int, session: String? = nil, until deadline: WaitDeadline) async -> Bool {
-        await wait(after: seen, session: session) { id in
-            deadline.whenPassed { [weak self] in self?.state.withLock { $0.take(id) }?.resume(changed: false) }
-        }
-    }
-
-    /// Registers a waiter and, once it waits, calls `armTimeout` with its id; cancelling the task ends the wait.
-    private func wait(after seen: Int, session: String?, armTimeout: (Int) -> Void) async -> Bool {
+    /// deadline's sleeping task across its waits; without a deadline the wait ends only by a change or cancellation.
+    @discardableResult
+    func wait(after seen: Int, session: String? = nil, until deadline: WaitDeadline? = nil) async -> Bool {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -125,7 +94,7 @@ final class ChangeSignal: Sendable {
                     return true
                 }
                 guard waiting else { return continuation.resume(returning: !Task.isCancelled) }
-                armTimeout(id)
+                deadline?.whenPassed { [weak self] in self?.state.withLock { $0.take(id) }?.resume(changed: false) }
             }
         } onCancel: {
             state.withLock { $0.take(id) }?.resume(changed: false)
