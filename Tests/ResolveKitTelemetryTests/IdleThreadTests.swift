@@ -18,7 +18,7 @@ struct IdleThreadTests {
         #expect(seen.allSatisfy { $0.policy == 5 })
     }
 
-    /// Jobs given before the last reference went away still run; then the thread ends.
+    /// The thread lives as long as its owner: dropping the last reference ends it.
     @Test func theThreadEndsOnceItsOwnerIsGone() async throws {
         var thread: IdleThread? = IdleThread(name: "rk-test-ending")
         let id = await thread!.run { currentThreadID() }
