@@ -23,7 +23,7 @@ extension ResolveKitRuntime {
     /// Every approval batch so far (the newest 200).
     public var toolCallBatches: [ToolCallChecklistBatch] { observe(\.toolCallBatches, \.toolCallBatches) }
     /// Lifecycle lines for debugging (the newest 500); never contains secrets.
-    public var executionLog: [String] { observe(\.executionLog, \.executionLog) }
+    public var executionLog: [String] { observe(\.executionLog, \.executionLog.lines) }
     /// The last problem that stopped the runtime or was worth telling a person.
     public var lastError: ResolveKitError? { observe(\.lastError, \.lastError) }
     /// The session's locale.

@@ -34,7 +34,7 @@ struct RuntimeSnapshot: Sendable {
         didSet { if toolCallBatchState != oldValue { changes.insert(.toolCallBatchState) } }
     }
     var toolCallBatches: [ToolCallChecklistBatch] = [] { didSet { changes.insert(.toolCallBatches) } }
-    var executionLog: [String] = [] { didSet { changes.insert(.executionLog) } }
+    var executionLog = RecentLines(capacity: Self.maxLogLines) { didSet { changes.insert(.executionLog) } }
     var lastError: ResolveKitError? { didSet { if lastError != oldValue { changes.insert(.lastError) } } }
     var currentLocale = "en" { didSet { if currentLocale != oldValue { changes.insert(.currentLocale) } } }
     var chatTitle = "Support Chat" { didSet { if chatTitle != oldValue { changes.insert(.chatTitle) } } }
@@ -62,7 +62,6 @@ struct RuntimeSnapshot: Sendable {
 
     mutating func log(_ line: String) {
         executionLog.append(line)
-        if executionLog.count > Self.maxLogLines { executionLog.removeFirst(executionLog.count - Self.maxLogLines) }
     }
 
     mutating func updateItem(_ item: ToolCallChecklistItem) {
