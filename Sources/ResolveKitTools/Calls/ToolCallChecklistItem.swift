@@ -1,7 +1,7 @@
 /// One tool call as a checklist row.
 public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
     /// Where the call is.
-    public enum Status: Sendable, Hashable {
+    public enum Status: Sendable, Hashable, CustomStringConvertible {
         /// Waiting for a person or policy.
         case pendingApproval
         /// Running.
@@ -12,6 +12,17 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
         case cancelled(reason: String)
         /// Ran and failed, was refused, or timed out.
         case failed(String)
+
+        /// The status as a log line shows it, e.g. `completed` or `failed: Disk full`.
+        public var description: String {
+            switch self {
+            case .pendingApproval: "pending approval"
+            case .running: "running"
+            case .completed: "completed"
+            case .cancelled(let reason): "cancelled: \(reason)"
+            case .failed(let message): "failed: \(message)"
+            }
+        }
     }
 
     /// How a call was decided.
