@@ -1,6 +1,6 @@
 /// The newest `capacity` lines, oldest first: appending past the capacity overwrites the oldest in place, so a
 /// runtime that logs for days pays the same per line as one that just started.
-struct RecentLines: Sendable, Equatable {
+struct RecentLines: Sendable {
     let capacity: Int
     private var storage: [String] = []
     /// Where the oldest line is, once the storage is full.
@@ -20,8 +20,9 @@ struct RecentLines: Sendable, Equatable {
     /// The lines, oldest first.
     var lines: [String] {
         guard start > 0 else { return storage }
-        return Array(storage[start...] + storage[..<start])
+        return Array(storage[start...]) + storage[..<start]
     }
 
+    /// How many lines are kept.
     var count: Int { storage.count }
 }
