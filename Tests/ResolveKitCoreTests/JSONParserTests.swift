@@ -71,6 +71,12 @@ struct JSONParserTests {
         }
     }
 
+    @Test(arguments: ["call_id", "", "café", "日本語のテキスト", "a 🎉 b", String(repeating: "x", count: 300)])
+    func readsASCIIAndOtherUTF8StringsAsWritten(text: String) throws {
+        #expect(try JSONValue(parsing: Array("\"\(text)\"".utf8)) == .string(text))
+        #expect(try JSONValue(parsing: Array("{\"\(text)\":1}".utf8))[text] == .number(1))
+    }
+
     @Test func rejectsInvalidUTF8InStrings() {
         let bytes: [UInt8] = [0x22, 0x61, 0xFF, 0x22]
         #expect { try JSONValue(parsing: bytes) } throws: { ($0 as! JSONParseError).code == .invalidUTF8 }
