@@ -7,13 +7,18 @@ package final class EventBroadcaster<Event: Sendable>: Sendable {
     package init() {}
 
     private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+    /// How many there are, read without the lock: most sends have no subscriber, and the locked table's generic
+    /// type costs a metadata lookup on every call.
+    private let count = Atomic<Int>(0)
 
     package func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
         subscribers.withLock { $0[id] = continuation }
+        count.add(1, ordering: .relaxed)
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            guard let self, subscribers.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
+            count.subtract(1, ordering: .relaxed)
         }
         return stream
     }
@@ -21,7 +26,10 @@ package final class EventBroadcaster<Event: Sendable>: Sendable {
     /// Ends every subscription: each subscriber gets what it has not read yet, then its stream ends.
     package func finishAll() {
         for continuation in subscribers.withLock({ subscribers in
-            defer { subscribers = [:] }
+            defer {
+                subscribers = [:]
+                count.store(0, ordering: .relaxed)
+            }
             return Array(subscribers.values)
         }) {
             continuation.finish()
@@ -29,9 +37,10 @@ package final class EventBroadcaster<Event: Sendable>: Sendable {
     }
 
     /// Whether anyone listens: a producer whose events cost something to make asks first.
-    package var hasSubscribers: Bool { !subscribers.withLock { $0.isEmpty } }
+    package var hasSubscribers: Bool { count.load(ordering: .relaxed) > 0 }
 
     package func send(_ event: Event) {
+        guard hasSubscribers else { return }
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 }
