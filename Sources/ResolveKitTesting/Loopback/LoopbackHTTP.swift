@@ -19,13 +19,14 @@ public struct LoopbackRequest: Sendable {
 
     /// The target without its query string.
     public var path: String {
-        guard let mark = target.firstIndex(of: "?") else { return target }
+        // Searched as bytes: a search by `Character` segments the text into graphemes first.
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         return String(target[..<mark])
     }
 
     /// The query parameters, percent-decoded (`+` is a space); a repeated name keeps its last value.
     public var query: [String: String] {
-        guard let mark = target.firstIndex(of: "?") else { return [:] }
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [:] }
         var items: [String: String] = [:]
         for pair in target[target.index(after: mark)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

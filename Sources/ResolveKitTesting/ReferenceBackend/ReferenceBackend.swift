@@ -43,17 +43,18 @@ public final class ReferenceBackend: Sendable {
     public func handle(_ request: LoopbackRequest) async -> LoopbackResponse {
         state.withLock { $0.counters.requests += 1 }
         let faults = configuration.faults
-        switch faults.takeHold(method: request.method, path: request.path) {
+        let path = request.path
+        switch faults.takeHold(method: request.method, path: path) {
         case .delay(let duration): try? await configuration.clock.sleep(for: duration)
         case .stall(let generation): await faults.holdStalled(releaseGeneration: generation)
         case nil: break
         }
         // A lost answer comes before an injected failure, so "lose the first answer, refuse the retry" is two faults.
-        let losesAnswer = faults.takeLostAnswer(method: request.method, path: request.path)
-        if !losesAnswer, let status = faults.takeFailure(method: request.method, path: request.path) {
+        let losesAnswer = faults.takeLostAnswer(method: request.method, path: path)
+        if !losesAnswer, let status = faults.takeFailure(method: request.method, path: path) {
             return BackendReply.injected(status)
         }
-        let response = await route(request)
+        let response = await route(request, path: path)
         guard losesAnswer else { return response }
         return LoopbackResponse(status: response.status, headers: response.headers, body: .stream { writer in
             await writer.abortConnection()
@@ -85,8 +86,8 @@ public final class ReferenceBackend: Sendable {
     /// This package's version, e.g. `1.0.0`.
     public static var version: String { ResolveKitVersion.current }
 
-    private func route(_ request: LoopbackRequest) async -> LoopbackResponse {
-        let segments = request.path.split(separator: "/").map(String.init)
+    private func route(_ request: LoopbackRequest, path: String) async -> LoopbackResponse {
+        let segments = path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         let method = request.method.uppercased()
         switch segments.count {
         case 1 where segments[0] == "health":
