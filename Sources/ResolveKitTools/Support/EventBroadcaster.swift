@@ -7,18 +7,22 @@ package final class EventBroadcaster<Event: Sendable>: Sendable {
     package init() {}
 
     private let subscribers = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
-    /// How many there are, read without the lock: most sends have no subscriber, and the locked table's generic
-    /// type costs a metadata lookup on every call.
+    /// How many there are, changed under the lock and read without it: most sends have no subscriber, and the
+    /// locked table's generic type costs a metadata lookup on every call.
     private let count = Atomic<Int>(0)
 
     package func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let id = UUID()
-        subscribers.withLock { $0[id] = continuation }
-        count.add(1, ordering: .relaxed)
+        subscribers.withLock { subscribers in
+            subscribers[id] = continuation
+            count.add(1, ordering: .relaxed)
+        }
         continuation.onTermination = { [weak self] _ in
-            guard let self, subscribers.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
-            count.subtract(1, ordering: .relaxed)
+            guard let self else { return }
+            subscribers.withLock { subscribers in
+                if subscribers.removeValue(forKey: id) != nil { count.subtract(1, ordering: .relaxed) }
+            }
         }
         return stream
     }
