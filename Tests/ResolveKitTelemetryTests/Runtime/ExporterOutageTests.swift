@@ -62,11 +62,8 @@ struct ExporterOutageTests {
             if outage == .slow {
                 // Exports run at the kernel's idle priority: on a busy machine the first reaches the endpoint only
                 // once a core is free, which may be after the turns.
-                let deadline = ContinuousClock.now + .seconds(10)
-                while harness.collector.requests.isEmpty, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(10))
-                }
-                #expect(!harness.collector.requests.isEmpty, "an export waits for its answer")
+                let exported = await pollUntil(timeout: .seconds(10)) { !harness.collector.requests.isEmpty }
+                #expect(exported, "an export waits for its answer")
             }
             // Down or refusing: every batch is tried twice and dropped. Slow: the batch being sent is still waiting
             // for its answer; the shutdown drops what is queued and cancels it.
