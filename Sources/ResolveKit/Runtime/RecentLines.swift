@@ -22,7 +22,4 @@ struct RecentLines: Sendable {
         guard start > 0 else { return storage }
         return Array(storage[start...]) + storage[..<start]
     }
-
-    /// How many lines are kept.
-    var count: Int { storage.count }
 }
