@@ -32,8 +32,9 @@ struct EventBroadcasterTests {
 
     @Test func aCancelledReaderEndsItsSubscription() async {
         let broadcaster = EventBroadcaster<Int>()
-        let reader = Task { for await _ in broadcaster.subscribe() {} }
-        while !broadcaster.hasSubscribers { await Task.yield() }
+        let stream = broadcaster.subscribe()
+        let reader = Task { for await _ in stream {} }
+        #expect(broadcaster.hasSubscribers)
         reader.cancel()
         await reader.value
         #expect(!broadcaster.hasSubscribers)
