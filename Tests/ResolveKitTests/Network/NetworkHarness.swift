@@ -74,7 +74,11 @@ struct NetworkHarness: Sendable {
             proxy: .server(.init(url: tinyproxy.url, credentials: { .init(user: "svc-agent", password: password) })),
             headers: ["X-Tenant": "acme"],
             headerProvider: { _, _ in ["X-Gateway-Token": "rotating-1"] },
-            observer: { record in observed.add("\(record) \(String(reflecting: record))") })
+            observer: { record in
+                observed.add(
+                    "\(record) (proxy \(record.proxyStatus.map(String.init) ?? "none"), reused \(record.reusedConnection), "
+                        + "sent \(record.bytesSent), received \(record.bytesReceived))")
+            })
     }
 
     func configuration(network: NetworkSettings? = nil, connectTimeout: Duration = .seconds(20))
@@ -92,6 +96,23 @@ struct NetworkHarness: Sendable {
             stateLocation: .inMemory,
             connectTimeout: connectTimeout,
             network: network ?? self.network)
+    }
+
+    /// The newest of what the client's exchanges, the library's log, nginx and tinyproxy recorded, to read beside a
+    /// failure.
+    func diagnostics(_ runtime: ResolveKitRuntime) -> String {
+        func newest(_ lines: [String]) -> String { lines.suffix(30).joined(separator: "\n") }
+        func newest(_ text: String) -> String { newest(text.split(separator: "\n").map(String.init)) }
+        return """
+            exchanges:
+            \(newest(observed.all))
+            log:
+            \(newest(logged.all + runtime.executionLog))
+            nginx:
+            \(newest(nginx.process.log))
+            tinyproxy:
+            \(newest(tinyproxy.log))
+            """
     }
 
     /// The secrets that must never be seen: the API key, the proxy password, the key passphrase.
