@@ -69,6 +69,29 @@ struct HTTPClientBasicsTests {
         }
     }
 
+    /// Each header reaches the server as written (one with an empty value too), and a large body goes out without
+    /// an `Expect: 100-continue` round trip first.
+    @Test func headersArriveAsWrittenAndALargeBodyWithoutExpect() async throws {
+        let long = String(repeating: "v", count: 3000)
+        try await LoopbackHTTPServer.withServer(handler: { request in
+            let seen = request.headers.filter { $0.name.hasPrefix("X-") || $0.name == "Expect" }
+            let text = seen.map { "\($0.name)=\($0.value.count > 20 ? "\($0.value.count) bytes" : $0.value)" }
+            return LoopbackResponse(
+                status: 200, headers: [("X-Seen", text.joined(separator: ","))],
+                body: .bytes(Array(String(request.body.count).utf8)))
+        }) { server in
+            try await HTTPClient.withClient { client in
+                let request = HTTPRequest(
+                    method: .post, url: server.baseURL + "/upload",
+                    headers: ["X-Empty": "", "X-Long": long, "X-Plain": "a: b; c"],
+                    body: Array(repeating: UInt8(ascii: "x"), count: 2 * 1024 * 1024), timeout: .seconds(20))
+                let response = try await client.send(request)
+                #expect(response.headers["X-Seen"] == "X-Empty=,X-Long=3000 bytes,X-Plain=a: b; c")
+                #expect(response.body == Array(String(2 * 1024 * 1024).utf8))
+            }
+        }
+    }
+
     @Test func aBodyWithoutContentTypeIsNotLabelledAsAForm() async throws {
         try await LoopbackHTTPServer.withServer(handler: Self.echo) { server in
             try await HTTPClient.withClient { client in

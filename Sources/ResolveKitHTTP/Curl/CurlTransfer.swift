@@ -105,18 +105,44 @@ final class CurlTransfer {
         }
     }
 
+    /// Hands libcurl the request's header lines. Each line is written into one buffer that every line reuses
+    /// (`curl_slist_append` copies it): building a `String` and its C copy per header cost two allocations each.
     private func configureHeaders(_ request: HTTPRequest) throws(HTTPError) {
-        var lines = request.headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
-        // No `Expect: 100-continue` round trip before large bodies; no form content type curl would invent.
-        lines.append("Expect:")
-        if request.body != nil, !request.headers.contains(name: "Content-Type") { lines.append("Content-Type:") }
-        for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else {
-                throw HTTPError(code: .transportFailed, message: "curl_slist_append failed: out of memory")
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        for header in request.headers {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: header.name.utf8)
+            if header.value.isEmpty {
+                line.append(UInt8(ascii: ";"))
+            } else {
+                line.append(contentsOf: ": ".utf8)
+                line.append(contentsOf: header.value.utf8)
             }
-            headerList = appended
+            try appendHeader(&line)
+        }
+        // No `Expect: 100-continue` round trip before large bodies; no form content type curl would invent.
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: "Expect:".utf8)
+        try appendHeader(&line)
+        if request.body != nil, !request.headers.contains(name: "Content-Type") {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: "Content-Type:".utf8)
+            try appendHeader(&line)
         }
         try check(rk_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+    }
+
+    /// Adds `line` (without its terminating zero, which this appends) to the header list.
+    private func appendHeader(_ line: inout [UInt8]) throws(HTTPError) {
+        line.append(0)
+        let appended = line.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { curl_slist_append(headerList, $0.baseAddress) }
+        }
+        guard let appended else {
+            throw HTTPError(code: .transportFailed, message: "curl_slist_append failed: out of memory")
+        }
+        headerList = appended
     }
 
     func set(_ option: CURLoption, _ value: Int) throws(HTTPError) {
