@@ -28,4 +28,23 @@ struct HTTPHeadersTests {
         #expect(!headers.contains(name: "accept"))
         #expect(headers.map(\.name) == ["Other"])
     }
+
+    /// Names match in any case, whatever their length, without matching a prefix, a longer name or a neighbour
+    /// letter; a name with non-ASCII letters still matches case-insensitively.
+    @Test(arguments: [
+        ("X-Resolvekit-Chat-Capability", "x-resolvekit-chat-capability", true),
+        ("ACCEPT", "accept", true),
+        ("Accept", "Accep", false),
+        ("Accep", "Accept", false),
+        ("X-[", "x-{", false),
+        ("X-@", "x-`", false),
+        ("X-Ünïcode", "x-üNÏCODE", true),
+        ("X-Ünïcode", "x-unicode", false),
+        ("", "", true),
+    ])
+    func namesMatchInAnyCase(name: String, lookup: String, matches: Bool) {
+        let headers: HTTPHeaders = [name: "value"]
+        #expect((headers[lookup] == "value") == matches)
+        #expect(headers.contains(name: lookup) == matches)
+    }
 }

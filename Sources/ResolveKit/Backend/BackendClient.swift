@@ -127,6 +127,8 @@ struct BackendClient: Sendable {
     /// The headers of every call: the bearer key, JSON, and the capability token for session-scoped calls.
     func headers(session: SessionAccess?, accept: String = "application/json") -> HTTPHeaders {
         var headers = HTTPHeaders()
+        // Room for what a request adds: its content type, `traceparent` and `tracestate`.
+        headers.reserveCapacity(6)
         headers.add(name: "Authorization", value: "Bearer " + apiKey)
         headers.add(name: "Accept", value: accept)
         if let session { headers.add(name: "X-Resolvekit-Chat-Capability", value: session.token.rawValue) }

@@ -26,6 +26,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         self.fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
+    /// Makes room for `count` fields, so adding up to that many allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field; an existing field of the same name stays.
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))
@@ -39,20 +44,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Removes every field named `name` (any case).
     public mutating func remove(name: String) {
-        let key = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == key }
+        fields.removeAll { Self.sameName($0.name, name) }
     }
 
     /// The first value of the field named `name` (any case), or `nil`.
     public subscript(name: String) -> String? {
-        let key = name.lowercased()
-        return fields.first { $0.name.lowercased() == key }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value of the fields named `name` (any case), in order.
     public func values(for name: String) -> [String] {
-        let key = name.lowercased()
-        return fields.filter { $0.name.lowercased() == key }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
     /// Whether a field named `name` (any case) is present.
@@ -63,6 +65,27 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
+
+    /// Whether two field names are the same in any case. Names are ASCII tokens (RFC 9110 §5.1), compared byte by
+    /// byte without the lowercased copies a lookup made of every longer name; anything else is compared lowercased.
+    static func sameName(_ first: String, _ second: String) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        var left = first.utf8.makeIterator()
+        var right = second.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case (let x?, let y?) where x < 0x80 && y < 0x80:
+                // An ASCII character lowercases to one: a difference here is a difference of the whole names.
+                guard folded(x) == folded(y) else { return false }
+            case (nil, let y?) where y < 0x80, (let y?, nil) where y < 0x80:
+                return false
+            default:
+                return first.lowercased() == second.lowercased()
+            }
+        }
+    }
 
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

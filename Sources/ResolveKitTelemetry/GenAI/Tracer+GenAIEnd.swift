@@ -72,10 +72,10 @@ extension Tracer {
         resendCount: Int = 0, status: Int?, errorType: String? = nil
     ) {
         guard span.isRecording else { return }
-        var attributes = [
-            SpanAttribute(SemanticAttributes.httpRequestMethod, .string(method)),
-            SpanAttribute(SemanticAttributes.urlFull, .string(redactedURL)),
-        ]
+        var attributes: [SpanAttribute] = []
+        attributes.reserveCapacity(7)
+        attributes.append(SpanAttribute(SemanticAttributes.httpRequestMethod, .string(method)))
+        attributes.append(SpanAttribute(SemanticAttributes.urlFull, .string(redactedURL)))
         if let serverAddress {
             attributes.append(SpanAttribute(SemanticAttributes.serverAddress, .string(serverAddress)))
         }
