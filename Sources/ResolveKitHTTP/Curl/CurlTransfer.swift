@@ -106,7 +106,7 @@ final class CurlTransfer {
     }
 
     /// Hands libcurl the request's header lines. Each line is written into one buffer that every line reuses
-    /// (`curl_slist_append` copies it): building a `String` and its C copy per header cost two allocations each.
+    /// (`curl_slist_append` copies it), where a `String` and its C copy per header would cost two allocations each.
     private func configureHeaders(_ request: HTTPRequest) throws(HTTPError) {
         var line: [UInt8] = []
         line.reserveCapacity(256)

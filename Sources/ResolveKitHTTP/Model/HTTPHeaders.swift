@@ -66,8 +66,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
-    /// Whether two field names are the same in any case. Names are ASCII tokens (RFC 9110 §5.1), compared byte by
-    /// byte without the lowercased copies a lookup made of every longer name; anything else is compared lowercased.
+    /// Whether two field names are the same in any case. Names are ASCII tokens (RFC 9110 §5.1): they are compared
+    /// byte by byte, because a lowercased copy of a name longer than 15 bytes allocates. Anything else is compared
+    /// lowercased.
     static func sameName(_ first: String, _ second: String) -> Bool {
         func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
         var left = first.utf8.makeIterator()

@@ -100,14 +100,14 @@ struct NetworkHarness: Sendable {
 
     /// The newest of what the client's exchanges, the library's log, nginx and tinyproxy recorded, to read beside a
     /// failure.
-    func diagnostics(_ runtime: ResolveKitRuntime) -> String {
+    var diagnostics: String {
         func newest(_ lines: [String]) -> String { lines.suffix(30).joined(separator: "\n") }
         func newest(_ text: String) -> String { newest(text.split(separator: "\n").map(String.init)) }
         return """
             exchanges:
             \(newest(observed.all))
             log:
-            \(newest(logged.all + runtime.executionLog))
+            \(newest(logged.all))
             nginx:
             \(newest(nginx.process.log))
             tinyproxy:

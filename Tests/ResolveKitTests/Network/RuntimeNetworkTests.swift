@@ -38,7 +38,7 @@ struct RuntimeNetworkTests {
             // The second turn once went unanswered under the full suite's load (its message's POST got no answer in
             // 57 s), and was not reproduced since: a failure here carries what the client, the library, nginx and
             // tinyproxy saw.
-            #expect(counts.map(\.accepted).reduce(0, +) == 4, "\(harness.diagnostics(runtime))")
+            #expect(counts.map(\.accepted).reduce(0, +) == 4, "\(harness.diagnostics)")
             #expect(counts.map(\.duplicates).reduce(0, +) == 0)
             let received = harness.received.all.map { $0.lowercased() }
             #expect(received.allSatisfy { $0.contains("x-tenant: acme") && $0.contains("x-gateway-token: rotating-1") })
