@@ -153,6 +153,11 @@ static inline CURLcode rk_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, c
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// A socket info of a transfer, e.g. `CURLINFO_ACTIVESOCKET` (`CURL_SOCKET_BAD` when there is none).
+static inline CURLcode rk_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 /// A string info, e.g. `CURLINFO_CAPATH`; the text belongs to libcurl.
 static inline CURLcode rk_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     char *text = NULL;

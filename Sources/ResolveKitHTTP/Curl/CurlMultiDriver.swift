@@ -194,8 +194,23 @@ final class CurlMultiDriver {
             else { continue }
             let result = rk_curl_msg_result(message)
             guard let curlTransfer = active[id] else { continue }
+            if result == CURLE_OPERATION_TIMEDOUT { Self.shutDownConnection(of: easy) }
             finish(id, with: result == CURLE_OK ? nil : curlTransfer.error(for: result))
         }
+    }
+
+    /// Shuts down the connection a timed-out transfer leaves behind. libcurl closes an HTTP/1.1 connection whose
+    /// request timed out, but keeps an HTTP/2 one, which every request and event stream to that server shares: if
+    /// the connection stalled (a proxy or NAT that stopped forwarding it), each retry and reconnect would go over it
+    /// again and time out too, until TCP gave up many minutes later. Shut down, it fails what still uses it at once,
+    /// and libcurl opens a new connection for what comes next. Must run before the handle leaves the multi handle:
+    /// libcurl finds the connection through it.
+    private static func shutDownConnection(of easy: UnsafeMutableRawPointer) {
+        var socket = curl_socket_t(-1)
+        guard rk_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 else {
+            return
+        }
+        shutdown(socket, Int32(SHUT_RDWR))
     }
 
     /// Removes the transfer from the multi handle, frees its easy handle, and reports the outcome.
