@@ -120,7 +120,9 @@ package final class LoopbackTCPRelay: Sendable {
             if link.isStalled.load(ordering: .relaxed) { continue }
             var sent = 0
             while sent < count {
-                let written = buffer.withUnsafeBytes { send(to, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
+                let written = buffer.withUnsafeBytes {
+                    send(to, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL))
+                }
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else { break }
                 sent += written

@@ -75,9 +75,10 @@ struct NetworkHarness: Sendable {
             headers: ["X-Tenant": "acme"],
             headerProvider: { _, _ in ["X-Gateway-Token": "rotating-1"] },
             observer: { record in
+                let proxy = record.proxyStatus.map(String.init) ?? "none"
                 observed.add(
-                    "\(record) (proxy \(record.proxyStatus.map(String.init) ?? "none"), reused \(record.reusedConnection), "
-                        + "sent \(record.bytesSent), received \(record.bytesReceived))")
+                    "\(record) (proxy \(proxy), reused \(record.reusedConnection), sent \(record.bytesSent), "
+                        + "received \(record.bytesReceived))")
             })
     }
 
