@@ -11,27 +11,7 @@ public struct LoopbackRefusingPort: Sendable {
     /// Binds a free port on 127.0.0.1.
     /// - Throws: ``LoopbackServerError`` when the system refuses a socket or a port.
     public init() throws(LoopbackServerError) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else {
-            throw LoopbackServerError(code: .resourceFailed, message: "Could not create a socket", errno: errno)
-        }
-        let address = loopbackAddress(port: 0)
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
-        }
-        var named = sockaddr_in()
-        var namedSize = size
-        let read = withUnsafeMutablePointer(to: &named) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &namedSize) }
-        }
-        guard bound == 0, read == 0 else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw LoopbackServerError(code: .bindFailed, message: "Could not bind a loopback port", errno: code)
-        }
-        self.descriptor = descriptor
-        self.port = UInt16(bigEndian: named.sin_port)
+        (descriptor, port) = try bindFreeLoopbackPort()
     }
 
     /// `http://127.0.0.1:<port>`.

@@ -28,26 +28,15 @@ package final class LoopbackTCPRelay: Sendable {
     /// Listens on a free loopback port and forwards to `127.0.0.1:targetPort`.
     /// - Throws: ``LoopbackServerError`` when the system refuses a socket, a port or a thread.
     package init(targetPort: Int) throws(LoopbackServerError) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else {
-            throw LoopbackServerError(code: .resourceFailed, message: "Could not create a socket", errno: errno)
-        }
-        var address = loopbackAddress(port: 0)
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
-        }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &size) }
-        }
-        guard bound == 0, named == 0, listen(listener, 64) == 0 else {
+        let (listener, port) = try bindFreeLoopbackPort()
+        guard listen(listener, 64) == 0 else {
             let code = errno
             Glibc.close(listener)
             throw LoopbackServerError(code: .bindFailed, message: "Could not listen on a loopback port", errno: code)
         }
         self.listener = listener
         self.targetPort = targetPort
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(port)
         do {
             try SystemThread.detached(name: "rk-relay") { [self] in acceptLoop() }
         } catch {
