@@ -111,30 +111,25 @@ final class CurlTransfer {
         var line: [UInt8] = []
         line.reserveCapacity(256)
         for header in request.headers {
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: header.name.utf8)
-            if header.value.isEmpty {
-                line.append(UInt8(ascii: ";"))
-            } else {
-                line.append(contentsOf: ": ".utf8)
-                line.append(contentsOf: header.value.utf8)
-            }
-            try appendHeader(&line)
+            // `Name;` is how libcurl sends a header with an empty value (`Name:` would remove it).
+            try appendHeader(header.name, header.value.isEmpty ? ";" : ": ", header.value, in: &line)
         }
         // No `Expect: 100-continue` round trip before large bodies; no form content type curl would invent.
-        line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: "Expect:".utf8)
-        try appendHeader(&line)
+        try appendHeader("Expect", ":", "", in: &line)
         if request.body != nil, !request.headers.contains(name: "Content-Type") {
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: "Content-Type:".utf8)
-            try appendHeader(&line)
+            try appendHeader("Content-Type", ":", "", in: &line)
         }
         try check(rk_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
     }
 
-    /// Adds `line` (without its terminating zero, which this appends) to the header list.
-    private func appendHeader(_ line: inout [UInt8]) throws(HTTPError) {
+    /// Adds the line `name`, `separator`, `value` to the header list, written into `line`.
+    private func appendHeader(
+        _ name: String, _ separator: String, _ value: String, in line: inout [UInt8]
+    ) throws(HTTPError) {
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: name.utf8)
+        line.append(contentsOf: separator.utf8)
+        line.append(contentsOf: value.utf8)
         line.append(0)
         let appended = line.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { curl_slist_append(headerList, $0.baseAddress) }
