@@ -139,18 +139,31 @@ struct BackendClient: Sendable {
         _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil,
         as type: Response.Type, trace: RequestTrace = RequestTrace()
     ) async throws(BackendError) -> Response {
-        let bytes = try await send(method, path, body: body, session: session, trace: trace)
-        do {
-            return try Response(jsonBytes: bytes)
-        } catch {
-            throw BackendError(code: .invalidResponse, endpoint: "\(method) \(Self.stripQuery(path))", message: "\(error)")
-        }
+        try Self.decode(try await send(method, path, body: body, session: session, trace: trace), method, path)
     }
 
+    // The request's bookkeeping before and after the exchange is in functions of its own, never inlined: a task
+    // allocates an async function's frame whole, with room for every path, and with the failures built here it was
+    // 5.8 KiB, taken from `malloc` for every request.
     private func send(
         _ method: HTTPMethod, _ path: String, body: JSONValue? = nil, session: SessionAccess? = nil,
         trace: RequestTrace = RequestTrace()
     ) async throws(BackendError) -> [UInt8] {
+        let (request, span) = prepare(method, path, body: body, session: session, trace: trace)
+        let exchange: Result<HTTPCollectedResponse, HTTPError>
+        do {
+            exchange = .success(try await http.send(request, maxBodyBytes: 8 * 1024 * 1024))
+        } catch {
+            exchange = .failure(error)
+        }
+        return try settle(exchange, span, method, path, trace).get()
+    }
+
+    /// The request to send, with its headers (and `traceparent` from its client span, begun here when tracing).
+    @inline(never)
+    private func prepare(
+        _ method: HTTPMethod, _ path: String, body: JSONValue?, session: SessionAccess?, trace: RequestTrace
+    ) -> (HTTPRequest, PendingSpan?) {
         var headers = headers(session: session)
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         let span = tracer?.begin(parent: trace.parent.map(SpanParent.context) ?? .root)
@@ -161,25 +174,50 @@ struct BackendClient: Sendable {
         let request = HTTPRequest(
             method: method, url: baseURL + path, headers: headers, body: body?.serializedBytes(), timeout: timeout,
             network: network)
+        return (request, span)
+    }
+
+    /// Ends the request's span and reads the exchange: the body of a 2xx, else the failure naming the endpoint.
+    @inline(never)
+    private func settle(
+        _ exchange: Result<HTTPCollectedResponse, HTTPError>, _ span: PendingSpan?, _ method: HTTPMethod,
+        _ path: String, _ trace: RequestTrace
+    ) -> Result<[UInt8], BackendError> {
         // Only a failure names its endpoint: describing it costs more than a request's other bookkeeping.
         var endpoint: String { "\(method) \(Self.stripQuery(path))" }
         let response: HTTPCollectedResponse
-        do {
-            response = try await http.send(request, maxBodyBytes: 8 * 1024 * 1024)
-        } catch {
+        switch exchange {
+        case .success(let collected):
+            response = collected
+        case .failure(let error):
             endSpan(span, method, path, trace, status: nil, errorType: error.code.rawValue)
-            throw BackendError(code: .transport, endpoint: endpoint, message: error.description, underlying: error)
+            return .failure(
+                BackendError(code: .transport, endpoint: endpoint, message: error.description, underlying: error))
         }
         endSpan(span, method, path, trace, status: response.status, errorType: nil)
         if let refusal = HTTPError.networkRefusal(status: response.status, body: response.body) {
-            throw BackendError(code: .transport, endpoint: endpoint, message: refusal.description, underlying: refusal)
+            return .failure(
+                BackendError(code: .transport, endpoint: endpoint, message: refusal.description, underlying: refusal))
         }
         guard (200..<300).contains(response.status) else {
-            throw BackendError(
-                code: .httpStatus, endpoint: endpoint, message: "HTTP \(response.status)", status: response.status,
-                serverError: ServerErrorBody(bytes: response.body))
+            return .failure(
+                BackendError(
+                    code: .httpStatus, endpoint: endpoint, message: "HTTP \(response.status)", status: response.status,
+                    serverError: ServerErrorBody(bytes: response.body)))
         }
-        return response.body
+        return .success(response.body)
+    }
+
+    /// The response read from `bytes`, or the failure naming the endpoint when they are not one.
+    @inline(never)
+    private static func decode<Response: WireDecodable>(
+        _ bytes: [UInt8], _ method: HTTPMethod, _ path: String
+    ) throws(BackendError) -> Response {
+        do {
+            return try Response(jsonBytes: bytes)
+        } catch {
+            throw BackendError(code: .invalidResponse, endpoint: "\(method) \(stripQuery(path))", message: "\(error)")
+        }
     }
 
     /// Records a request's client span, when one was begun.

@@ -5,67 +5,89 @@ extension SessionDriver {
     func request(
         _ call: BackendCall, access: SessionAccess?, trace: RequestTrace
     ) async -> Result<BackendAnswer, BackendFailure> {
-        guard let backend = core.withLock({ $0.backend }) else {
-            let error = BackendError(code: .transport, endpoint: "\(call)", message: "No API key")
-            return .failure(.backend(error, .sessionRead))
+        guard let backend = core.withLock({ $0.backend }) else { return Self.unsent(call, because: "No API key") }
+        guard let (endpoint, work) = work(for: call, on: backend, access: access, trace: trace) else {
+            return Self.unsent(call, because: "Not connected")
         }
-        // Made only when needed: describing the call (a whole result, say) costs more than sending it.
-        var notConnected: Result<BackendAnswer, BackendFailure> {
-            .failure(.backend(BackendError(code: .transport, endpoint: "\(call)", message: "Not connected"), .sessionRead))
-        }
-        switch call {
-        case .register:
-            return await register(backend)
-        case .createSession(let reuse):
-            let body = await sessionRequest(reuse: reuse)
-            return await attempt(.createSession) { .session(try await backend.createSession(body, trace: trace)) }
-        case .history:
-            guard let access else { return notConnected }
-            return await attempt(.sessionRead) { .history(try await backend.messages(access, trace: trace)) }
-        case .message(let text, let requestID):
-            guard let access else { return notConnected }
-            let body = MessageSubmitRequest(text: text, requestID: requestID, locale: parts.output.read().currentLocale)
-            return await attempt(.sendMessage) {
-                .accepted(turnID: try await backend.submitMessage(access, body, trace: trace).turnID)
-            }
-        case .toolResult(let submission):
-            guard let access else { return notConnected }
-            return await attempt(.toolResults) {
-                let answer = try await backend.submitToolResult(access, submission, trace: trace)
-                return .delivered(deduplicated: answer.deduplicated)
-            }
-        case .context:
-            guard let access else { return notConnected }
-            let names = allowedFunctionNames()
-            let configuration = parts.configuration
-            let patch = SessionContextPatch(
-                client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
-                llmContext: configuration.llmContextProvider(), availableFunctionNames: names,
-                locale: configuration.resolvedLocale)
-            return await attempt(.sessionRead) {
-                try await backend.patchContext(access, patch)
-                return .contextRefreshed(names: names)
-            }
-        case .feedback(let rating, let comment):
-            guard let access else { return notConnected }
-            let body = FeedbackSubmission(rating: rating, comment: comment)
-            return await attempt(.sessionRead) { .feedback(alreadyGiven: try await backend.submitFeedback(access, body)) }
-        case .localization(let locale):
-            guard let access else { return notConnected }
-            let locale = locale ?? parts.configuration.resolvedLocale
-            return await attempt(.sessionRead) { .localization(try await backend.localization(access, locale: locale)) }
+        do {
+            return .success(try await work())
+        } catch {
+            return .failure(Self.failure(error, of: endpoint))
         }
     }
 
-    private func attempt(
-        _ endpoint: BackendFailurePolicy.Endpoint, _ body: () async throws -> BackendAnswer
-    ) async -> Result<BackendAnswer, BackendFailure> {
-        do {
-            return .success(try await body())
-        } catch let error as BackendError {
-            return .failure(.backend(error, endpoint))
-        } catch {
-            return .failure(.backend(BackendError(code: .transport, endpoint: "\(endpoint)", message: "\(error)"), endpoint))
+    /// A request that was not sent: a transport failure naming `call`.
+    @inline(never)
+    private static func unsent(_ call: BackendCall, because message: String) -> Result<BackendAnswer, BackendFailure> {
+        .failure(.backend(BackendError(code: .transport, endpoint: "\(call)", message: message), .sessionRead))
+    }
+
+    /// What `error` thrown by a request's work means for the machine.
+    @inline(never)
+    private static func failure(_ error: any Error, of endpoint: BackendFailurePolicy.Endpoint) -> BackendFailure {
+        switch error {
+        case let failure as BackendFailure: failure
+        case let error as BackendError: .backend(error, endpoint)
+        default: .backend(BackendError(code: .transport, endpoint: "\(endpoint)", message: "\(error)"), endpoint)
+        }
+    }
+
+    /// What sending `call` does, and the endpoint its failures are about; `nil` when the call needs the session and
+    /// there is none.
+    ///
+    /// Closures, so that ``request(_:access:trace:)`` awaits at one place: a task allocates an async function's
+    /// frame whole, with room for every path, and a frame with each request's work in it took 24 KiB from `malloc`
+    /// for every result's `POST`.
+    @inline(never)
+    private func work(
+        for call: BackendCall, on backend: BackendClient, access: SessionAccess?, trace: RequestTrace
+    ) -> (BackendFailurePolicy.Endpoint, () async throws -> BackendAnswer)? {
+        switch call {
+        case .register:
+            return (.registration, { [self] in try await register(backend) })
+        case .createSession(let reuse):
+            return (.createSession, { [self] in
+                .session(try await backend.createSession(await sessionRequest(reuse: reuse), trace: trace))
+            })
+        case .history:
+            guard let access else { return nil }
+            return (.sessionRead, { .history(try await backend.messages(access, trace: trace)) })
+        case .message(let text, let requestID):
+            guard let access else { return nil }
+            return (.sendMessage, { [parts] in
+                let body = MessageSubmitRequest(
+                    text: text, requestID: requestID, locale: parts.output.read().currentLocale)
+                return .accepted(turnID: try await backend.submitMessage(access, body, trace: trace).turnID)
+            })
+        case .toolResult(let submission):
+            guard let access else { return nil }
+            return (.toolResults, {
+                let answer = try await backend.submitToolResult(access, submission, trace: trace)
+                return .delivered(deduplicated: answer.deduplicated)
+            })
+        case .context:
+            guard let access else { return nil }
+            return (.sessionRead, { [self] in
+                let names = allowedFunctionNames()
+                let configuration = parts.configuration
+                let patch = SessionContextPatch(
+                    client: HostClientInfo.make(appVersion: configuration.appVersion, appBuild: configuration.appBuild),
+                    llmContext: configuration.llmContextProvider(), availableFunctionNames: names,
+                    locale: configuration.resolvedLocale)
+                try await backend.patchContext(access, patch)
+                return .contextRefreshed(names: names)
+            })
+        case .feedback(let rating, let comment):
+            guard let access else { return nil }
+            return (.sessionRead, {
+                let body = FeedbackSubmission(rating: rating, comment: comment)
+                return .feedback(alreadyGiven: try await backend.submitFeedback(access, body))
+            })
+        case .localization(let locale):
+            guard let access else { return nil }
+            return (.sessionRead, { [parts] in
+                .localization(try await backend.localization(access, locale: locale ?? parts.configuration.resolvedLocale))
+            })
         }
     }
 
@@ -75,7 +97,8 @@ extension SessionDriver {
     /// function of the app (§4.3). Unless the configuration ``ResolveKitConfiguration/replacesOtherFunctions``,
     /// `GET /v1/functions` comes first, and a registry that lacks functions the backend lists (another host's of the
     /// fleet) is refused with ``BackendError/Code/functionSetConflict`` naming them.
-    private func register(_ backend: BackendClient) async -> Result<BackendAnswer, BackendFailure> {
+    /// - Throws: ``BackendFailure`` when a step fails or the backend does not support this SDK.
+    private func register(_ backend: BackendClient) async throws(BackendFailure) -> BackendAnswer {
         let work: @Sendable () async -> BackendFailure? = { [parts] in
             do throws(BackendError) {
                 if let compat = try await backend.compatibility(),
@@ -109,8 +132,8 @@ extension SessionDriver {
             }
         }
         let failure = if let registration = parts.registration { await registration.ensure(work) } else { await work() }
-        if let failure { return .failure(failure) }
-        return .success(.registered)
+        if let failure { throw failure }
+        return .registered
     }
 
     /// The refusal when registering `registry` (a full replace of the app's functions) would deactivate functions
