@@ -89,10 +89,11 @@ package struct ToolCallRunner: Sendable {
                         spanContext: spanContext))
             }
         }
+        let automatic = ToolCallDecision.attributed(.approve, by: .automatic(reason: "the function needs no approval"))
         for index in admitted.indices where !admitted[index].call.requiresApproval {
-            admitted[index].decision = .attributed(.approve, by: .automatic(reason: "the function needs no approval"))
-            audit.decision(admitted[index].call, sessionID: run.sessionID, batchID: 0, admitted[index].decision)
-            run.decided(admitted[index].call, .notRequired, admitted[index].decision, waited: false)
+            admitted[index].decision = automatic
+            audit.decision(admitted[index].call, sessionID: run.sessionID, batchID: 0, automatic)
+            run.decided(admitted[index].call, .notRequired, automatic, waited: false)
         }
         return admitted
     }

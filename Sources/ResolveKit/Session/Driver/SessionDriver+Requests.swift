@@ -86,7 +86,8 @@ extension SessionDriver {
         case .localization(let locale):
             guard let access else { return nil }
             return (.sessionRead, { [parts] in
-                .localization(try await backend.localization(access, locale: locale ?? parts.configuration.resolvedLocale))
+                let locale = locale ?? parts.configuration.resolvedLocale
+                return .localization(try await backend.localization(access, locale: locale))
             })
         }
     }
