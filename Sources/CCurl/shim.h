@@ -12,12 +12,6 @@
 #include <stddef.h>
 #include <sys/epoll.h>    // the curl thread's event loop (Glibc's Swift module leaves these two out)
 #include <sys/eventfd.h>
-#include <errno.h>
-#include <sched.h>
-#include <stdint.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 typedef size_t (*rk_curl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 typedef int (*rk_curl_xferinfo_callback)(void *userdata, curl_off_t download_total, curl_off_t download_now,
@@ -213,36 +207,6 @@ static inline bool rk_curl_supports_http2(void) {
 static inline const char *rk_curl_version_string(void) {
     const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
     return info != NULL ? info->version : "unknown";
-}
-
-/// `struct sched_attr` of `sched_setattr(2)`, which glibc 2.36 does not declare.
-struct rk_sched_attr {
-    uint32_t size;
-    uint32_t sched_policy;
-    uint64_t sched_flags;
-    int32_t sched_nice;
-    uint32_t sched_priority;
-    uint64_t sched_runtime;
-    uint64_t sched_deadline;
-    uint64_t sched_period;
-};
-
-/// Asks for time slices of `nanoseconds` for the calling thread, keeping its policy and nice value: Linux 6.12 and
-/// later (EEVDF's custom slice) then run the thread sooner after it wakes, at the same share of the CPU; older
-/// kernels ignore the request. Only for `SCHED_OTHER` (0) and `SCHED_BATCH` (3); no privilege is needed.
-/// Returns 0 when the kernel took the request (which it clamps to 0.1 to 100 ms).
-static inline int rk_request_thread_slice(uint64_t nanoseconds) {
-    int policy = sched_getscheduler(0);
-    if (policy != 0 && policy != 3) return -1;
-    errno = 0;
-    int nice = getpriority(PRIO_PROCESS, 0);
-    if (nice == -1 && errno != 0) return -1;
-    struct rk_sched_attr attr = {0};
-    attr.size = sizeof(attr);
-    attr.sched_policy = (uint32_t)policy;
-    attr.sched_nice = nice;
-    attr.sched_runtime = nanoseconds;
-    return (int)syscall(SYS_sched_setattr, 0, &attr, 0);
 }
 
 static const size_t RK_CURL_WRITEFUNC_PAUSE = CURL_WRITEFUNC_PAUSE;

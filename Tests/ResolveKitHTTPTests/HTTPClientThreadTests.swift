@@ -73,27 +73,6 @@ struct HTTPClientThreadTests {
         }
     }
 
-    /// The curl thread asks for 100 µs time slices, so a busy machine runs it soon after its sockets wake it. The
-    /// kernel shows a thread's slice in `/proc/<pid>/task/<tid>/sched` (`se.slice`, in nanoseconds).
-    @Test(.enabled(if: kernelTakesCustomSlices, "a thread's own time slice needs Linux 6.12 or later"))
-    func theCurlThreadRunsWithShortSlices() async throws {
-        try await LoopbackHTTPServer.withServer(handler: handler(Gate())) { server in
-            try await HTTPClient.withClient { client in
-                #expect(try await client.send(HTTPRequest(url: server.baseURL)).body == Array("ok".utf8))
-                let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
-                let slices = tasks.compactMap { task -> Int? in
-                    let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
-                    guard name == "rk-http\n",
-                        let sched = try? String(contentsOfFile: "/proc/self/task/\(task)/sched", encoding: .utf8),
-                        let line = sched.split(separator: "\n").first(where: { $0.hasPrefix("se.slice") })
-                    else { return nil }
-                    return line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-                }
-                #expect(!slices.isEmpty && slices.allSatisfy { $0 == 100_000 })
-            }
-        }
-    }
-
     /// A background client (telemetry's exports) works as any other, from a thread of its own at `SCHED_IDLE` (5).
     @Test func aBackgroundClientsThreadRunsAtTheIdlePolicy() async throws {
         try await LoopbackHTTPServer.withServer(handler: handler(Gate())) { server in
@@ -128,14 +107,3 @@ struct HTTPClientThreadTests {
         loop.requestStop()
     }
 }
-
-/// Whether the running kernel takes a thread's own time slice (`sched_setattr` with `sched_runtime`): Linux 6.12 and
-/// later.
-private let kernelTakesCustomSlices: Bool = {
-    var name = utsname()
-    uname(&name)
-    let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    let parts = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
-    guard parts.count == 2 else { return false }
-    return (parts[0], parts[1]) >= (6, 12)
-}()

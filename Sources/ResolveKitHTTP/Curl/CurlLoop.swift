@@ -173,21 +173,11 @@ final class CurlLoop: Sendable {
         return stopped
     }
 
-    /// Asks the kernel for 100 µs time slices for the calling (curl) thread. Every byte of every transfer goes
-    /// through this one thread, in short bursts after `epoll` wakes it; with the default slices, on a busy machine it
-    /// waited milliseconds for a core after its sockets woke it, behind threads that had run less. A short slice
-    /// (Linux 6.12 and later; older kernels ignore it) lets it run sooner at the same share of the CPU.
-    private static func askForShortSlices() {
-        _ = rk_request_thread_slice(100_000)
-    }
-
     private func startDriverThread() {
         let multi = multi
         do throws(SystemThread.StartFailure) {
             try SystemThread.detached(name: threadName, priority: configuration.isBackground ? .idle : .normal) {
-                [self] in
-                if !configuration.isBackground { Self.askForShortSlices() }
-                CurlMultiDriver(multi: multi, loop: self).run()
+                [self] in CurlMultiDriver(multi: multi, loop: self).run()
             }
         } catch {
             // No thread: fail everything posted so far; nothing can drive the transfers.
