@@ -80,15 +80,9 @@ package final class LoopbackServerProcess: Sendable {
     }
 
     private static func accepts(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = loopbackAddress(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        guard let descriptor = connectToLoopback(port: port) else { return false }
+        close(descriptor)
+        return true
     }
 
     private static func log(_ path: String) throws -> FileHandle {

@@ -24,3 +24,20 @@ func bindFreeLoopbackPort() throws(LoopbackServerError) -> (descriptor: Int32, p
     }
     return (descriptor, UInt16(bigEndian: named.sin_port))
 }
+
+/// A TCP socket connected to `127.0.0.1:port`, or `nil` when nothing accepts there.
+func connectToLoopback(port: Int) -> Int32? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    let address = loopbackAddress(port: port)
+    let connected = withUnsafePointer(to: address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else {
+        Glibc.close(descriptor)
+        return nil
+    }
+    return descriptor
+}

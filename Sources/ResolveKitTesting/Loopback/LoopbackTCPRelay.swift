@@ -69,15 +69,7 @@ package final class LoopbackTCPRelay: Sendable {
                 Glibc.close(listener)
                 return
             }
-            let target = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            let address = loopbackAddress(port: targetPort)
-            let connected = withUnsafePointer(to: address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(target, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard target >= 0, connected == 0 else {
-                if target >= 0 { Glibc.close(target) }
+            guard let target = connectToLoopback(port: targetPort) else {
                 Glibc.close(accepted)
                 continue
             }
@@ -86,16 +78,29 @@ package final class LoopbackTCPRelay: Sendable {
             let pumps = [(accepted, target), (target, accepted)].map { from, to in
                 try? SystemThread(name: "rk-relay-pump") { Self.pump(from: from, to: to, link: link) }
             }
-            // Each side's socket is closed once both directions have ended.
-            try? SystemThread.detached(name: "rk-relay-link") { [self] in
-                for pump in pumps { pump?.join() }
-                // Closed under the lock that `stop()` shuts links down under: a number closed here may be reused.
-                links.withLock { links in
-                    links.removeAll { $0 === link }
-                    Glibc.close(accepted)
-                    Glibc.close(target)
-                }
+            if pumps.contains(where: { $0 == nil }) {
+                // A direction that cannot be forwarded ends the connection rather than leaving it half relayed.
+                shutdown(accepted, Int32(SHUT_RDWR))
+                shutdown(target, Int32(SHUT_RDWR))
             }
+            do {
+                try SystemThread.detached(name: "rk-relay-link") { [self] in close(link, after: pumps) }
+            } catch {
+                shutdown(accepted, Int32(SHUT_RDWR))
+                shutdown(target, Int32(SHUT_RDWR))
+                close(link, after: pumps)
+            }
+        }
+    }
+
+    /// Closes each side's socket once both directions have ended.
+    private func close(_ link: Link, after pumps: [SystemThread?]) {
+        for pump in pumps { pump?.join() }
+        // Closed under the lock that `stop()` shuts links down under: a number closed here may be reused.
+        links.withLock { links in
+            links.removeAll { $0 === link }
+            Glibc.close(link.accepted)
+            Glibc.close(link.target)
         }
     }
 
