@@ -13,8 +13,8 @@ final class CurlLoop: Sendable {
     enum Command: Sendable {
         /// Start a transfer.
         case add(Transfer)
-        /// Abort a transfer and free its easy handle.
-        case cancel(Int)
+        /// Abort a transfer and free its easy handle; a `timedOut` error also shuts its connection down.
+        case cancel(Int, HTTPError)
         /// Resume a transfer paused for back-pressure.
         case unpause(Int)
     }

@@ -145,12 +145,14 @@ final class CurlMultiDriver {
             } else {
                 waitingRequests.append(transfer)
             }
-        case .cancel(let id):
+        case .cancel(let id, let error):
             if let transfer = waitingRequests.remove(id: id) {
-                transfer.curlCompleted(.cancelledError)
-            } else {
-                finish(id, with: .cancelledError)
+                transfer.curlCompleted(error)
+                return
             }
+            // Nothing arrived in time (the event stream's idle watchdog): as when libcurl's own deadline passes.
+            if error.code == .timedOut, let curlTransfer = active[id] { shutDownConnection(of: curlTransfer.easy) }
+            finish(id, with: error)
         case .unpause(let id):
             guard let curlTransfer = active[id] else { return }
             // libcurl sets a zero timer for an unpaused transfer; the loop's timeout action resumes it.
@@ -194,21 +196,30 @@ final class CurlMultiDriver {
             else { continue }
             let result = rk_curl_msg_result(message)
             guard let curlTransfer = active[id] else { continue }
-            if result == CURLE_OPERATION_TIMEDOUT { Self.shutDownConnection(of: easy) }
+            if result == CURLE_OPERATION_TIMEDOUT { shutDownConnection(of: easy) }
             finish(id, with: result == CURLE_OK ? nil : curlTransfer.error(for: result))
         }
     }
 
-    /// Shuts down the connection a timed-out transfer leaves behind. libcurl closes an HTTP/1.1 connection whose
-    /// request timed out, but keeps an HTTP/2 one, which every request and event stream to that server shares: if
-    /// the connection stalled (a proxy or NAT that stopped forwarding it), each retry and reconnect would go over it
-    /// again and time out too, until TCP gave up many minutes later. Shut down, it fails what still uses it at once,
-    /// and libcurl opens a new connection for what comes next. Must run before the handle leaves the multi handle:
-    /// libcurl finds the connection through it.
-    private static func shutDownConnection(of easy: UnsafeMutableRawPointer) {
+    /// Shuts down the connection a timed-out transfer leaves behind (libcurl's deadline passed, or the event stream's
+    /// idle watchdog gave up on it). libcurl closes an HTTP/1.1 connection whose request timed out, but keeps an
+    /// HTTP/2 one, which every request and event stream to that server shares: if the connection stalled (a proxy or
+    /// NAT that stopped forwarding it), each retry and reconnect would go over it again and time out too, until TCP
+    /// gave up many minutes later. Shut down, it fails what still uses it at once, and libcurl opens a new connection
+    /// for what comes next. Must run before the handle leaves the multi handle: libcurl finds the connection through
+    /// it.
+    private func shutDownConnection(of easy: UnsafeMutableRawPointer) {
         var socket = curl_socket_t(-1)
-        guard rk_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0 else {
-            return
+        if rk_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK || socket < 0 {
+            // A transfer still running (the event stream's watchdog gave up on it): libcurl closes an HTTP/1.1
+            // connection such a transfer leaves, and an HTTP/2 one's socket is the one it waits on whose ends are
+            // the transfer's (an HTTP/2 client has few sockets to look through).
+            var version = 0
+            guard rk_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version) == CURLE_OK,
+                version == CURL_HTTP_VERSION_2_0, let ends = ConnectionEndpoints(transfer: easy),
+                let found = poller.descriptors.first(where: { ConnectionEndpoints(socket: $0) == ends })
+            else { return }
+            socket = found
         }
         shutdown(socket, Int32(SHUT_RDWR))
     }

@@ -37,6 +37,9 @@ final class EpollSet {
         watched[target] = mask
     }
 
+    /// The descriptors watched now: every socket libcurl has a transfer waiting on.
+    var descriptors: Dictionary<Int32, UInt32>.Keys { watched.keys }
+
     /// Stops watching `target` (libcurl is about to close it, or has).
     func forget(_ target: Int32) {
         guard watched.removeValue(forKey: target) != nil else { return }

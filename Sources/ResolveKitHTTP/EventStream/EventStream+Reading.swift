@@ -3,8 +3,9 @@ import Synchronization
 extension EventStream {
     /// Reads one open connection until it ends; `nil` when the task was cancelled.
     ///
-    /// The idle watchdog runs as a child task and aborts the transfer through `connection.cancel`; the
-    /// connection is cancelled on every exit path and the parser is reset for the next connection.
+    /// The idle watchdog runs as a child task and aborts the transfer through `connection.abortStalled`, which
+    /// gives up the connection under it too; the connection is cancelled on every exit path and the parser is reset
+    /// for the next connection.
     func read<Failure: Error>(
         isolation: isolated (any Actor)? = #isolation, _ connection: EventStreamConnection, parser: inout SSEParser,
         machine: inout StateMachine,
@@ -14,7 +15,7 @@ extension EventStream {
         let result = await withTaskGroup(of: Void.self) { group in
             if let idleTimeout = configuration.idleTimeout {
                 let time = self.time
-                group.addTask { await watchdog.run(idleTimeout: idleTimeout, time: time, onTimeout: connection.cancel) }
+                group.addTask { await watchdog.run(idleTimeout: idleTimeout, time: time, onTimeout: connection.abortStalled) }
             }
             let result = await withTaskCancellationHandler {
                 await readLoop(

@@ -32,7 +32,8 @@ extension EventStreamTransport {
                 return try await transfer.nextChunk()
             })
             return EventStreamConnection(
-                status: response.status, chunks: chunks, cancel: { transfer.cancel(.cancelledError) })
+                status: response.status, chunks: chunks, cancel: { transfer.cancel(.cancelledError) },
+                abortStalled: { transfer.cancel(.stalledError) })
         }
     }
 }

@@ -43,6 +43,10 @@ public struct EventStreamConnection: Sendable {
     public var chunks: AsyncThrowingStream<[UInt8], any Error>
     /// Aborts the transfer so that `chunks` finishes soon; called on every exit path, possibly more than once.
     public var cancel: @Sendable () -> Void
+    /// Aborts the transfer because nothing arrived within the idle timeout, and gives up the connection under it:
+    /// a connection that stopped forwarding (a proxy or NAT that dropped the flow) must not carry the reconnect,
+    /// which over HTTP/2 it would, shared by every request to the server.
+    public var abortStalled: @Sendable () -> Void
 
     /// Creates a connection.
     ///
@@ -51,13 +55,15 @@ public struct EventStreamConnection: Sendable {
     ///   - body: The error body for non-2xx statuses.
     ///   - chunks: The streaming body for 2xx statuses.
     ///   - cancel: Aborts the transfer; must be idempotent.
+    ///   - abortStalled: Aborts the transfer and gives up its connection; `cancel` when not given.
     public init(
         status: Int, body: [UInt8] = [], chunks: AsyncThrowingStream<[UInt8], any Error>,
-        cancel: @escaping @Sendable () -> Void
+        cancel: @escaping @Sendable () -> Void, abortStalled: (@Sendable () -> Void)? = nil
     ) {
         self.status = status
         self.body = body
         self.chunks = chunks
         self.cancel = cancel
+        self.abortStalled = abortStalled ?? cancel
     }
 }

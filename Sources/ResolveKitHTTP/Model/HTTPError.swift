@@ -130,6 +130,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 
     static let cancelledError = HTTPError(code: .cancelled, message: "The request was cancelled")
+    static let stalledError = HTTPError(
+        code: .timedOut, message: "Nothing arrived within the event stream's idle timeout; the connection was shut")
     static let shutdownError = HTTPError(
         code: .shutdown, message: "The HTTP client was shut down; create a new client for further requests")
 }

@@ -76,12 +76,14 @@ final class Transfer: Sendable {
         return try result.get()
     }
 
-    /// Ends the exchange with `error`: fails whoever waits and aborts the curl transfer if it still runs.
+    /// Ends the exchange with `error`: fails whoever waits and aborts the curl transfer if it still runs. With a
+    /// `timedOut` error the connection under it is shut down too: it stopped delivering, and over HTTP/2 the next
+    /// request to the server would go over it again.
     func cancel(_ error: HTTPError) {
         let action = machine.withLock { $0.cancel(error) }
         action.head?.resume(returning: .failure(error))
         action.consumer?.resume(returning: .failure(error))
-        if action.abortTransfer { _ = loop.submit(.cancel(id)) }
+        if action.abortTransfer { _ = loop.submit(.cancel(id, error)) }
     }
 
     /// Whether the transfer is paused because the consumer is behind.

@@ -32,4 +32,70 @@ struct StalledConnectionTests {
             #expect(fixture.requests.all.count == 2)
         }
     }
+
+    /// The event stream's idle watchdog gives up on a stream whose connection went silent; the reconnect must not go
+    /// over that connection again (it would never get a response head, and so on at every retry).
+    @Test func anEventStreamWhoseConnectionStalledReconnectsOverANewOne() async throws {
+        let served = Mutex(0)
+        try await TLSFixture.run(respond: { _ in
+            let number = served.withLock { served in
+                served += 1
+                return served
+            }
+            return LoopbackResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream")],
+                body: .stream { writer in
+                    try await writer.write(Array("id: \(number)\ndata: hello\n\n".utf8))
+                    // Held open, silent, until the client goes.
+                    try await Task.sleep(for: .seconds(60))
+                })
+        }) { fixture in
+            let relay = try LoopbackTCPRelay(targetPort: fixture.proxy.process.port)
+            defer { relay.stop() }
+            let connected = Mutex<[Bool]>([])
+            var network = fixture.trusted
+            network.observer = { record in connected.withLock { $0.append(record.timings.connect > .zero) } }
+            let events = try await HTTPClient.withClient { client in
+                let stream = EventStream(
+                    url: "https://127.0.0.1:\(relay.port)/events",
+                    configuration: .init(
+                        backoff: .init(initialDelay: .milliseconds(50), jitter: 0), idleTimeout: .seconds(1)),
+                    transport: .http(client, network: network), clock: ContinuousClock(), headers: { [] })
+                return await Self.firstEventIDs(2, of: stream, within: .seconds(10)) { relay.stallOpenConnections() }
+            }
+            // Without giving the stalled connection up, the reconnect waited on it for a head that never came.
+            #expect(events == ["1", "2"])
+            #expect(connected.withLock { $0.first } == true)
+            #expect(served.withLock { $0 } == 2)
+        }
+    }
+
+    /// The ids of the first `count` events of `stream`, or fewer when `limit` passes first; `afterFirst` runs once
+    /// the first event arrived.
+    private static func firstEventIDs(
+        _ count: Int, of stream: EventStream, within limit: Duration, afterFirst: @escaping @Sendable () -> Void
+    ) async -> [String] {
+        await withTaskGroup(of: [String]?.self) { group in
+            group.addTask {
+                var ids: [String] = []
+                await stream.run { element in
+                    guard case .event(let event) = element else { return }
+                    ids.append(event.id ?? "")
+                    if ids.count == 1 { afterFirst() }
+                    if ids.count == count { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return ids
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let finished = await group.next() {
+                if let ids = finished { return ids }
+                group.cancelAll()
+            }
+            return []
+        }
+    }
 }

@@ -18,9 +18,12 @@ struct TLSFixture: Sendable {
     static let skipNote = Comment(rawValue: "\(ExternalProgram.nginx.skipNote); \(ExternalProgram.openssl.skipNote)")
 
     /// Runs `body` with nginx serving `certificate` (the valid server certificate by default) in front of a server
-    /// that answers `200 ok` and records each request.
+    /// that records each request and answers it with `respond` (by default `200 ok`).
     static func run(
         certificate: KeyPath<TestCertificates, String> = \.serverCertificate, requireClientCertificate: Bool = false,
+        respond: @escaping @Sendable (LoopbackRequest) async -> LoopbackResponse = { _ in
+            LoopbackResponse(status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("ok".utf8)))
+        },
         _ body: (TLSFixture) async throws -> Void
     ) async throws {
         _ = try ExternalProgram.nginx.require()
@@ -28,8 +31,7 @@ struct TLSFixture: Sendable {
         let requests = RequestLog()
         let upstream = try LoopbackHTTPServer.start { request in
             requests.append(request)
-            return LoopbackResponse(
-                status: 200, headers: [("Content-Type", "text/plain")], body: .bytes(Array("ok".utf8)))
+            return await respond(request)
         }
         let proxy: NginxTLSProxy
         do {
