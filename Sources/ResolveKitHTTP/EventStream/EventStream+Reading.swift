@@ -15,7 +15,9 @@ extension EventStream {
         let result = await withTaskGroup(of: Void.self) { group in
             if let idleTimeout = configuration.idleTimeout {
                 let time = self.time
-                group.addTask { await watchdog.run(idleTimeout: idleTimeout, time: time, onTimeout: connection.abortStalled) }
+                group.addTask {
+                    await watchdog.run(idleTimeout: idleTimeout, time: time, onTimeout: connection.abortStalled)
+                }
             }
             let result = await withTaskCancellationHandler {
                 await readLoop(
