@@ -1,3 +1,4 @@
+import Foundation
 import ResolveKit
 import ResolveKitCLINetwork
 import ResolveKitTerminal
@@ -15,7 +16,14 @@ struct OneShot {
     /// words).
     func run(_ message: String) async -> Int32 {
         let renderer = TranscriptRenderer(screen: screen)
-        if let error = await Connecting.start(runtime) {
+        // The transcript shows no connection states: the first retried failure is said on standard error, so a
+        // person or a script waiting out the connect budget knows why.
+        let budget = runtime.configuration.connectTimeout.map { " for up to \($0.components.seconds) s" } ?? ""
+        let connecting = await Connecting.start(runtime) { cause in
+            let line = "rk-chat: not connected yet, retrying\(budget): \(cause.message)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        if let error = connecting {
             print(NetworkFailure.report(error, tool: "rk-chat", headline: "could not connect"))
             return 3
         }
