@@ -51,26 +51,27 @@ struct ConnectionEndpoints: Equatable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { read(descriptor, $0, &length) }
         }
         guard read == 0 else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    var bytes = address.pointee.sin_addr
-                    guard inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count)) != nil else { return nil }
-                    return (Self.text(text), Int(UInt16(bigEndian: address.pointee.sin_port)))
+        case AF_INET: return numeric(storage, as: sockaddr_in.self, family: AF_INET) { ($0.sin_addr, $0.sin_port) }
+        case AF_INET6: return numeric(storage, as: sockaddr_in6.self, family: AF_INET6) { ($0.sin6_addr, $0.sin6_port) }
+        default: return nil
+        }
+    }
+
+    /// The address in `storage`, read as an `Address` of `family`, as numeric text and its port.
+    private static func numeric<Address, Bytes>(
+        _ storage: sockaddr_storage, as type: Address.Type, family: Int32, _ parts: (Address) -> (Bytes, in_port_t)
+    ) -> (String, Int)? {
+        withUnsafePointer(to: storage) {
+            $0.withMemoryRebound(to: Address.self, capacity: 1) { address in
+                let (bytes, port) = parts(address.pointee)
+                var characters = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+                let written = withUnsafeBytes(of: bytes) {
+                    inet_ntop(family, $0.baseAddress, &characters, socklen_t(characters.count))
                 }
+                guard written != nil else { return nil }
+                return (text(characters), Int(UInt16(bigEndian: port)))
             }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    var bytes = address.pointee.sin6_addr
-                    guard inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count)) != nil else { return nil }
-                    return (Self.text(text), Int(UInt16(bigEndian: address.pointee.sin6_port)))
-                }
-            }
-        default:
-            return nil
         }
     }
 
