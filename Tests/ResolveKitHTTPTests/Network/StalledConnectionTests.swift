@@ -65,7 +65,8 @@ struct StalledConnectionTests {
             }
             // Without giving the stalled connection up, the reconnect waited on it for a head that never came.
             #expect(events == ["1", "2"])
-            #expect(connected.withLock { $0.first } == true)
+            // Both streams connected anew: the second did not reuse the first one's connection.
+            #expect(connected.withLock { $0 } == [true, true])
             #expect(served.withLock { $0 } == 2)
         }
     }
