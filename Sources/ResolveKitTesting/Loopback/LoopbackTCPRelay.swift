@@ -17,6 +17,12 @@ package final class LoopbackTCPRelay: Sendable {
             self.accepted = accepted
             self.target = target
         }
+
+        /// Ends both directions on both sockets: each pump returns; the sockets stay open until closed.
+        func shutDown() {
+            shutdown(accepted, Int32(SHUT_RDWR))
+            shutdown(target, Int32(SHUT_RDWR))
+        }
     }
 
     /// The relay's port on 127.0.0.1.
@@ -54,10 +60,7 @@ package final class LoopbackTCPRelay: Sendable {
     package func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         links.withLock { links in
-            for link in links {
-                shutdown(link.accepted, Int32(SHUT_RDWR))
-                shutdown(link.target, Int32(SHUT_RDWR))
-            }
+            for link in links { link.shutDown() }
         }
     }
 
@@ -80,14 +83,12 @@ package final class LoopbackTCPRelay: Sendable {
             }
             if pumps.contains(where: { $0 == nil }) {
                 // A direction that cannot be forwarded ends the connection rather than leaving it half relayed.
-                shutdown(accepted, Int32(SHUT_RDWR))
-                shutdown(target, Int32(SHUT_RDWR))
+                link.shutDown()
             }
             do {
                 try SystemThread.detached(name: "rk-relay-link") { [self] in close(link, after: pumps) }
             } catch {
-                shutdown(accepted, Int32(SHUT_RDWR))
-                shutdown(target, Int32(SHUT_RDWR))
+                link.shutDown()
                 close(link, after: pumps)
             }
         }
