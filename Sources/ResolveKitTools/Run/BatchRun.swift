@@ -130,7 +130,7 @@ final class BatchRun: Sendable {
             metrics.toolCallFinished(
                 function: call.functionName, outcome: metricOutcome, decidedBy: decider, duration: ranFor)
         }
-        trace.finished(call.callID, record?.span?.context)
+        trace.finished(call.callID, record?.context)
         report(.finished(call.callID, outcome, ranFor: ranFor))
         if let record, let tracer = telemetry.tracer {
             recordSpans(record, call, outcome, metricOutcome, ranFor, ended, tracer)

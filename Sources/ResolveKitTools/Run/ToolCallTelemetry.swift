@@ -30,9 +30,9 @@ package struct ToolCallTelemetry: Sendable {
 package struct ToolCallTrace: Sendable {
     /// The parent of each call's span: its turn's span, an MCP request's span, a context a host passed in.
     package var parent: @Sendable (PendingToolCall) -> SpanParent
-    /// Told each call's end, just before it is reported, with its span's context (`nil` when it has no span):
-    /// e.g. to time its result's delivery and parent it. Told then, not when the span starts, so a call's start
-    /// costs no more than it must.
+    /// Told each call's end, just before it is reported, with the context it ran under: its span's, or without a
+    /// span its parent's (`nil` when it has neither); e.g. to time its result's delivery and parent it. Told then,
+    /// not when the span starts, so a call's start costs no more than it must.
     package var finished: @Sendable (ToolCallID, SpanContext?) -> Void
 
     /// A trace with these rules.

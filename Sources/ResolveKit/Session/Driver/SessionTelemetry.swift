@@ -215,7 +215,7 @@ final class SessionTelemetry: Sendable {
     }
 
     /// A call's function ended (or it was settled): its result's delivery is timed from now, and descends from
-    /// the call's span (`context`).
+    /// `context`, the call's span's (or, not traced, the turn's or the host's it ran under).
     func callFinished(_ callID: ToolCallID, context: SpanContext?) {
         guard metrics != nil || context != nil else { return }
         let now = clock.elapsed
