@@ -31,6 +31,9 @@ public final class Telemetry: Sendable {
     public let metricsPusher: OTLPMetricsPusher?
     /// The catalog registered in ``registry`` by the first runtime, host or MCP server that used this telemetry.
     private let catalog = Mutex<ResolveKitMetrics?>(nil)
+    /// What spans and metrics travel through: shut down by ``shutdown(timeout:)`` once both loops ended, not by
+    /// whichever ends first (the metrics' last push may still be under way when the spans' loop ends).
+    private let transport: any OTLPTransport
 
     /// Builds the pieces.
     /// - Parameters:
@@ -48,12 +51,13 @@ public final class Telemetry: Sendable {
     ) throws(TelemetryError) {
         self.configuration = configuration
         self.registry = registry
+        self.transport = transport
         try registry.register(ProcessMetrics())
         let exporting = !configuration.isDisabled
         if exporting, let traces = configuration.traces {
             let exporter = OTLPSpanExporter(
-                endpoint: traces.endpoint, headers: traces.headers, timeout: traces.timeout,
-                resource: configuration.resource, transport: transport, logger: logger)
+                endpoint: traces.endpoint, encoding: traces.encoding, headers: traces.headers, timeout: traces.timeout,
+                resource: configuration.resource, transport: SharedTransport(transport), logger: logger)
             let processor = try BatchSpanProcessor(
                 exporter: exporter, configuration: configuration.batch, metrics: registry, clock: clock)
             spanProcessor = processor
@@ -103,10 +107,26 @@ public final class Telemetry: Sendable {
     }
 
     /// Exports what is queued and ends ``run()``; each loop gets at most `timeout` (what is left is dropped and
-    /// counted).
+    /// counted). Then the transport is shut down.
     public func shutdown(timeout: Duration) async {
         async let spans: Void = spanProcessor?.shutdown(timeout: timeout) ?? ()
         async let metrics: Void = metricsPusher?.shutdown(timeout: timeout) ?? ()
         _ = await (spans, metrics)
+        await transport.shutdown()
     }
+}
+
+/// The facade's transport as its span exporter sees it: the exporter's shutdown leaves it open for the metrics.
+private struct SharedTransport: OTLPTransport {
+    let transport: any OTLPTransport
+
+    init(_ transport: any OTLPTransport) {
+        self.transport = transport
+    }
+
+    func send(_ request: OTLPRequest) async throws(TelemetryError) -> OTLPResponse {
+        try await transport.send(request)
+    }
+
+    func shutdown() async {}
 }
