@@ -58,16 +58,20 @@ struct TelemetryOperations: Sendable {
             Operation(name: "runtime-call-spans") { count in
                 let tracer = Tracer(processor: DiscardingProcessor())
                 let turn = tracer.begin(parent: .root)
-                for index in 0..<count { Self.runtimeCallSpans(tracer, turn: turn, function: names[index % names.count]) }
-            },
-            Operation(name: "otlp-encode-span") { count in
-                let batch = Self.exportBatch
-                let resource = TelemetryResource(serviceName: "rk-bench")
-                for _ in 0..<max(1, count / batch.count) {
-                    blackHole(OTLPTraceEncoding.encode(batch, resource: resource))
+                for index in 0..<count {
+                    Self.runtimeCallSpans(tracer, turn: turn, function: names[index % names.count])
                 }
             },
         ]
+            + OTLPEncoding.allCases.map { encoding in
+                Operation(name: "otlp-encode-span-" + encoding.rawValue.dropFirst("http/".count)) { count in
+                    let batch = Self.exportBatch
+                    let resource = TelemetryResource(serviceName: "rk-bench")
+                    for _ in 0..<max(1, count / batch.count) {
+                        blackHole(OTLPTraceEncoding.encode(batch, resource: resource, as: encoding))
+                    }
+                }
+            }
     }
 
     /// A full export batch (512) of what calls end: each call's `execute_tool`, `run` and result `POST` spans, as

@@ -39,10 +39,9 @@ struct BatchSpanProcessorTests {
             let first = receiver.requests[0]
             #expect(first.method == "POST")
             #expect(first.path == "/v1/traces")
-            #expect(first.header("Content-Type") == "application/json")
-            let text = String(decoding: first.body, as: UTF8.self)
-            #expect(text.contains(#""name":"span 0""#) && text.contains(#""name":"span 1""#))
-            #expect(String(decoding: receiver.requests[1].body, as: UTF8.self).contains(#""name":"span 2""#))
+            #expect(first.header("Content-Type") == "application/x-protobuf")
+            #expect(OTLPTraceCollector.spans(in: first.body).map(\.name) == ["span 0", "span 1"])
+            #expect(OTLPTraceCollector.spans(in: receiver.requests[1].body).map(\.name) == ["span 2"])
             await processor.shutdown(timeout: .seconds(1))
             await loop
             #expect(processor.exportedCount == 3)

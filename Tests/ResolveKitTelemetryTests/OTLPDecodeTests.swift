@@ -35,13 +35,13 @@ struct OTLPDecodeTests {
     @Test(
         .enabled(
             if: ExternalProgram.opentelemetryProto.shouldRun,
-            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
-    func aTurnWithTwoCallsDecodesAsAnExportTraceServiceRequest() async throws {
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)), arguments: OTLPEncoding.allCases)
+    func aTurnWithTwoCallsDecodesAsAnExportTraceServiceRequest(encoding: OTLPEncoding) async throws {
         let python = try ExternalProgram.opentelemetryProto.require()
         let receiver = OTLPReceiver()
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
             let exporter = OTLPSpanExporter(
-                endpoint: server.baseURL + "/v1/traces",
+                endpoint: server.baseURL + "/v1/traces", encoding: encoding,
                 resource: TelemetryResource(serviceName: "otlp-decode-test"), transport: try PlainHTTPTransport())
             let processor = try BatchSpanProcessor(exporter: exporter)
             async let loop: Void = processor.run()
@@ -50,9 +50,10 @@ struct OTLPDecodeTests {
             await processor.shutdown(timeout: .seconds(5))
             await loop
             #expect(receiver.requests.count == 1)
+            #expect(receiver.requests.first?.header("Content-Type") == encoding.contentType)
             let body = try #require(receiver.requests.first?.body)
             let script = ProgramRunner.testsFolder.appending(path: "Scripts/decode_otlp_trace.py").path
-            let output = try await ProgramRunner.withTemporaryFile(named: "trace.json", body) { path in
+            let output = try await ProgramRunner.withTemporaryFile(named: "trace", body) { path in
                 try await ProgramRunner.run(
                     python,
                     [
@@ -71,7 +72,8 @@ struct OTLPDecodeTests {
         let collector = SpanCollector()
         Self.recordTurn(with: Tracer(processor: collector, ids: IDGenerator(seed: 1), time: .stepping(from: 5)))
         let json = String(
-            decoding: OTLPTraceEncoding.encode(collector.finished, resource: TelemetryResource(serviceName: "x")),
+            decoding: OTLPTraceEncoding.encode(
+                collector.finished, resource: TelemetryResource(serviceName: "x"), as: .json),
             as: UTF8.self)
         #expect(
             json.hasPrefix(
@@ -97,7 +99,8 @@ struct OTLPDecodeTests {
             span, name: "n", attributes: integers.enumerated().map { SpanAttribute("i\($0)", .int($1)) },
             endTime: .max)
         let json = String(
-            decoding: OTLPTraceEncoding.encode(collector.finished, resource: TelemetryResource(serviceName: "x")),
+            decoding: OTLPTraceEncoding.encode(
+                collector.finished, resource: TelemetryResource(serviceName: "x"), as: .json),
             as: UTF8.self)
         #expect(json.contains(#""traceId":"0000000000000001fffffffffffffff0""#))
         #expect(json.contains(#""parentSpanId":"000000000000000a""#))
@@ -105,5 +108,35 @@ struct OTLPDecodeTests {
         for (index, integer) in integers.enumerated() {
             #expect(json.contains(#"{"key":"i\#(index)","value":{"intValue":"\#(integer)"}}"#))
         }
+    }
+
+    /// The same in protobuf, read back by the test collector: fixed64 times at both ends, negative integers in ten
+    /// bytes, and lengths of one, two and three bytes (an attribute of 20,000 bytes).
+    @Test func protobufCarriesIntegersIdsAndLongTextsWhole() throws {
+        let collector = SpanCollector()
+        let tracer = Tracer(processor: collector, ids: IDGenerator(seed: 1), time: .stepping(from: 5))
+        let parent = SpanContext(traceID: TraceID(high: 1, low: 0xffff_ffff_ffff_fff0), spanID: SpanID(rawValue: 10))
+        let span = tracer.begin(parent: .context(parent), startTime: 1)
+        let integers: [Int64] = [0, 7, -42, 1_000_000, .max, .min]
+        let long = String(repeating: "é", count: 10_000)
+        tracer.end(
+            span, name: "n",
+            attributes: integers.enumerated().map { SpanAttribute("i\($0)", .int($1)) } + [
+                SpanAttribute("long", .string(long)), SpanAttribute("flag", .bool(false)),
+                SpanAttribute("ratio", .double(0.25)),
+            ], endTime: .max)
+        let body = OTLPTraceEncoding.encode(
+            collector.finished, resource: TelemetryResource(serviceName: "x"), as: .protobuf)
+        let read = try #require(OTLPTraceCollector.spans(in: body).first)
+        #expect(read.traceID == "0000000000000001fffffffffffffff0")
+        #expect(read.parentSpanID == "000000000000000a")
+        #expect(read.startTimeUnixNano == 1 && read.endTimeUnixNano == .max)
+        #expect(read.serviceName == "x")
+        for (index, integer) in integers.enumerated() { #expect(read.attributes["i\(index)"] == "\(integer)") }
+        #expect(read.attributes["long"] == long)
+        #expect(read.attributes["flag"] == "false" && read.attributes["ratio"] == "0.25")
+        let json = OTLPTraceEncoding.encode(
+            collector.finished, resource: TelemetryResource(serviceName: "x"), as: .json)
+        #expect(body.count < json.count)
     }
 }

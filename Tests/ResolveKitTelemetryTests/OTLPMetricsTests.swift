@@ -6,13 +6,17 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct OTLPMetricsTests {
-    /// Parses an OTLP/HTTP JSON metrics export from stdin as an `ExportMetricsServiceRequest` (no ids to map back)
-    /// and prints what a collector would read of three metrics.
+    /// Parses an OTLP/HTTP metrics export (the file named first: protobuf, or JSON when it begins with `{`; no ids
+    /// to map back) as an `ExportMetricsServiceRequest` and prints what a collector would read of three metrics.
     static let script = """
         import sys
         from google.protobuf import json_format
         from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
-        request = json_format.Parse(sys.stdin.read(), ExportMetricsServiceRequest())
+        body = open(sys.argv[1], "rb").read()
+        if body.startswith(b"{"):
+            request = json_format.Parse(body, ExportMetricsServiceRequest())
+        else:
+            request = ExportMetricsServiceRequest.FromString(body)
         metrics = {m.name: m for rm in request.resource_metrics for sm in rm.scope_metrics for m in sm.metrics}
         calls = metrics["resolvekit.tool.calls"]
         tokens = metrics["gen_ai.client.token.usage"].histogram.data_points
@@ -36,15 +40,16 @@ struct OTLPMetricsTests {
     @Test(
         .enabled(
             if: ExternalProgram.opentelemetryProto.shouldRun,
-            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
-    func aRegistryDecodesAsAnExportMetricsServiceRequest() async throws {
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)), arguments: OTLPEncoding.allCases)
+    func aRegistryDecodesAsAnExportMetricsServiceRequest(encoding: OTLPEncoding) async throws {
         let python = try ExternalProgram.opentelemetryProto.require()
         let metrics = try Self.recordedCatalog()
         let body = OTLPMetricsEncoding.encode(
             metrics.registry.snapshot(), resource: TelemetryResource(serviceName: "metrics-test"),
-            startTimeUnixNano: 1_000, timeUnixNano: 2_000)
-        let output = try await ProgramRunner.run(
-            python, ["-c", Self.script], input: String(decoding: body, as: UTF8.self))
+            startTimeUnixNano: 1_000, timeUnixNano: 2_000, as: encoding)
+        let output = try await ProgramRunner.withTemporaryFile(named: "metrics", body) { path in
+            try await ProgramRunner.run(python, ["-c", Self.script, path])
+        }
         #expect(output.termination.status == 0, "\(output.standardError)")
         // 100 input tokens fall in the (64, 256] bucket, the fifth of the GenAI conventions' bounds.
         #expect(output.standardOutput == "True 2 1 {token} 1 100 [0, 0, 0, 0, 1, 0] 1.0\n")
@@ -73,8 +78,9 @@ struct OTLPMetricsTests {
             let request = try #require(receiver.requests.last)
             #expect(request.path == "/v1/metrics")
             #expect(request.header("api-key") == "k")
-            #expect(request.header("Content-Type") == "application/json")
-            #expect(String(decoding: request.body, as: UTF8.self).contains(#""name":"resolvekit.tool.calls""#))
+            // Protobuf by default, as OpenTelemetry's exporters send; its strings are written as they are.
+            #expect(request.header("Content-Type") == "application/x-protobuf")
+            #expect(String(decoding: request.body, as: UTF8.self).contains("resolvekit.tool.calls"))
         }
     }
 
@@ -92,7 +98,8 @@ struct OTLPMetricsTests {
             await telemetry.shutdown(timeout: .seconds(5))
             await exporting
             #expect(receiver.requests.map(\.path) == ["/v1/traces"])
-            #expect(String(decoding: receiver.requests[0].body, as: UTF8.self).contains(#""stringValue":"facade""#))
+            #expect(receiver.requests[0].header("Content-Type") == "application/x-protobuf")
+            #expect(OTLPTraceCollector.spans(in: receiver.requests[0].body).map(\.serviceName) == ["facade"])
             let disabled = try Telemetry(
                 configuration: TelemetryConfiguration(
                     environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_SDK_DISABLED": "true"],
@@ -100,6 +107,29 @@ struct OTLPMetricsTests {
                 transport: try PlainHTTPTransport())
             #expect(disabled.spanProcessor == nil)
             #expect(!disabled.tracer.startSpan("x").isRecording)
+        }
+    }
+
+    @Test func theProtocolVariableChoosesJSON() async throws {
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let configuration = try TelemetryConfiguration(
+                environment: [
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                    "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "http/protobuf",
+                ],
+                defaultServiceName: "json")
+            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
+            async let exporting: Void = telemetry.run()
+            telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
+                ending: .answered, turnID: nil, usage: nil)
+            await telemetry.shutdown(timeout: .seconds(5))
+            await exporting
+            let types = Dictionary(
+                receiver.requests.map { ($0.path, $0.header("Content-Type")) }, uniquingKeysWith: { first, _ in first })
+            #expect(types == ["/v1/traces": "application/json", "/v1/metrics": "application/x-protobuf"])
+            let traces = try #require(receiver.requests.first { $0.path == "/v1/traces" })
+            #expect(String(decoding: traces.body, as: UTF8.self).contains(#""stringValue":"json""#))
         }
     }
 }

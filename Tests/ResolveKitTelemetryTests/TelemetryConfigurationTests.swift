@@ -121,6 +121,30 @@ struct TelemetryConfigurationTests {
         #expect(fromAttributes.resource.attributes.contains(SpanAttribute("telemetry.sdk.language", "swift")))
     }
 
+    @Test func theProtocolIsProtobufUnlessAVariableSaysJSONForAllSignalsOrOne() throws {
+        let endpoints = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_METRICS_EXPORTER": "otlp"]
+        let unset = try Self.read(endpoints)
+        #expect(unset.traces?.encoding == .protobuf && unset.metrics?.encoding == .protobuf)
+        let json = try Self.read(endpoints.merging(["OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"]) { $1 })
+        #expect(json.traces?.encoding == .json && json.metrics?.encoding == .json)
+        let mixed = try Self.read(
+            endpoints.merging([
+                "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+            ]) { $1 })
+        #expect(mixed.traces?.encoding == .protobuf && mixed.metrics?.encoding == .json)
+        #expect(mixed.traces?.description == "http://c:4318/v1/traces (http/protobuf, timeout 10.0 seconds)")
+    }
+
+    @Test func aProtocolNotSpokenNamesItsVariableAndTheTwoThatAre() {
+        let error = #expect(throws: TelemetryError.self) {
+            try Self.read([
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc",
+            ])
+        }
+        #expect(error?.message.hasPrefix("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc: ") == true)
+        #expect(error?.message.contains("http/protobuf (the default) or http/json") == true)
+    }
+
     @Test func disablingIsOnlyTrue() throws {
         #expect(try Self.read(["OTEL_SDK_DISABLED": "TRUE"]).isDisabled)
         #expect(try !Self.read(["OTEL_SDK_DISABLED": "false"]).isDisabled)
@@ -129,7 +153,7 @@ struct TelemetryConfigurationTests {
     @Test(arguments: [
         ["OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"],
         ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "ftp://collector"],
-        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"],
+        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
         ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"],
         ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:99999"],
     ])

@@ -19,7 +19,8 @@ extension ResolveKitConfiguration {
     ///   - serviceName: `service.name` unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES` names one.
     ///   - environment: Where the variables are read; the process's by default.
     /// - Throws: ``ResolveKitError/Code/invalidConfiguration`` for an endpoint that is not an `http://` or
-    ///   `https://` URL, or a protocol other than `http/json`, with the ``TelemetryError`` as its cause.
+    ///   `https://` URL, or a protocol other than `http/protobuf` and `http/json`, with the ``TelemetryError`` as
+    ///   its cause.
     public func makeTelemetry(
         serviceName: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ResolveKitError) -> Telemetry {

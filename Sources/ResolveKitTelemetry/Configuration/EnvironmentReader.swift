@@ -126,12 +126,18 @@ struct EnvironmentReader {
             throw TelemetryError(
                 .invalidConfiguration, "\(specificVariable) or OTEL_EXPORTER_OTLP_ENDPOINT: \(error.message)")
         }
-        let protocolName = nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_PROTOCOL") ?? nonEmpty("OTEL_EXPORTER_OTLP_PROTOCOL")
-        if let protocolName, protocolName != "http/json" {
-            throw TelemetryError(
-                .invalidConfiguration,
-                "OTEL_EXPORTER_OTLP_PROTOCOL=\(protocolName): this exporter speaks OTLP/HTTP with JSON only; set it "
-                    + "to http/json or leave it unset")
+        let protocolVariable =
+            nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_PROTOCOL") != nil
+            ? "OTEL_EXPORTER_OTLP_\(signal)_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL"
+        var encoding = OTLPEncoding.protobuf
+        if let protocolName = nonEmpty(protocolVariable) {
+            guard let named = OTLPEncoding(rawValue: protocolName.lowercased()) else {
+                throw TelemetryError(
+                    .invalidConfiguration,
+                    "\(protocolVariable)=\(protocolName): this exporter speaks OTLP over HTTP, http/protobuf (the "
+                        + "default) or http/json; set one of them or leave it unset")
+            }
+            encoding = named
         }
         let headersVariable =
             nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_HEADERS") != nil
@@ -149,7 +155,7 @@ struct EnvironmentReader {
             ? "OTEL_EXPORTER_OTLP_\(signal)_TIMEOUT" : "OTEL_EXPORTER_OTLP_TIMEOUT"
         let timeout = min(milliseconds(timeoutVariable, default: 10_000), cap)
         return TelemetryConfiguration.Export(
-            endpoint: endpoint, headers: headers.map { ($0.0, $0.1) }, timeout: timeout)
+            endpoint: endpoint, encoding: encoding, headers: headers.map { ($0.0, $0.1) }, timeout: timeout)
     }
 
     /// `text` with `%XX` escapes decoded; `nil` for a broken escape or bytes that are not UTF-8.

@@ -9,7 +9,7 @@
 /// | `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `…_METRICS_ENDPOINT` | a signal's URL, used as is |
 /// | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`, `…_METRICS_HEADERS` | `key=value,…`, percent-decoded |
 /// | `OTEL_EXPORTER_OTLP_TIMEOUT`, `…_TRACES_TIMEOUT`, `…_METRICS_TIMEOUT` | milliseconds per request (10000) |
-/// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/json`, the only one spoken; others are an error |
+/// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/protobuf` (default) or `http/json`; `grpc` is an error |
 /// | `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` | `otlp` or `none` |
 /// | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | the sampler (`parentbased_always_on`) and its ratio |
 /// | `OTEL_BSP_SCHEDULE_DELAY`, `…_EXPORT_TIMEOUT`, `…_MAX_QUEUE_SIZE`, `…_MAX_EXPORT_BATCH_SIZE` | batching |
@@ -18,28 +18,35 @@
 /// Traces are exported when an endpoint variable is set or `OTEL_TRACES_EXPORTER=otlp` (then to
 /// `http://localhost:4318`); metrics are pushed only with `OTEL_METRICS_EXPORTER=otlp` or a metrics endpoint, since
 /// `/metrics` serves them to Prometheus. A value that cannot be read is ignored with a warning in ``warnings``, as
-/// the specification asks; an endpoint that is not a URL, or a protocol other than `http/json`, is an error.
+/// the specification asks; an endpoint that is not a URL, or a protocol not spoken (`grpc`), is an error.
 public struct TelemetryConfiguration: Sendable {
     /// Where one signal is exported.
     public struct Export: Sendable, CustomStringConvertible {
         /// The URL posted to.
         public var endpoint: String
+        /// How bodies are encoded.
+        public var encoding: OTLPEncoding
         /// Extra header fields; their values may be credentials and never appear in ``description``.
         public var headers: [(name: String, value: String)]
         /// The deadline of one request.
         public var timeout: Duration
 
-        /// Creates an export target.
-        public init(endpoint: String, headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(10)) {
+        /// Creates an export target; bodies are protobuf, as OpenTelemetry's exporters send by default.
+        public init(
+            endpoint: String, encoding: OTLPEncoding = .protobuf, headers: [(name: String, value: String)] = [],
+            timeout: Duration = .seconds(10)
+        ) {
             self.endpoint = endpoint
+            self.encoding = encoding
             self.headers = headers
             self.timeout = timeout
         }
 
-        /// The endpoint (without credentials), the header names and the timeout.
+        /// The endpoint (without credentials), the encoding, the header names and the timeout.
         public var description: String {
             let names = headers.map(\.name).joined(separator: ", ")
-            return "\(EndpointURL.redacted(endpoint)) (timeout \(timeout)\(names.isEmpty ? "" : ", headers: \(names)"))"
+            return "\(EndpointURL.redacted(endpoint)) (\(encoding.rawValue), timeout \(timeout)"
+                + "\(names.isEmpty ? "" : ", headers: \(names)"))"
         }
     }
 
@@ -83,7 +90,7 @@ public struct TelemetryConfiguration: Sendable {
     ///   - defaultServiceName: `service.name` when neither `OTEL_SERVICE_NAME` nor `OTEL_RESOURCE_ATTRIBUTES` names
     ///     one, e.g. `rk-service`.
     /// - Throws: ``TelemetryError/Code/invalidConfiguration`` for an endpoint that is not an `http://` or
-    ///   `https://` URL, or a protocol other than `http/json`.
+    ///   `https://` URL, or a protocol other than `http/protobuf` and `http/json`.
     public init(environment: [String: String], defaultServiceName: String) throws(TelemetryError) {
         var reader = EnvironmentReader(environment)
         isDisabled = reader.flag("OTEL_SDK_DISABLED")

@@ -18,7 +18,7 @@ public final class OTLPMetricsPusher: Sendable {
     /// Creates a pusher.
     /// - Parameters:
     ///   - registry: What is pushed.
-    ///   - export: Where, with which headers and timeout.
+    ///   - export: Where, in which encoding, with which headers and timeout.
     ///   - resource: The service the metrics are about.
     ///   - transport: How requests travel.
     ///   - interval: The time between pushes (`OTEL_METRIC_EXPORT_INTERVAL`).
@@ -56,9 +56,11 @@ public final class OTLPMetricsPusher: Sendable {
     @discardableResult
     public func push() async -> Bool {
         let body = OTLPMetricsEncoding.encode(
-            registry.snapshot(), resource: resource, startTimeUnixNano: startTime, timeUnixNano: time.now())
+            registry.snapshot(), resource: resource, startTimeUnixNano: startTime, timeUnixNano: time.now(),
+            as: export.encoding)
         let request = OTLPRequest(
-            url: export.endpoint, headers: OTLPHeaders.fields(export.headers), body: body, timeout: export.timeout)
+            url: export.endpoint, headers: OTLPHeaders.fields(export.headers, encoding: export.encoding), body: body,
+            timeout: export.timeout)
         do {
             let response = try await transport.send(request)
             guard (200..<300).contains(response.status) else {

@@ -1,10 +1,19 @@
 import ResolveKitCore
 
-/// Spans as an OTLP `ExportTraceServiceRequest` in OTLP's JSON encoding: ids as lower-case hex, enums as numbers,
-/// 64-bit integers as strings, lowerCamelCase field names.
+/// Spans as an OTLP `ExportTraceServiceRequest`, in either of OTLP/HTTP's encodings. In JSON: ids as lower-case
+/// hex, enums as numbers, 64-bit integers as strings, lowerCamelCase field names.
 public enum OTLPTraceEncoding {
-    /// The JSON body of an export of `spans` about `resource`.
-    public static func encode(_ spans: [FinishedSpan], resource: TelemetryResource) -> [UInt8] {
+    /// The body of an export of `spans` about `resource`.
+    public static func encode(_ spans: [FinishedSpan], resource: TelemetryResource, as encoding: OTLPEncoding)
+        -> [UInt8]
+    {
+        switch encoding {
+        case .protobuf: protobuf(spans, resource: resource)
+        case .json: json(spans, resource: resource)
+        }
+    }
+
+    private static func json(_ spans: [FinishedSpan], resource: TelemetryResource) -> [UInt8] {
         var writer = OTLPJSONWriter(capacity: 512 + spans.count * 768)
         writer.beginObject()
         writer.key("resourceSpans")
@@ -24,6 +33,18 @@ public enum OTLPTraceEncoding {
         writer.endObject()
         writer.endArray()
         writer.endObject()
+        return writer.bytes
+    }
+
+    private static func protobuf(_ spans: [FinishedSpan], resource: TelemetryResource) -> [UInt8] {
+        var writer = OTLPProtobufWriter(capacity: 256 + spans.count * 320)
+        writer.beginMessage(1)  // ResourceSpans
+        writer.resource(resource)
+        writer.beginMessage(2)  // ScopeSpans
+        writer.scope()
+        for span in spans { writer.span(span) }
+        writer.endMessage()
+        writer.endMessage()
         return writer.bytes
     }
 }
@@ -108,5 +129,47 @@ extension OTLPJSONWriter {
         }
         endObject()
         endObject()
+    }
+}
+
+extension OTLPProtobufWriter {
+    /// One `Span`, in field 2 of its `ScopeSpans`.
+    mutating func span(_ span: FinishedSpan) {
+        beginMessage(2)
+        id(1, span.context.traceID.high, span.context.traceID.low)
+        id(2, span.context.spanID.rawValue)
+        if !span.context.traceState.isEmpty { string(3, span.context.traceState.headerValue) }
+        if let parent = span.parentSpanID { id(4, parent.rawValue) }
+        string(5, span.name)
+        varint(6, UInt64(span.kind.rawValue))
+        fixed64(7, span.startTimeUnixNano)
+        fixed64(8, span.endTimeUnixNano)
+        attributes(9, span.attributes)
+        varint(10, UInt64(span.droppedAttributesCount))
+        for event in span.events {
+            beginMessage(11)
+            fixed64(1, event.timeUnixNano)
+            string(2, event.name)
+            attributes(3, event.attributes)
+            endMessage()
+        }
+        varint(12, UInt64(span.droppedEventsCount))
+        for link in span.links {
+            beginMessage(13)
+            id(1, link.context.traceID.high, link.context.traceID.low)
+            id(2, link.context.spanID.rawValue)
+            if !link.context.traceState.isEmpty { string(3, link.context.traceState.headerValue) }
+            attributes(4, link.attributes)
+            endMessage()
+        }
+        if span.status.code != 0 {
+            beginMessage(15)
+            if case .error(let description) = span.status { string(2, description) }
+            varint(3, UInt64(span.status.code))
+            endMessage()
+        }
+        // Bits 0–7 the trace flags, bit 8 "whether the parent is remote is known", bit 9 "it is".
+        fixed32(16, UInt32(span.context.flags.rawValue) | 0x100 | (span.parentIsRemote ? 0x200 : 0))
+        endMessage()
     }
 }

@@ -2,8 +2,9 @@ import ResolveKitCore
 import Synchronization
 
 /// An OTLP/HTTP traces endpoint for tests, served by a ``LoopbackHTTPServer``: it keeps every export and reads its
-/// spans from OTLP's JSON encoding. It answers 200 `{}`, or what its script says first: another status, a
-/// `Retry-After`, or an answer after a delay (an endpoint that is overloaded, failing or slow).
+/// spans from either encoding, protobuf or JSON. It answers 200 (an empty `ExportTraceServiceResponse` in the
+/// request's encoding), or what its script says first: another status, a `Retry-After`, or an answer after a delay
+/// (an endpoint that is overloaded, failing or slow).
 ///
 /// ```swift
 /// let collector = OTLPTraceCollector()
@@ -86,14 +87,17 @@ public final class OTLPTraceCollector: Sendable {
                 let spans = Self.spans(in: request.body)
                 self.state.withLock { $0.spans += spans }
             }
-            var headers = [(name: "Content-Type", value: "application/json")]
+            let json = request.header("Content-Type")?.hasPrefix("application/json") == true
+            var headers = [(name: "Content-Type", value: json ? "application/json" : "application/x-protobuf")]
             if let retryAfter = reply.retryAfter { headers.append((name: "Retry-After", value: retryAfter)) }
-            return LoopbackResponse(status: reply.status, headers: headers, body: .bytes(Array("{}".utf8)))
+            return LoopbackResponse(status: reply.status, headers: headers, body: .bytes(json ? Array("{}".utf8) : []))
         }
     }
 
-    /// The spans of one `ExportTraceServiceRequest` in OTLP's JSON encoding; empty when it is not one.
+    /// The spans of one `ExportTraceServiceRequest`, in protobuf or in OTLP's JSON encoding (a JSON body begins
+    /// with `{`, a protobuf one never does); empty when it is neither.
     public static func spans(in body: [UInt8]) -> [Span] {
+        guard body.first == UInt8(ascii: "{") else { return protobufSpans(in: body) }
         guard let document = try? JSONValue(parsing: body) else { return [] }
         var result: [Span] = []
         for resourceSpans in document["resourceSpans"]?.arrayValue ?? [] {
@@ -114,6 +118,50 @@ public final class OTLPTraceCollector: Sendable {
             }
         }
         return result
+    }
+
+    private static func protobufSpans(in body: [UInt8]) -> [Span] {
+        guard let request = ProtobufMessage(body[...]) else { return [] }
+        var result: [Span] = []
+        for resourceSpans in request.messages(1) {
+            let resource = attributes(resourceSpans.message(1)?.messages(1) ?? [])
+            for span in resourceSpans.messages(2).flatMap({ $0.messages(2) }) {
+                result.append(
+                    Span(
+                        traceID: hex(span.bytes(1)), spanID: hex(span.bytes(2)),
+                        parentSpanID: span.bytes(4).flatMap { $0.isEmpty ? nil : hex($0) },
+                        name: span.string(5) ?? "", kind: Int(span.integer(6) ?? 0),
+                        startTimeUnixNano: span.integer(7) ?? 0, endTimeUnixNano: span.integer(8) ?? 0,
+                        attributes: attributes(span.messages(9)),
+                        statusCode: Int(span.message(15)?.integer(3) ?? 0), serviceName: resource["service.name"]))
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ bytes: ArraySlice<UInt8>?) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: (bytes ?? []).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+    }
+
+    /// `KeyValue`s read from protobuf, as the JSON encoding's `attributes` would have them.
+    private static func attributes(_ keyValues: [ProtobufMessage]) -> [String: String] {
+        attributes(.array(keyValues.map { ["key": .string($0.string(1) ?? ""), "value": anyValue($0.message(2))] }))
+    }
+
+    /// An `AnyValue` as the JSON encoding writes it: `{"stringValue": …}`, `{"intValue": "…"}`, ….
+    private static func anyValue(_ value: ProtobufMessage?) -> JSONValue {
+        guard let (number, field) = value?.fields.last else { return [:] }
+        switch (number, field) {
+        case (1, .bytes(let text)): return ["stringValue": .string(String(decoding: text, as: UTF8.self))]
+        case (2, .varint(let flag)): return ["boolValue": .bool(flag != 0)]
+        case (3, .varint(let number)): return ["intValue": .string(String(Int64(bitPattern: number)))]
+        case (4, .fixed64(let bits)): return ["doubleValue": .number(Double(bitPattern: bits))]
+        case (5, .bytes(let array)):
+            let values = ProtobufMessage(array)?.messages(1).map { anyValue($0) } ?? []
+            return ["arrayValue": ["values": .array(values)]]
+        default: return [:]
+        }
     }
 
     private static func attributes(_ list: JSONValue?) -> [String: String] {

@@ -31,7 +31,7 @@ struct RuntimeTraceTests {
                 defer { try? FileManager.default.removeItem(at: folder) }
                 var paths: [String] = []
                 for (index, body) in bodies.enumerated() {
-                    let file = folder.appending(path: "export-\(index).json")
+                    let file = folder.appending(path: "export-\(index)")
                     try Data(body).write(to: file)
                     paths.append(file.path)
                 }

@@ -1,11 +1,12 @@
-"""Decodes OTLP/HTTP JSON trace exports with the opentelemetry-proto package and checks one turn's spans.
+"""Decodes OTLP/HTTP trace exports with the opentelemetry-proto package and checks one turn's spans.
 
 Usage: decode_otlp_trace.py --trace HOST_TRACE_ID --parent HOST_SPAN_ID --service NAME --conversation ID
            --input-tokens N --output-tokens N --approved NAME[:CALL_ID]:DECIDER --declined NAME[:CALL_ID]:DECIDER
-           [--runtime] BODY.json [BODY.json ...]
+           [--runtime] BODY [BODY ...]
 
-OTLP's JSON encoding is the protobuf JSON mapping except that trace and span ids are hex, not base64: they are
-mapped back before json_format.Parse, which then checks every field name, type and enum. The turn, its calls and
+A body is protobuf (http/protobuf), or JSON (http/json) when it begins with "{". OTLP's JSON encoding is the
+protobuf JSON mapping except that trace and span ids are hex, not base64: they are mapped back before
+json_format.Parse, which then checks every field name, type and enum. The turn, its calls and
 everything under them must be one trace under the host's span; with --runtime (spans the runtime made, not a test's
 hand-made ones) every call's result is delivered by a POST under its call, the turn's message by a POST under the
 turn, and spans of other traces (the session's setup requests) hold no turn or call. Exits 1 with a message when a
@@ -18,6 +19,7 @@ import json
 import sys
 
 from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
@@ -58,13 +60,17 @@ def attributes(span):
 def decode(paths, service):
     spans = []
     for path in paths:
-        with open(path, "rb") as body:
-            document = json.load(body)
-        map_ids(document)
+        with open(path, "rb") as file:
+            body = file.read()
         request = ExportTraceServiceRequest()
         try:
-            json_format.Parse(json.dumps(document), request)
-        except json_format.ParseError as error:
+            if body.startswith(b"{"):
+                document = json.loads(body)
+                map_ids(document)
+                json_format.Parse(json.dumps(document), request)
+            else:
+                request.ParseFromString(body)
+        except (json_format.ParseError, DecodeError) as error:
             fail("%s is not an ExportTraceServiceRequest: %s" % (path, error))
         for resource_spans in request.resource_spans:
             names = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
