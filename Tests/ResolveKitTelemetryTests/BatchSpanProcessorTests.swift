@@ -1,6 +1,7 @@
 import ResolveKitCore
 import ResolveKitTelemetry
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -189,6 +190,67 @@ struct BatchSpanProcessorTests {
             Tracer(processor: processor).startSpan("refused").end()
             #expect(await pollUntil { processor.droppedCount(.exportFailed) == 1 })
             #expect(receiver.requests.count == 1)
+            await processor.shutdown(timeout: .seconds(1))
+            await loop
+        }
+    }
+
+    /// An endpoint's answers, in protobuf and in JSON: a partial success rejecting two spans, and a refusal's
+    /// `google.rpc.Status`.
+    static let answers: [(partial: OTLPReceiver.Reply, refusal: OTLPReceiver.Reply)] = [
+        (
+            // ExportTraceServiceResponse { partial_success { rejected_spans: 2, error_message: "span too big" } }
+            OTLPReceiver.Reply(
+                status: 200,
+                body: ("application/x-protobuf", [0x0A, 0x10, 0x08, 0x02, 0x12, 0x0C] + "span too big".utf8)),
+            // google.rpc.Status { code: 3, message: "no resource" }
+            OTLPReceiver.Reply(
+                status: 400, body: ("application/x-protobuf", [0x08, 0x03, 0x12, 0x0B] + "no resource".utf8))
+        ),
+        (
+            OTLPReceiver.Reply(
+                status: 200,
+                body: (
+                    "application/json",
+                    Array(#"{"partialSuccess":{"rejectedSpans":"2","errorMessage":"span too big"}}"#.utf8)
+                )),
+            OTLPReceiver.Reply(
+                status: 400, body: ("application/json", Array(#"{"code":3,"message":"no resource"}"#.utf8)))
+        ),
+    ]
+
+    @Test(arguments: 0..<answers.count)
+    func aPartialSuccessDropsTheRejectedSpansAndSaysWhyAsARefusalDoes(answer: Int) async throws {
+        let (partial, refusal) = Self.answers[answer]
+        let receiver = OTLPReceiver([partial, refusal])
+        let warnings = Mutex<[ResolveKitLogger.Record]>([])
+        let logger = ResolveKitLogger(label: "test", minimumLevel: .warning) { record in
+            warnings.withLock { $0.append(record) }
+        }
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let registry = MetricsRegistry()
+            let exporter = OTLPSpanExporter(
+                endpoint: server.baseURL + "/v1/traces", resource: Self.resource, transport: try PlainHTTPTransport(),
+                logger: logger)
+            let processor = try Self.processor(exporter, clock: ManualClock(), batch: 3, registry: registry)
+            async let loop: Void = processor.run()
+            let tracer = Tracer(processor: processor)
+            for index in 0..<3 { tracer.startSpan("span \(index)").end() }
+            #expect(await pollUntil { processor.droppedCount(.rejected) == 2 })
+            #expect(processor.exportedCount == 1)
+            tracer.startSpan("refused").end()
+            #expect(await processor.forceFlush(timeout: .seconds(5)))
+            #expect(processor.droppedCount(.exportFailed) == 1)
+            #expect(receiver.requests.count == 2, "neither is sent again")
+            let samples = ExpositionSamples(registry.exposition())
+            #expect(samples[#"resolvekit_telemetry_spans_dropped_total{reason="rejected"}"#] == 2)
+            #expect(samples["resolvekit_telemetry_spans_exported_total"] == 1)
+            let said = warnings.withLock { $0.map { "\($0.message): \($0.metadata["message"] ?? "")" } }
+            #expect(
+                said == [
+                    "OTLP endpoint rejected 2 of 3 spans: span too big",
+                    "OTLP endpoint refused a batch of 1 spans: no resource",
+                ])
             await processor.shutdown(timeout: .seconds(1))
             await loop
         }

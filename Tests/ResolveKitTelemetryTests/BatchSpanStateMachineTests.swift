@@ -32,6 +32,22 @@ struct BatchSpanStateMachineTests {
         #expect(machine.nextAction() == .wait(nil))
     }
 
+    @Test func aPartialSuccessCountsTheRejectedAsDroppedAndSendsNothingAgain() {
+        var machine = Self.machine(queue: 4, batch: 3)
+        for number: UInt64 in 1...3 { _ = machine.spanEnded(Self.span(number)) }
+        let (done, _) = machine.flushRequested(id: 7)
+        #expect(!done)
+        guard case .export(let batch) = machine.nextAction() else {
+            Issue.record("a full batch leaves at once")
+            return
+        }
+        #expect(batch.count == 3)
+        #expect(machine.exportEnded(.partialSuccess(rejected: 2), jitter: 0) == [7], "the flush is settled")
+        #expect(machine.exported == 1)
+        #expect(machine.dropped[.rejected] == 2)
+        #expect(machine.nextAction() == .wait(nil), "nothing is sent again")
+    }
+
     @Test func aFullBatchWakesTheLoopAndLeavesAtOnce() {
         var machine = Self.machine()
         _ = machine.spanEnded(Self.span(1))

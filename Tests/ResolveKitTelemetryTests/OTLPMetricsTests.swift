@@ -2,6 +2,7 @@ import ResolveKitChildProcess
 import ResolveKitCore
 import ResolveKitTelemetry
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -82,6 +83,32 @@ struct OTLPMetricsTests {
             #expect(request.header("Content-Type") == "application/x-protobuf")
             #expect(String(decoding: request.body, as: UTF8.self).contains("resolvekit.tool.calls"))
         }
+    }
+
+    @Test func aPushPartlyRejectedOrRefusedIsLoggedWithTheEndpointsMessage() async throws {
+        // ExportMetricsServiceResponse { partial_success { rejected_data_points: 3, error_message: "bad unit" } }
+        let partial: [UInt8] = [0x0A, 0x0C, 0x08, 0x03, 0x12, 0x08] + "bad unit".utf8
+        let receiver = OTLPReceiver([
+            OTLPReceiver.Reply(status: 200, body: ("application/x-protobuf", partial)),
+            OTLPReceiver.Reply(status: 401, body: ("application/json", Array(#"{"code":16,"message":"no key"}"#.utf8))),
+        ])
+        let warnings = Mutex<[String]>([])
+        let logger = ResolveKitLogger(label: "test", minimumLevel: .warning) { record in
+            warnings.withLock { $0.append("\(record.message): \(record.metadata["message"] ?? "")") }
+        }
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let pusher = OTLPMetricsPusher(
+                registry: try Self.recordedCatalog().registry,
+                export: TelemetryConfiguration.Export(endpoint: server.baseURL + "/v1/metrics"),
+                resource: TelemetryResource(serviceName: "metrics-test"), transport: try PlainHTTPTransport(),
+                logger: logger)
+            #expect(await pusher.push(), "a partial success is taken")
+            #expect(await !pusher.push())
+        }
+        #expect(
+            warnings.withLock { $0 } == [
+                "OTLP endpoint rejected 3 data points: bad unit", "OTLP metrics push refused: no key",
+            ])
     }
 
     @Test func theTelemetryFacadeExportsWhatItsConfigurationSays() async throws {

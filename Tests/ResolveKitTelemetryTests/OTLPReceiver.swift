@@ -8,6 +8,8 @@ final class OTLPReceiver: Sendable {
         var status: Int
         var retryAfter: String?
         var delay: Duration?
+        /// The body and its type; `{}` in JSON by default.
+        var body: (type: String, bytes: [UInt8])?
     }
 
     private let recorded = Mutex<[LoopbackRequest]>([])
@@ -24,9 +26,10 @@ final class OTLPReceiver: Sendable {
             self.recorded.withLock { $0.append(request) }
             let reply = self.script.withLock { $0.isEmpty ? Reply(status: 200) : $0.removeFirst() }
             if let delay = reply.delay { try? await Task.sleep(for: delay) }
-            var headers = [(name: "Content-Type", value: "application/json")]
+            let body = reply.body ?? ("application/json", Array("{}".utf8))
+            var headers = [(name: "Content-Type", value: body.type)]
             if let retryAfter = reply.retryAfter { headers.append((name: "Retry-After", value: retryAfter)) }
-            return LoopbackResponse(status: reply.status, headers: headers, body: .bytes(Array("{}".utf8)))
+            return LoopbackResponse(status: reply.status, headers: headers, body: .bytes(body.bytes))
         }
     }
 }

@@ -7,6 +7,8 @@ extension BatchSpanProcessor {
         case exportFailed = "export_failed"
         /// The span ended after shutdown, or was still queued when shutdown's deadline passed.
         case shutdown
+        /// The endpoint took its batch but refused it (a partial success: invalid, or over the endpoint's limits).
+        case rejected
 
         /// The case's position.
         public var labelIndex: Int {
@@ -14,6 +16,7 @@ extension BatchSpanProcessor {
             case .queueFull: 0
             case .exportFailed: 1
             case .shutdown: 2
+            case .rejected: 3
             }
         }
     }
@@ -143,6 +146,12 @@ extension BatchSpanProcessor {
             switch result {
             case .success:
                 exported += batch.count
+                inFlight = nil
+                settle(batch.count)
+            case .partialSuccess(let rejected):
+                let refused = min(max(0, rejected), batch.count)
+                exported += batch.count - refused
+                _ = drop(.rejected, count: refused)
                 inFlight = nil
                 settle(batch.count)
             case .retry(let after) where attempts < configuration.maxAttempts && phase != .finished:

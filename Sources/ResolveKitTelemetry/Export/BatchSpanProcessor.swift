@@ -146,13 +146,19 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
             case .export(let batch):
                 let result = await exporter.export(batch)
                 let jitter = self.jitter()
-                let (completed, dropped) = machine.withLock { machine in
-                    let before = machine.dropped[.exportFailed] ?? 0
+                let (completed, exported, failed, rejected) = machine.withLock { machine in
+                    let before = (
+                        machine.exported, machine.dropped[.exportFailed] ?? 0, machine.dropped[.rejected] ?? 0
+                    )
                     let completed = machine.exportEnded(result, jitter: jitter)
-                    return (completed, (machine.dropped[.exportFailed] ?? 0) - before)
+                    return (
+                        completed, machine.exported - before.0, (machine.dropped[.exportFailed] ?? 0) - before.1,
+                        (machine.dropped[.rejected] ?? 0) - before.2
+                    )
                 }
-                if result == .success { exportedCounter?.add(UInt64(batch.count)) }
-                if dropped > 0 { droppedCounter?.add(UInt64(dropped), .exportFailed) }
+                if exported > 0 { exportedCounter?.add(UInt64(exported)) }
+                if failed > 0 { droppedCounter?.add(UInt64(failed), .exportFailed) }
+                if rejected > 0 { droppedCounter?.add(UInt64(rejected), .rejected) }
                 complete(completed)
             }
         }

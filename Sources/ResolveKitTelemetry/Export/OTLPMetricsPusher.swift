@@ -66,8 +66,16 @@ public final class OTLPMetricsPusher: Sendable {
             guard (200..<300).contains(response.status) else {
                 logger.warning(
                     "OTLP metrics push refused",
-                    metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "status": String(response.status)])
+                    metadata: [
+                        "endpoint": EndpointURL.redacted(export.endpoint), "status": String(response.status),
+                        "message": OTLPAnswer.refusalMessage(in: response.body),
+                    ])
                 return false
+            }
+            if let partial = OTLPAnswer.partialSuccess(in: response.body, countKey: "rejectedDataPoints") {
+                logger.warning(
+                    "OTLP endpoint rejected \(partial.rejected) data points",
+                    metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "message": partial.message])
             }
             return true
         } catch {

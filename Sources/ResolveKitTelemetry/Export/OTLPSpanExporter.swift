@@ -5,8 +5,9 @@ public import ResolveKitCore
 /// 512-span batch takes a core for about a fifth of a millisecond in protobuf (half a millisecond in JSON), which on
 /// a busy machine it only gets when no tool call wants it.
 ///
-/// 2xx is success; 429, 502, 503 and 504 are retried (after `Retry-After` when the endpoint sends it), as are
-/// transport failures; any other status drops the batch. Failures are logged (without header values) through the
+/// 2xx is success (a partial success drops the spans the endpoint rejected, and says why in a warning); 429, 502,
+/// 503 and 504 are retried (after `Retry-After` when the endpoint sends it), as are transport failures; any other
+/// status drops the batch. Failures are logged (without header values) through the
 /// logger given, never thrown at a span's caller.
 public struct OTLPSpanExporter: SpanExporter {
     /// Where batches go, e.g. `http://127.0.0.1:4318/v1/traces`.
@@ -65,7 +66,13 @@ public struct OTLPSpanExporter: SpanExporter {
         }
         switch response.status {
         case 200..<300:
-            return .success
+            guard let partial = OTLPAnswer.partialSuccess(in: response.body, countKey: "rejectedSpans") else {
+                return .success
+            }
+            logger.warning(
+                "OTLP endpoint rejected \(partial.rejected) of \(spans.count) spans",
+                metadata: ["endpoint": EndpointURL.redacted(endpoint), "message": partial.message])
+            return partial.rejected > 0 ? .partialSuccess(rejected: partial.rejected) : .success
         case 429, 502, 503, 504:
             logger.debug(
                 "OTLP endpoint asked to retry",
@@ -77,7 +84,7 @@ public struct OTLPSpanExporter: SpanExporter {
                 "OTLP endpoint refused a batch of \(spans.count) spans",
                 metadata: [
                     "endpoint": EndpointURL.redacted(endpoint), "status": String(response.status),
-                    "body": String(decoding: response.body.prefix(512), as: UTF8.self),
+                    "message": OTLPAnswer.refusalMessage(in: response.body),
                 ])
             return .failure
         }

@@ -7,6 +7,9 @@ public enum SpanExportResult: Sendable, Equatable {
     case retry(after: Duration?)
     /// The endpoint refused them for good (400, 401, 413 …): they are dropped.
     case failure
+    /// The endpoint took all but `rejected` of them, which it refused for good (OTLP's partial success): those are
+    /// dropped, and nothing is sent again.
+    case partialSuccess(rejected: Int)
 }
 
 /// Sends batches of spans somewhere; ``OTLPSpanExporter`` is the one that exists.

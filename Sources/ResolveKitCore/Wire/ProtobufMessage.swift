@@ -1,18 +1,19 @@
-/// The fields of one protocol buffers message in its binary encoding, read without a schema: enough for the test
-/// collectors to read OTLP's `http/protobuf` exports, with field numbers from OpenTelemetry's `.proto` files.
-struct ProtobufMessage {
+/// The fields of one protocol buffers message in its binary encoding, read without a schema: enough to read OTLP's
+/// `http/protobuf` answers (a partial success, an error's message) and, in tests, its exports, with field numbers
+/// from OpenTelemetry's `.proto` files.
+package struct ProtobufMessage {
     /// One field's value, as its wire type carries it.
-    enum Value {
+    package enum Value {
         case varint(UInt64)
         case fixed64(UInt64)
         case fixed32(UInt32)
         case bytes(ArraySlice<UInt8>)
     }
 
-    private(set) var fields: [(number: Int, value: Value)] = []
+    package private(set) var fields: [(number: Int, value: Value)] = []
 
     /// Reads `bytes`; `nil` when they are not a well-formed message (a truncated field, an unknown wire type).
-    init?(_ bytes: ArraySlice<UInt8>) {
+    package init?(_ bytes: ArraySlice<UInt8>) {
         var index = bytes.startIndex
         func varint() -> UInt64? {
             var value: UInt64 = 0
@@ -59,12 +60,12 @@ struct ProtobufMessage {
     }
 
     /// Every value of field `number`, in order.
-    func values(_ number: Int) -> [Value] {
+    package func values(_ number: Int) -> [Value] {
         fields.filter { $0.number == number }.map(\.value)
     }
 
     /// The messages in field `number` (a repeated or single message field); malformed ones are left out.
-    func messages(_ number: Int) -> [ProtobufMessage] {
+    package func messages(_ number: Int) -> [ProtobufMessage] {
         values(number).compactMap {
             guard case .bytes(let slice) = $0 else { return nil }
             return ProtobufMessage(slice)
@@ -72,21 +73,21 @@ struct ProtobufMessage {
     }
 
     /// The message in field `number`, the last one when it repeats (as protobuf merges them).
-    func message(_ number: Int) -> ProtobufMessage? { messages(number).last }
+    package func message(_ number: Int) -> ProtobufMessage? { messages(number).last }
 
     /// The bytes in field `number`.
-    func bytes(_ number: Int) -> ArraySlice<UInt8>? {
+    package func bytes(_ number: Int) -> ArraySlice<UInt8>? {
         guard case .bytes(let slice)? = values(number).last else { return nil }
         return slice
     }
 
     /// The text in field `number`.
-    func string(_ number: Int) -> String? {
+    package func string(_ number: Int) -> String? {
         bytes(number).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The number in field `number`, whatever its wire type; `nil` when absent.
-    func integer(_ number: Int) -> UInt64? {
+    package func integer(_ number: Int) -> UInt64? {
         switch values(number).last {
         case .varint(let value)?, .fixed64(let value)?: value
         case .fixed32(let value)?: UInt64(value)
