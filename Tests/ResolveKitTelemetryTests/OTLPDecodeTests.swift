@@ -88,19 +88,26 @@ struct OTLPDecodeTests {
         #expect(!json.contains("base64"))
     }
 
-    /// Ids, timestamps and integers are written straight into the bytes: every digit, both signs, both ends.
-    @Test func integersAndIdsAreWrittenInFull() throws {
+    static let integers: [Int64] = [0, 7, -42, 1_000_000, .max, .min]
+
+    /// One span at the edges: ids with high bits, times at both ends of 64 bits, ``integers`` as `i0`, `i1`, …,
+    /// then `more` attributes.
+    static func edgeSpan(_ more: [SpanAttribute] = []) -> [FinishedSpan] {
         let collector = SpanCollector()
         let tracer = Tracer(processor: collector, ids: IDGenerator(seed: 1), time: .stepping(from: 5))
         let parent = SpanContext(traceID: TraceID(high: 1, low: 0xffff_ffff_ffff_fff0), spanID: SpanID(rawValue: 10))
         let span = tracer.begin(parent: .context(parent), startTime: 0)
-        let integers: [Int64] = [0, 7, -42, 1_000_000, .max, .min]
-        tracer.end(
-            span, name: "n", attributes: integers.enumerated().map { SpanAttribute("i\($0)", .int($1)) },
-            endTime: .max)
+        let numbered = integers.enumerated().map { SpanAttribute("i\($0)", .int($1)) }
+        tracer.end(span, name: "n", attributes: numbered + more, endTime: .max)
+        return collector.finished
+    }
+
+    /// Ids, timestamps and integers are written straight into the bytes: every digit, both signs, both ends.
+    @Test func integersAndIdsAreWrittenInFull() throws {
+        let integers = Self.integers
         let json = String(
             decoding: OTLPTraceEncoding.encode(
-                collector.finished, resource: TelemetryResource(serviceName: "x"), as: .json),
+                Self.edgeSpan(), resource: TelemetryResource(serviceName: "x"), as: .json),
             as: UTF8.self)
         #expect(json.contains(#""traceId":"0000000000000001fffffffffffffff0""#))
         #expect(json.contains(#""parentSpanId":"000000000000000a""#))
@@ -113,30 +120,21 @@ struct OTLPDecodeTests {
     /// The same in protobuf, read back by the test collector: fixed64 times at both ends, negative integers in ten
     /// bytes, and lengths of one, two and three bytes (an attribute of 20,000 bytes).
     @Test func protobufCarriesIntegersIdsAndLongTextsWhole() throws {
-        let collector = SpanCollector()
-        let tracer = Tracer(processor: collector, ids: IDGenerator(seed: 1), time: .stepping(from: 5))
-        let parent = SpanContext(traceID: TraceID(high: 1, low: 0xffff_ffff_ffff_fff0), spanID: SpanID(rawValue: 10))
-        let span = tracer.begin(parent: .context(parent), startTime: 1)
-        let integers: [Int64] = [0, 7, -42, 1_000_000, .max, .min]
         let long = String(repeating: "é", count: 10_000)
-        tracer.end(
-            span, name: "n",
-            attributes: integers.enumerated().map { SpanAttribute("i\($0)", .int($1)) } + [
-                SpanAttribute("long", .string(long)), SpanAttribute("flag", .bool(false)),
-                SpanAttribute("ratio", .double(0.25)),
-            ], endTime: .max)
-        let body = OTLPTraceEncoding.encode(
-            collector.finished, resource: TelemetryResource(serviceName: "x"), as: .protobuf)
+        let spans = Self.edgeSpan([
+            SpanAttribute("long", .string(long)), SpanAttribute("flag", .bool(false)),
+            SpanAttribute("ratio", .double(0.25)),
+        ])
+        let body = OTLPTraceEncoding.encode(spans, resource: TelemetryResource(serviceName: "x"), as: .protobuf)
         let read = try #require(OTLPTraceCollector.spans(in: body).first)
         #expect(read.traceID == "0000000000000001fffffffffffffff0")
         #expect(read.parentSpanID == "000000000000000a")
-        #expect(read.startTimeUnixNano == 1 && read.endTimeUnixNano == .max)
+        #expect(read.startTimeUnixNano == 0 && read.endTimeUnixNano == .max)
         #expect(read.serviceName == "x")
-        for (index, integer) in integers.enumerated() { #expect(read.attributes["i\(index)"] == "\(integer)") }
+        for (index, integer) in Self.integers.enumerated() { #expect(read.attributes["i\(index)"] == "\(integer)") }
         #expect(read.attributes["long"] == long)
         #expect(read.attributes["flag"] == "false" && read.attributes["ratio"] == "0.25")
-        let json = OTLPTraceEncoding.encode(
-            collector.finished, resource: TelemetryResource(serviceName: "x"), as: .json)
+        let json = OTLPTraceEncoding.encode(spans, resource: TelemetryResource(serviceName: "x"), as: .json)
         #expect(body.count < json.count)
     }
 }
