@@ -1,9 +1,9 @@
 /// How an OTLP/HTTP body is encoded: `OTEL_EXPORTER_OTLP_PROTOCOL`'s two HTTP values.
 public enum OTLPEncoding: String, Sendable, Hashable, CaseIterable {
     /// `http/protobuf`: protocol buffers' binary encoding, `application/x-protobuf`. OpenTelemetry's default, and
-    /// the one every OTLP endpoint takes (some, such as Elastic's APM server, take no other).
+    /// the only one some endpoints take (Elastic's APM server, Seq).
     case protobuf = "http/protobuf"
-    /// `http/json`: OTLP's JSON encoding, `application/json`; readable on the wire, about twice the bytes.
+    /// `http/json`: OTLP's JSON encoding, `application/json`; readable on the wire, more than twice the bytes.
     case json = "http/json"
 
     /// The `Content-Type` of a body in this encoding.
