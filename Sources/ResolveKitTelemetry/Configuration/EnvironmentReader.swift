@@ -126,9 +126,7 @@ struct EnvironmentReader {
             throw TelemetryError(
                 .invalidConfiguration, "\(specificVariable) or OTEL_EXPORTER_OTLP_ENDPOINT: \(error.message)")
         }
-        let protocolVariable =
-            nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_PROTOCOL") != nil
-            ? "OTEL_EXPORTER_OTLP_\(signal)_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL"
+        let protocolVariable = settingVariable("PROTOCOL", signal: signal)
         var encoding = OTLPEncoding.protobuf
         if let protocolName = nonEmpty(protocolVariable) {
             guard let named = OTLPEncoding(rawValue: protocolName.lowercased()) else {
@@ -139,9 +137,7 @@ struct EnvironmentReader {
             }
             encoding = named
         }
-        let headersVariable =
-            nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_HEADERS") != nil
-            ? "OTEL_EXPORTER_OTLP_\(signal)_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS"
+        let headersVariable = settingVariable("HEADERS", signal: signal)
         let headers = keyValueList(headersVariable).filter { name, value in
             let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
             let isValue = !value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
@@ -150,12 +146,17 @@ struct EnvironmentReader {
             }
             return isToken && isValue
         }
-        let timeoutVariable =
-            nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_TIMEOUT") != nil
-            ? "OTEL_EXPORTER_OTLP_\(signal)_TIMEOUT" : "OTEL_EXPORTER_OTLP_TIMEOUT"
+        let timeoutVariable = settingVariable("TIMEOUT", signal: signal)
         let timeout = min(milliseconds(timeoutVariable, default: 10_000), cap)
         return TelemetryConfiguration.Export(
             endpoint: endpoint, encoding: encoding, headers: headers.map { ($0.0, $0.1) }, timeout: timeout)
+    }
+
+    /// The variable that sets `setting` for `signal`: the signal's own (`OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`) when it
+    /// is set, which replaces the generic one (`OTEL_EXPORTER_OTLP_TIMEOUT`), as the specification says.
+    private func settingVariable(_ setting: String, signal: String) -> String {
+        let specific = "OTEL_EXPORTER_OTLP_\(signal)_\(setting)"
+        return nonEmpty(specific) != nil ? specific : "OTEL_EXPORTER_OTLP_\(setting)"
     }
 
     /// `text` with `%XX` escapes decoded; `nil` for a broken escape or bytes that are not UTF-8.
