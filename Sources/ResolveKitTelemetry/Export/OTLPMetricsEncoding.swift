@@ -76,8 +76,7 @@ extension OTLPJSONWriter {
         beginArray()
         for series in family.series {
             beginObject()
-            attributes(
-                series.labels.filter { !$0.value.isEmpty }.map { SpanAttribute($0.attributeKey, .string($0.value)) })
+            attributes(series.attributes)
             if family.kind != .gauge {
                 key("startTimeUnixNano")
                 integerString(start)
@@ -133,15 +132,12 @@ extension OTLPProtobufWriter {
         }
         for series in family.series {
             beginMessage(1)  // a data point
-            let labels = series.labels.filter { !$0.value.isEmpty }.map {
-                SpanAttribute($0.attributeKey, .string($0.value))
-            }
             switch series.value {
             case .counter(let value), .gauge(let value):
                 if family.kind != .gauge { fixed64(2, start) }
                 fixed64(3, time)
                 doubleAlways(4, value)
-                attributes(7, labels)
+                attributes(7, series.attributes)
             case .histogram(let histogram):
                 fixed64(2, start)
                 fixed64(3, time)
@@ -149,7 +145,7 @@ extension OTLPProtobufWriter {
                 doubleAlways(5, histogram.sum)
                 packedFixed64(6, histogram.bucketCounts)
                 packedDouble(7, histogram.bounds)
-                attributes(9, labels)
+                attributes(9, series.attributes)
             }
             endMessage()
         }
@@ -157,5 +153,12 @@ extension OTLPProtobufWriter {
         if family.kind == .counter { varint(3, 1) }  // monotonic
         endMessage()
         endMessage()
+    }
+}
+
+extension MetricFamilySnapshot.Series {
+    /// The labels as OTLP attributes, keyed by their OpenTelemetry names; an absent (empty) label is left out.
+    var attributes: [SpanAttribute] {
+        labels.filter { !$0.value.isEmpty }.map { SpanAttribute($0.attributeKey, .string($0.value)) }
     }
 }
