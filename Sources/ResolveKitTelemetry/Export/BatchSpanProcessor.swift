@@ -146,20 +146,7 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
             case .export(let batch):
                 let result = await exporter.export(batch)
                 let jitter = self.jitter()
-                let (completed, exported, failed, rejected) = machine.withLock { machine in
-                    let before = (
-                        machine.exported, machine.dropped[.exportFailed] ?? 0, machine.dropped[.rejected] ?? 0
-                    )
-                    let completed = machine.exportEnded(result, jitter: jitter)
-                    return (
-                        completed, machine.exported - before.0, (machine.dropped[.exportFailed] ?? 0) - before.1,
-                        (machine.dropped[.rejected] ?? 0) - before.2
-                    )
-                }
-                if exported > 0 { exportedCounter?.add(UInt64(exported)) }
-                if failed > 0 { droppedCounter?.add(UInt64(failed), .exportFailed) }
-                if rejected > 0 { droppedCounter?.add(UInt64(rejected), .rejected) }
-                complete(completed)
+                complete(counting { $0.exportEnded(result, jitter: jitter) })
             }
         }
     }
@@ -196,13 +183,20 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
 
     /// Drops what is queued (counted as `shutdown`) and lets the loop finish.
     private func abandon() {
-        let (completed, dropped) = machine.withLock { machine in
-            let before = machine.dropped[.shutdown] ?? 0
-            let completed = machine.abandon()
-            return (completed, (machine.dropped[.shutdown] ?? 0) - before)
+        complete(counting { $0.abandon() })
+    }
+
+    /// Runs `step` on the machine and adds what it exported and dropped to the counters; returns its result.
+    private func counting<Result>(_ step: (inout StateMachine) -> Result) -> Result {
+        let (result, exported, dropped) = machine.withLock { machine in
+            let (exportedBefore, droppedBefore) = (machine.exported, machine.dropped)
+            let result = step(&machine)
+            let dropped = machine.dropped.map { ($0.key, $0.value - (droppedBefore[$0.key] ?? 0)) }
+            return (result, machine.exported - exportedBefore, dropped)
         }
-        if dropped > 0 { droppedCounter?.add(UInt64(dropped), .shutdown) }
-        complete(completed)
+        if exported > 0 { exportedCounter?.add(UInt64(exported)) }
+        for (reason, count) in dropped where count > 0 { droppedCounter?.add(UInt64(count), reason) }
+        return result
     }
 
     private func complete(_ ids: [Int]) {
