@@ -49,6 +49,41 @@ struct BatchSpanProcessorTests {
         }
     }
 
+    @Test func aDeferredSpanIsDescribedWhenExportedWithinTheLimitsAndItsEndTime() async throws {
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let clock = ManualClock()
+            let processor = try Self.processor(Self.exporter(server.baseURL), clock: clock, batch: 2)
+            let tracer = Tracer(processor: processor, limits: SpanLimits(maxAttributes: 2))
+            let described = Atomic<Int>(0)
+            let span = tracer.begin(parent: .root, startTime: 1_000)
+            tracer.end(span, endTime: 5_000) {
+                described.add(1, ordering: .relaxed)
+                return SpanDescription(
+                    "late", kind: .client,
+                    attributes: [SpanAttribute("a", "1"), SpanAttribute("b", "2"), SpanAttribute("c", "3")],
+                    status: .error(description: "HTTP 503"))
+            }
+            tracer.endFunctionRun(tracer.begin(parent: .root), function: "f", errorType: nil)
+            // Queued as they ended; their names and attributes are put together only for the export.
+            #expect(processor.queuedCount == 2)
+            #expect(described.load(ordering: .relaxed) == 0)
+            async let loop: Void = processor.run()
+            #expect(await pollUntil { processor.exportedCount == 2 })
+            #expect(described.load(ordering: .relaxed) == 1)
+            let spans = OTLPTraceCollector.spans(in: receiver.requests[0].body)
+            #expect(spans.map(\.name) == ["late", "run f"])
+            #expect(spans[0].attributes == ["a": "1", "b": "2"])
+            #expect(spans[0].kind == 3)
+            #expect(spans[0].statusCode == 2)
+            #expect(spans[0].startTimeUnixNano == 1_000)
+            #expect(spans[0].endTimeUnixNano == 5_000)
+            #expect(spans[0].spanID == span.context.spanID.hexString)
+            await processor.shutdown(timeout: .seconds(1))
+            await loop
+        }
+    }
+
     @Test func a503WithRetryAfterIsSentAgainAfterThatWait() async throws {
         let receiver = OTLPReceiver([OTLPReceiver.Reply(status: 503, retryAfter: "7")])
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in

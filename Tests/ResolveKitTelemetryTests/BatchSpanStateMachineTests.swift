@@ -4,7 +4,7 @@ import Testing
 @testable import ResolveKitTelemetry
 
 struct BatchSpanStateMachineTests {
-    typealias Machine = BatchSpanProcessor.StateMachine
+    typealias Machine = BatchSpanProcessor.StateMachine<FinishedSpan>
 
     static func machine(queue: Int = 4, batch: Int = 2, attempts: Int = 3) -> Machine {
         Machine(

@@ -22,8 +22,9 @@ extension BatchSpanProcessor {
     }
 
     /// The processor's decisions: the bounded queue, when to export, retries and their backoff, flushes and
-    /// shutdown. Pure: the owner performs the waits and exports and feeds their ends back.
-    struct StateMachine {
+    /// shutdown. Pure: the owner performs the waits and exports and feeds their ends back. It queues spans of any
+    /// form (the processor's are described when exported).
+    struct StateMachine<QueuedSpan: Sendable>: Sendable {
         struct Configuration {
             var maxQueueSize: Int
             var maxBatchSize: Int
@@ -42,8 +43,8 @@ extension BatchSpanProcessor {
         }
 
         /// What the export loop does next.
-        enum LoopAction: Equatable {
-            case export([FinishedSpan])
+        enum LoopAction {
+            case export([QueuedSpan])
             /// Wait until woken, or until the duration passes (`nil`: until woken).
             case wait(Duration?)
             case finish
@@ -53,11 +54,11 @@ extension BatchSpanProcessor {
         private enum Waiting { case none, forSpans, forTimer, forRetry }
 
         let configuration: Configuration
-        private var queue: [FinishedSpan] = []
+        private var queue: [QueuedSpan] = []
         private var phase = Phase.running
         private var waiting = Waiting.none
         private var timerDue = false
-        private var inFlight: [FinishedSpan]?
+        private var inFlight: [QueuedSpan]?
         private var exporting = false
         private var attempts = 0
         private var retryDelay: Duration = .zero
@@ -78,7 +79,7 @@ extension BatchSpanProcessor {
 
         var queuedCount: Int { queue.count }
 
-        mutating func spanEnded(_ span: FinishedSpan) -> EndAction {
+        mutating func spanEnded(_ span: QueuedSpan) -> EndAction {
             received += 1
             guard phase == .running else { return drop(.shutdown, count: 1) }
             guard queue.count < configuration.maxQueueSize else { return drop(.queueFull, count: 1) }
@@ -117,7 +118,7 @@ extension BatchSpanProcessor {
         /// The oldest spans, at most a batch. The processor's lock is held here while span-ending callers wait
         /// for it, so a queue no longer than a batch is handed over whole: copying it span by span (each a few
         /// retains, then as many releases) held the lock for tens of microseconds at every export.
-        private mutating func takeBatch() -> [FinishedSpan] {
+        private mutating func takeBatch() -> [QueuedSpan] {
             guard queue.count > configuration.maxBatchSize else {
                 defer { queue = [] }
                 return queue
@@ -224,3 +225,5 @@ extension BatchSpanProcessor {
         }
     }
 }
+
+extension BatchSpanProcessor.StateMachine.LoopAction: Equatable where QueuedSpan: Equatable {}

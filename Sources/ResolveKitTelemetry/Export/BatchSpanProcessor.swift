@@ -52,7 +52,20 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
         var signals: [Int: OneTimeSignal] = [:]
     }
 
-    private let machine: Mutex<StateMachine>
+    /// A span in the queue: described when it ended, or to be described when it is exported.
+    enum QueuedSpan: Sendable {
+        case finished(FinishedSpan)
+        case deferred(DeferredSpan)
+
+        var finished: FinishedSpan {
+            switch self {
+            case .finished(let span): span
+            case .deferred(let span): span.finished()
+            }
+        }
+    }
+
+    private let machine: Mutex<StateMachine<QueuedSpan>>
     private let flushes = Mutex(Flushes())
     private let wakeup = Wakeup()
     private let finished = OneTimeSignal()
@@ -62,6 +75,8 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     private let droppedCounter: Counter<EnumLabel<DropReason>>?
     private let exportedCounter: Counter<>?
     private let running = Atomic<Bool>(false)
+    /// Where deferred spans are described before export: at the kernel's idle priority, as the exporters encode.
+    private let describer = IdleThread(name: "rk-otlp-describe")
 
     /// Creates a processor.
     /// - Parameters:
@@ -101,6 +116,16 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
 
     /// Queues a span that ended; never waits. A full queue, or a processor shut down, drops it and counts it.
     public func onEnd(_ span: FinishedSpan) {
+        queue(.finished(span))
+    }
+
+    /// Queues a span that ended, to be described when it is exported; never waits. A full queue, or a processor shut
+    /// down, drops it and counts it.
+    public func onEnd(_ span: DeferredSpan) {
+        queue(.deferred(span))
+    }
+
+    private func queue(_ span: QueuedSpan) {
         let action = machine.withLock { $0.spanEnded(span) }
         switch action {
         case .queued: break
@@ -144,7 +169,8 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
                 let timedOut = await wakeup.wait(for: duration, clock: clock)
                 machine.withLock { $0.waitEnded(timedOut: timedOut) }
             case .export(let batch):
-                let result = await exporter.export(batch)
+                let spans = await describer.run { batch.map(\.finished) }
+                let result = await exporter.export(spans)
                 let jitter = self.jitter()
                 complete(counting { $0.exportEnded(result, jitter: jitter) })
             }
@@ -187,7 +213,7 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     }
 
     /// Runs `step` on the machine and adds what it exported and dropped to the counters; returns its result.
-    private func counting<Result>(_ step: (inout StateMachine) -> Result) -> Result {
+    private func counting<Result>(_ step: (inout StateMachine<QueuedSpan>) -> Result) -> Result {
         let (result, exported, dropped) = machine.withLock { machine in
             let (exportedBefore, droppedBefore) = (machine.exported, machine.dropped)
             let result = step(&machine)

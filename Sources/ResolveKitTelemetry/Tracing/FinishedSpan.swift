@@ -62,4 +62,15 @@ public struct FinishedSpan: Sendable, Hashable {
 public protocol SpanProcessor: Sendable {
     /// Takes a span that ended.
     func onEnd(_ span: FinishedSpan)
+
+    /// Takes a span that ended and is described later; by default it is described at once and taken as one that
+    /// ended. A processor that exports later (``BatchSpanProcessor``) keeps it as is and describes it then.
+    func onEnd(_ span: DeferredSpan)
+}
+
+extension SpanProcessor {
+    /// Describes the span and takes it as one that ended.
+    public func onEnd(_ span: DeferredSpan) {
+        onEnd(span.finished())
+    }
 }

@@ -46,44 +46,45 @@ extension Tracer {
         _ span: PendingSpan, name: String, kind: SpanKind = .internal, attributes: [SpanAttribute] = [],
         status: SpanStatus = .unset, endTime: UInt64? = nil
     ) {
-        guard span.isRecording, processor != nil else { return }
+        guard span.isRecording, let processor else { return }
+        let (kept, dropped) = Self.kept(attributes, limit: limits.maxAttributes, distinct: false)
+        processor.onEnd(
+            FinishedSpan(
+                context: span.context, parentSpanID: span.parentSpanID, parentIsRemote: span.parentIsRemote,
+                name: name, kind: kind, startTimeUnixNano: span.startTimeUnixNano,
+                endTimeUnixNano: max(endTime ?? time.now(), span.startTimeUnixNano), attributes: kept,
+                droppedAttributesCount: dropped, status: status))
+    }
+
+    /// Ends a span now (or at `endTime`) and leaves its description to later: `describe` runs when the span is
+    /// read, on the export loop of a ``BatchSpanProcessor``, so the caller's path pays for no name or attribute.
+    package func end(
+        _ span: PendingSpan, endTime: UInt64? = nil, describedBy describe: @escaping @Sendable () -> SpanDescription
+    ) {
+        guard span.isRecording, let processor else { return }
+        processor.onEnd(
+            DeferredSpan(
+                span, endTime: endTime ?? time.now(), maxAttributes: limits.maxAttributes, describe: describe))
+    }
+
+    /// The attributes a span keeps under `limit`, and how many it drops. With `distinct` keys (as the GenAI ends
+    /// build them) a list within the limit is kept as given, without the copy that checks for repeated keys.
+    static func kept(
+        _ attributes: [SpanAttribute], limit: Int, distinct: Bool = true
+    ) -> (kept: [SpanAttribute], dropped: Int) {
+        if distinct, attributes.count <= limit { return (attributes, 0) }
         var kept: [SpanAttribute] = []
-        kept.reserveCapacity(min(attributes.count, limits.maxAttributes))
+        kept.reserveCapacity(min(attributes.count, limit))
         var dropped = 0
         for attribute in attributes {
             if let index = kept.firstIndex(where: { $0.key == attribute.key }) {
                 kept[index].value = attribute.value
-            } else if kept.count < limits.maxAttributes {
+            } else if kept.count < limit {
                 kept.append(attribute)
             } else {
                 dropped += 1
             }
         }
-        record(span, name: name, kind: kind, attributes: kept, dropped: dropped, status: status, endTime: endTime)
-    }
-
-    /// Ends a span whose attributes have distinct keys, as the GenAI ends build them on the hot paths: within the
-    /// limit they are kept as given, without the copy that checks for repeated keys.
-    func end(
-        _ span: PendingSpan, name: String, kind: SpanKind = .internal, distinctAttributes attributes: [SpanAttribute],
-        status: SpanStatus = .unset, endTime: UInt64? = nil
-    ) {
-        guard span.isRecording, processor != nil else { return }
-        guard attributes.count <= limits.maxAttributes else {
-            return end(span, name: name, kind: kind, attributes: attributes, status: status, endTime: endTime)
-        }
-        record(span, name: name, kind: kind, attributes: attributes, dropped: 0, status: status, endTime: endTime)
-    }
-
-    private func record(
-        _ span: PendingSpan, name: String, kind: SpanKind, attributes: [SpanAttribute], dropped: Int,
-        status: SpanStatus, endTime: UInt64?
-    ) {
-        processor?.onEnd(
-            FinishedSpan(
-                context: span.context, parentSpanID: span.parentSpanID, parentIsRemote: span.parentIsRemote,
-                name: name, kind: kind, startTimeUnixNano: span.startTimeUnixNano,
-                endTimeUnixNano: max(endTime ?? time.now(), span.startTimeUnixNano), attributes: attributes,
-                droppedAttributesCount: dropped, status: status))
+        return (kept, dropped)
     }
 }
