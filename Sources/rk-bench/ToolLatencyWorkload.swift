@@ -10,7 +10,8 @@ import Synchronization
 ///   write, loopback, libcurl, SSE parse, envelope decode, journal, schema check, dispatch).
 /// - `result-post`: from the function returning to the runtime having the backend's answer to the result POST.
 /// Each is measured twice in the same run, on two runtimes of the same backend taking turns in blocks: one without
-/// telemetry, one recording every metric and span and exporting the spans to a loopback OTLP receiver
+/// telemetry, one recording every metric and span and exporting the spans to a loopback OTLP receiver in a process
+/// of its own, as a collector beside the service (``OTLPSinkChild``)
 /// (`+telemetry`; `vs_off_p50`, `vs_off_p99` in %). Those rows also say how many of their calls ran while a batch
 /// of spans was encoded or sent (`export_overlapped`: on two cores the export then competes with the call for
 /// them), and the p99 of the other calls against the plain runtime's (`vs_off_p99_quiet`).
@@ -90,11 +91,8 @@ struct ToolLatencyWorkload: Workload {
     private func measure(log: @Sendable (String) -> Void) async throws -> [Measurement] {
         let backend = ReferenceBackend(configuration: .init(apiKeys: ["rk_bench"]))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
-        // The OTLP receiver answers at once and reads nothing: what is measured is the runtime's side.
-        let receiver = try LoopbackHTTPServer.start { _ in
-            LoopbackResponse(
-                status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array("{}".utf8)))
-        }
+        // The OTLP receiver answers at once and keeps nothing: what is measured is the runtime's side.
+        let receiver = try OTLPSinkChild()
         let watch = ExportWatch()
         let telemetry = try Telemetry(
             configuration: TelemetryConfiguration(
@@ -133,7 +131,7 @@ struct ToolLatencyWorkload: Workload {
         let dropped = BatchSpanProcessor.DropReason.allCases.reduce(0) {
             $0 + (telemetry.spanProcessor?.droppedCount($1) ?? 0)
         }
-        await receiver.stop()
+        receiver.stop()
         // The floor under both figures: one plain request/response on the same client and loopback server.
         var roundTrips: [Double] = []
         let health = HTTPRequest(url: server.baseURL + "/health")
@@ -208,7 +206,9 @@ struct Probe: AnyResolveKitFunction {
     static let resolveKitName = "bench_probe"
     static let resolveKitDescription = "Records timestamps for rk-bench."
     static let resolveKitRequiresApproval = false
-    static let resolveKitParametersSchema: JSONObject = ["type": "object", "properties": ["sent_at": ["type": "number"]]]
+    static let resolveKitParametersSchema: JSONObject = [
+        "type": "object", "properties": ["sent_at": ["type": "number"]],
+    ]
 
     private static let recorded = Mutex<[String: (started: Double, returned: Double)]>([:])
     private static let origin = ContinuousClock.now

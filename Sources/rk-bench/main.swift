@@ -26,6 +26,16 @@ if CommandLine.arguments.dropFirst().first == SessionsWorkload.idleChildFlag {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == OTLPSinkChild.flag {
+    do {
+        try await OTLPSinkChild.serve()
+        exit(0)
+    } catch {
+        writeError("error: OTLP sink: \(error)")
+        exit(1)
+    }
+}
+
 if CommandLine.arguments.dropFirst().first == ReplicaChild.flag {
     await ReplicaChild.serve(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
