@@ -1,6 +1,7 @@
 /// The spans of ``Tracer+GenAI`` ended from a ``PendingSpan``, with the same names and attributes: what the tools
 /// core and the session use on their hot paths, where everything about a call or a request is known only at its end.
-/// Each is ended as a ``DeferredSpan``: its name and attributes are put together when it is exported, off the path.
+/// Each is ended as a ``DeferredSpan``: its name and attributes are put together when it is exported, off the path;
+/// a span that does not record costs nothing more (not even the closure that would describe it).
 extension Tracer {
     /// Ends a call's `execute_tool {function}` span with its outcome and who decided it; anything but success sets
     /// `error.type` (`tool_error`, `declined`, `timeout`, `refused`) and an error status.
@@ -8,6 +9,7 @@ extension Tracer {
         _ span: PendingSpan, function: String, callID: String, outcome: ResolveKitMetrics.ToolOutcome,
         decidedBy: ResolveKitMetrics.Decider, endTime: UInt64? = nil
     ) {
+        guard span.isRecording, processor != nil else { return }
         end(span, endTime: endTime) {
             var attributes = [
                 SpanAttribute(SemanticAttributes.genAIOperationName, "execute_tool"),
@@ -33,6 +35,7 @@ extension Tracer {
         _ span: PendingSpan, function: String, decidedBy: ResolveKitMetrics.Decider?, approved: Bool,
         endTime: UInt64? = nil
     ) {
+        guard span.isRecording, processor != nil else { return }
         end(span, endTime: endTime) {
             guard let decidedBy else {
                 return SpanDescription(
@@ -50,6 +53,7 @@ extension Tracer {
 
     /// Ends a function's `run {function}` span; `errorType` (the function's error code) when it failed.
     public func endFunctionRun(_ span: PendingSpan, function: String, errorType: String?, endTime: UInt64? = nil) {
+        guard span.isRecording, processor != nil else { return }
         end(span, endTime: endTime) {
             var attributes = [SpanAttribute(SemanticAttributes.genAIToolName, .string(function))]
             var status = SpanStatus.unset
@@ -72,6 +76,7 @@ extension Tracer {
         _ span: PendingSpan, method: String, redactedURL: String, serverAddress: String?, serverPort: Int?,
         resendCount: Int = 0, status: Int?, errorType: String? = nil
     ) {
+        guard span.isRecording, processor != nil else { return }
         end(span) {
             var attributes: [SpanAttribute] = []
             attributes.reserveCapacity(7)

@@ -1,6 +1,7 @@
 /// A span that ended and is described only when it is read: its ids and times are fixed, its name, attributes and
 /// status are put together by ``finished()``. The tools core and the backend client end their spans this way, so a
-/// call or a request pays for a timestamp and a queue slot, and the span is described on the exporter's loop.
+/// call or a request pays for a timestamp, a closure and a queue slot, and ``BatchSpanProcessor`` describes the span
+/// just before it is exported, on a thread at the kernel's idle priority.
 public struct DeferredSpan: Sendable {
     /// The span as it began.
     public let span: PendingSpan
