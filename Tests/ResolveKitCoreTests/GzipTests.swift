@@ -1,0 +1,72 @@
+import Testing
+
+@testable import ResolveKitCore
+
+@Suite struct GzipTests {
+    /// Bytes like an OTLP export's: the same keys and names over and over, with ids and numbers that differ.
+    static func spansLike(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var text = ""
+        for index in 0..<count {
+            let id = String(generator.next() as UInt64, radix: 16)
+            text += "{\"name\":\"execute_tool read_log_tail\",\"spanId\":\"\(id)\",\"attributes\":[{\"key\":"
+            text += "\"gen_ai.tool.call.id\",\"value\":{\"stringValue\":\"call_\(index)\"}}],\"kind\":1}"
+        }
+        return Array(text.utf8)
+    }
+
+    static func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 258, 259, 40_000, 200_000])
+    func whatItCompressesItReadsBack(count: Int) throws {
+        for input in [
+            Self.spansLike(count / 150 + 1).prefix(count).map { $0 }, Self.random(count),
+            [UInt8](repeating: 7, count: count),
+        ] {
+            let compressed = Gzip.compress(input)
+            #expect(try Gzip.decompress(compressed, maxOutput: count + 1) == input)
+        }
+    }
+
+    @Test func spansShrinkToAFifthOrLess() {
+        let input = Self.spansLike(500)
+        let compressed = Gzip.compress(input)
+        #expect(compressed.count * 5 <= input.count, "\(input.count) → \(compressed.count) bytes")
+    }
+
+    @Test func damagedOrOversizedDataIsAnErrorThatSaysWhy() {
+        let input = Self.spansLike(100)
+        let compressed = Gzip.compress(input)
+        func failure(_ bytes: [UInt8], maxOutput: Int = 1 << 20) -> String? {
+            do {
+                _ = try Gzip.decompress(bytes, maxOutput: maxOutput)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(failure(Array("plain text".utf8)) == "not gzip data (no 1f 8b header)")
+        #expect(failure(Array(compressed.prefix(compressed.count / 2))) == "the DEFLATE stream ends early")
+        var flipped = compressed
+        flipped[flipped.count - 6] ^= 0xFF
+        #expect(failure(flipped) == "the CRC-32 does not match the data")
+        #expect(failure(compressed, maxOutput: input.count - 1) == "it inflates to more than \(input.count - 1) bytes")
+        var reserved = compressed
+        reserved[10] |= 0b110  // BTYPE 11
+        #expect(failure(reserved) == "a DEFLATE block of the reserved type 3")
+        // Whatever a byte's damage, the reader answers: never a crash, never more than the limit.
+        for index in 10..<min(compressed.count, 400) {
+            var damaged = compressed
+            damaged[index] ^= 0x5A
+            if let bytes = try? Gzip.decompress(damaged, maxOutput: input.count) { #expect(bytes.count <= input.count) }
+        }
+    }
+
+    @Test func theChecksumIsTheStandardOne() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum([]) == 0)
+    }
+}
