@@ -130,10 +130,11 @@ enum ServiceFlags {
                 "TELEMETRY",
                 """
                 --metrics-listen serves the metrics the README's "Operating it" lists. Traces are exported over
-                OTLP/HTTP (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) when
-                OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set; OTEL_SERVICE_NAME
-                (default rk-service), OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER and
-                OTEL_SDK_DISABLED are honoured as OpenTelemetry specifies.
+                OTLP/HTTP (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json; gzip with
+                OTEL_EXPORTER_OTLP_COMPRESSION=gzip) when OTEL_EXPORTER_OTLP_ENDPOINT (or
+                OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set; OTEL_SERVICE_NAME (default rk-service),
+                OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER and OTEL_SDK_DISABLED are
+                honoured as OpenTelemetry specifies.
                 """),
             .init(
                 "EXIT CODES",

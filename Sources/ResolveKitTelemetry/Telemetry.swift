@@ -56,8 +56,9 @@ public final class Telemetry: Sendable {
         let exporting = !configuration.isDisabled
         if exporting, let traces = configuration.traces {
             let exporter = OTLPSpanExporter(
-                endpoint: traces.endpoint, encoding: traces.encoding, headers: traces.headers, timeout: traces.timeout,
-                resource: configuration.resource, transport: SharedTransport(transport), logger: logger)
+                endpoint: traces.endpoint, encoding: traces.encoding, compression: traces.compression,
+                headers: traces.headers, timeout: traces.timeout, resource: configuration.resource,
+                transport: SharedTransport(transport), logger: logger)
             let processor = try BatchSpanProcessor(
                 exporter: exporter, configuration: configuration.batch, metrics: registry, clock: clock)
             spanProcessor = processor

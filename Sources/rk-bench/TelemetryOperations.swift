@@ -72,6 +72,13 @@ struct TelemetryOperations: Sendable {
                     }
                 }
             }
+            + [
+                Operation(name: "otlp-gzip-span-protobuf") { count in
+                    let body = OTLPTraceEncoding.encode(
+                        Self.exportBatch, resource: TelemetryResource(serviceName: "rk-bench"), as: .protobuf)
+                    for _ in 0..<max(1, count / Self.exportBatch.count) { blackHole(Gzip.compress(body)) }
+                }
+            ]
     }
 
     /// A full export batch (512) of what calls end: each call's `execute_tool`, `run` and result `POST` spans, as

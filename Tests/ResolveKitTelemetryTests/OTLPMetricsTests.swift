@@ -7,13 +7,16 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct OTLPMetricsTests {
-    /// Parses an OTLP/HTTP metrics export (the file named first: protobuf, or JSON when it begins with `{`; no ids
-    /// to map back) as an `ExportMetricsServiceRequest` and prints what a collector would read of three metrics.
+    /// Parses an OTLP/HTTP metrics export (the file named first: protobuf, or JSON when it begins with `{`, gzipped
+    /// or not; no ids to map back) as an `ExportMetricsServiceRequest` and prints what a collector would read of
+    /// three metrics.
     static let script = """
-        import sys
+        import gzip, sys
         from google.protobuf import json_format
         from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
         body = open(sys.argv[1], "rb").read()
+        if body.startswith(b"\\x1f\\x8b"):
+            body = gzip.decompress(body)
         if body.startswith(b"{"):
             request = json_format.Parse(body, ExportMetricsServiceRequest())
         else:
@@ -54,6 +57,83 @@ struct OTLPMetricsTests {
         #expect(output.termination.status == 0, "\(output.standardError)")
         // 100 input tokens fall in the (64, 256] bucket, the fifth of the GenAI conventions' bounds.
         #expect(output.standardOutput == "True 2 1 {token} 1 100 [0, 0, 0, 0, 1, 0] 1.0\n")
+    }
+
+    @Test(
+        .enabled(
+            if: ExternalProgram.opentelemetryProto.shouldRun,
+            Comment(rawValue: ExternalProgram.opentelemetryProto.skipNote)))
+    func gzipCompressesBothSignalsAndPythonReadsThem() async throws {
+        let python = try ExternalProgram.opentelemetryProto.require()
+        let receiver = OTLPReceiver()
+        try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
+            let metrics = try Self.recordedCatalog()
+            let configuration = try TelemetryConfiguration(
+                environment: [
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
+                    "OTEL_METRICS_EXPORTER": "otlp",
+                ],
+                defaultServiceName: "gzip")
+            let export = try #require(configuration.metrics)
+            #expect(export.compression == .gzip && configuration.traces?.compression == .gzip)
+            let pusher = OTLPMetricsPusher(
+                registry: metrics.registry, export: export, resource: configuration.resource,
+                transport: try PlainHTTPTransport(), interval: .seconds(60))
+            #expect(await pusher.push())
+            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
+            async let exporting: Void = telemetry.run()
+            for index in 0..<50 {
+                telemetry.tracer.startTurn(sessionID: "s", requestID: "r\(index)").finishTurn(
+                    ending: .answered, turnID: nil, usage: nil)
+            }
+            await telemetry.shutdown(timeout: .seconds(5))
+            await exporting
+            for request in receiver.requests { #expect(request.header("Content-Encoding") == "gzip") }
+            let pushed = try #require(receiver.requests.first { $0.path == "/v1/metrics" })
+            let output = try await ProgramRunner.withTemporaryFile(named: "metrics", pushed.body) { path in
+                try await ProgramRunner.run(python, ["-c", Self.script, path])
+            }
+            #expect(
+                output.standardOutput == "True 2 1 {token} 1 100 [0, 0, 0, 0, 1, 0] 1.0\n", "\(output.standardError)")
+            let traces = try #require(receiver.requests.first { $0.path == "/v1/traces" })
+            let spans = OTLPTraceCollector.spans(in: traces.body)
+            #expect(spans.count == 50 && spans.allSatisfy { $0.name == "invoke_agent" })
+            let inflated = try Gzip.decompress(traces.body, maxOutput: 1 << 20)
+            #expect(traces.body.count * 3 < inflated.count, "\(inflated.count) → \(traces.body.count) bytes")
+        }
+    }
+
+    @Test func theTestCollectorReadsGzippedExportsAndRefusesABodyThatDoesNotInflate() async throws {
+        let collector = OTLPTraceCollector()
+        try await LoopbackHTTPServer.withServer(handler: collector.handler) { server in
+            let configuration = try TelemetryConfiguration(
+                environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"],
+                defaultServiceName: "gzip")
+            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
+            async let exporting: Void = telemetry.run()
+            telemetry.tracer.startSpan("zipped").end()
+            await telemetry.shutdown(timeout: .seconds(5))
+            await exporting
+            #expect(collector.spans.map(\.name) == ["zipped"])
+            let damaged = OTLPRequest(
+                url: server.baseURL + "/v1/traces", headers: [("Content-Encoding", "gzip")], body: [0x1F, 0x8B, 8],
+                timeout: .seconds(5))
+            #expect(try await PlainHTTPTransport().send(damaged).status == 400)
+            #expect(collector.spans.count == 1)
+        }
+    }
+
+    @Test func anUnknownCompressionNamesItsVariable() {
+        let error = #expect(throws: TelemetryError.self) {
+            try TelemetryConfiguration(
+                environment: [
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION": "zstd",
+                ],
+                defaultServiceName: "x")
+        }
+        #expect(
+            error?.message
+                == "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION=zstd: the compressions are none (the default) and gzip")
     }
 
     @Test func thePusherPostsEveryIntervalAndOnceMoreAtShutdown() async throws {

@@ -137,6 +137,16 @@ struct EnvironmentReader {
             }
             encoding = named
         }
+        let compressionVariable = settingVariable("COMPRESSION", signal: signal)
+        var compression = OTLPCompression.none
+        if let compressionName = nonEmpty(compressionVariable) {
+            guard let named = OTLPCompression(rawValue: compressionName.lowercased()) else {
+                throw TelemetryError(
+                    .invalidConfiguration,
+                    "\(compressionVariable)=\(compressionName): the compressions are none (the default) and gzip")
+            }
+            compression = named
+        }
         let headersVariable = settingVariable("HEADERS", signal: signal)
         let headers = keyValueList(headersVariable).filter { name, value in
             let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
@@ -149,7 +159,8 @@ struct EnvironmentReader {
         let timeoutVariable = settingVariable("TIMEOUT", signal: signal)
         let timeout = min(milliseconds(timeoutVariable, default: 10_000), cap)
         return TelemetryConfiguration.Export(
-            endpoint: endpoint, encoding: encoding, headers: headers.map { ($0.0, $0.1) }, timeout: timeout)
+            endpoint: endpoint, encoding: encoding, compression: compression, headers: headers.map { ($0.0, $0.1) },
+            timeout: timeout)
     }
 
     /// The variable that sets `setting` for `signal`: the signal's own (`OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`) when it

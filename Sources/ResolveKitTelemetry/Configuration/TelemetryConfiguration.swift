@@ -10,6 +10,7 @@
 /// | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`, `…_METRICS_HEADERS` | `key=value,…`, percent-decoded |
 /// | `OTEL_EXPORTER_OTLP_TIMEOUT`, `…_TRACES_TIMEOUT`, `…_METRICS_TIMEOUT` | milliseconds per request (10000) |
 /// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/protobuf` (default) or `http/json`; `grpc` is an error |
+/// | `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal) | `none` (default) or `gzip`; anything else is an error |
 /// | `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` | `otlp` or `none` |
 /// | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | the sampler (`parentbased_always_on`) and its ratio |
 /// | `OTEL_BSP_SCHEDULE_DELAY`, `…_EXPORT_TIMEOUT`, `…_MAX_QUEUE_SIZE`, `…_MAX_EXPORT_BATCH_SIZE` | batching |
@@ -26,26 +27,31 @@ public struct TelemetryConfiguration: Sendable {
         public var endpoint: String
         /// How bodies are encoded.
         public var encoding: OTLPEncoding
+        /// How bodies are compressed.
+        public var compression: OTLPCompression
         /// Extra header fields; their values may be credentials and never appear in ``description``.
         public var headers: [(name: String, value: String)]
         /// The deadline of one request.
         public var timeout: Duration
 
-        /// Creates an export target; bodies are protobuf, as OpenTelemetry's exporters send by default.
+        /// Creates an export target; bodies are protobuf, not compressed, as OpenTelemetry's exporters send by
+        /// default.
         public init(
-            endpoint: String, encoding: OTLPEncoding = .protobuf, headers: [(name: String, value: String)] = [],
-            timeout: Duration = .seconds(10)
+            endpoint: String, encoding: OTLPEncoding = .protobuf, compression: OTLPCompression = .none,
+            headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(10)
         ) {
             self.endpoint = endpoint
             self.encoding = encoding
+            self.compression = compression
             self.headers = headers
             self.timeout = timeout
         }
 
-        /// The endpoint (without credentials), the encoding, the header names and the timeout.
+        /// The endpoint (without credentials), the encoding and compression, the header names and the timeout.
         public var description: String {
             let names = headers.map(\.name).joined(separator: ", ")
-            return "\(EndpointURL.redacted(endpoint)) (\(encoding.rawValue), timeout \(timeout)"
+            let gzip = compression == .gzip ? " gzip" : ""
+            return "\(EndpointURL.redacted(endpoint)) (\(encoding.rawValue)\(gzip), timeout \(timeout)"
                 + "\(names.isEmpty ? "" : ", headers: \(names)"))"
         }
     }

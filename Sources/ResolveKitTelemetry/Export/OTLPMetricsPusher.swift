@@ -55,12 +55,13 @@ public final class OTLPMetricsPusher: Sendable {
     /// - Returns: Whether the endpoint took them.
     @discardableResult
     public func push() async -> Bool {
-        let body = OTLPMetricsEncoding.encode(
+        let encoded = OTLPMetricsEncoding.encode(
             registry.snapshot(), resource: resource, startTimeUnixNano: startTime, timeUnixNano: time.now(),
             as: export.encoding)
         let request = OTLPRequest(
-            url: export.endpoint, headers: OTLPHeaders.fields(export.headers, encoding: export.encoding), body: body,
-            timeout: export.timeout)
+            url: export.endpoint,
+            headers: OTLPHeaders.fields(export.headers, encoding: export.encoding, compression: export.compression),
+            body: OTLPHeaders.compressed(encoded, export.compression), timeout: export.timeout)
         do {
             let response = try await transport.send(request)
             guard (200..<300).contains(response.status) else {

@@ -2,9 +2,10 @@ import ResolveKitCore
 import Synchronization
 
 /// An OTLP/HTTP traces endpoint for tests, served by a ``LoopbackHTTPServer``: it keeps every export and reads its
-/// spans from either encoding, protobuf or JSON. It answers 200 (an empty `ExportTraceServiceResponse` in the
-/// request's encoding), or what its script says first: another status, a `Retry-After`, or an answer after a delay
-/// (an endpoint that is overloaded, failing or slow).
+/// spans from either encoding, protobuf or JSON, gzipped or not. It answers 200 (an empty
+/// `ExportTraceServiceResponse` in the request's encoding), or what its script says first: another status, a
+/// `Retry-After`, or an answer after a delay (an endpoint that is overloaded, failing or slow); a gzipped body that
+/// does not inflate gets a 400.
 ///
 /// ```swift
 /// let collector = OTLPTraceCollector()
@@ -83,6 +84,11 @@ public final class OTLPTraceCollector: Sendable {
                 return state.repeating ?? Reply(status: 200)
             }
             if let delay = reply.delay { try? await Task.sleep(for: delay) }
+            if request.header("Content-Encoding")?.lowercased() == "gzip",
+                (try? Gzip.decompress(request.body, maxOutput: Self.maxInflatedBytes)) == nil
+            {
+                return LoopbackResponse(status: 400, body: .bytes(Array("the gzip body does not inflate".utf8)))
+            }
             if (200..<300).contains(reply.status) {
                 let spans = Self.spans(in: request.body)
                 self.state.withLock { $0.spans += spans }
@@ -94,9 +100,17 @@ public final class OTLPTraceCollector: Sendable {
         }
     }
 
+    /// The largest body a gzip request may inflate to.
+    static let maxInflatedBytes = 64 << 20
+
     /// The spans of one `ExportTraceServiceRequest`, in protobuf or in OTLP's JSON encoding (a JSON body begins
-    /// with `{`, a protobuf one never does); empty when it is neither.
+    /// with `{`, a protobuf one never does), gzipped or not (a gzip body begins with `1f 8b`); empty when it is
+    /// neither.
     public static func spans(in body: [UInt8]) -> [Span] {
+        if body.starts(with: [0x1F, 0x8B]) {
+            guard let inflated = try? Gzip.decompress(body, maxOutput: maxInflatedBytes) else { return [] }
+            return spans(in: inflated)
+        }
         guard body.first == UInt8(ascii: "{") else { return protobufSpans(in: body) }
         guard let document = try? JSONValue(parsing: body) else { return [] }
         var result: [Span] = []
