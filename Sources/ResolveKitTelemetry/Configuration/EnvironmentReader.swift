@@ -126,27 +126,13 @@ struct EnvironmentReader {
             throw TelemetryError(
                 .invalidConfiguration, "\(specificVariable) or OTEL_EXPORTER_OTLP_ENDPOINT: \(error.message)")
         }
-        let protocolVariable = settingVariable("PROTOCOL", signal: signal)
-        var encoding = OTLPEncoding.protobuf
-        if let protocolName = nonEmpty(protocolVariable) {
-            guard let named = OTLPEncoding(rawValue: protocolName.lowercased()) else {
-                throw TelemetryError(
-                    .invalidConfiguration,
-                    "\(protocolVariable)=\(protocolName): this exporter speaks OTLP over HTTP, http/protobuf (the "
-                        + "default) or http/json; set one of them or leave it unset")
-            }
-            encoding = named
-        }
-        let compressionVariable = settingVariable("COMPRESSION", signal: signal)
-        var compression = OTLPCompression.none
-        if let compressionName = nonEmpty(compressionVariable) {
-            guard let named = OTLPCompression(rawValue: compressionName.lowercased()) else {
-                throw TelemetryError(
-                    .invalidConfiguration,
-                    "\(compressionVariable)=\(compressionName): the compressions are none (the default) and gzip")
-            }
-            compression = named
-        }
+        let encoding = try choice(
+            "PROTOCOL", signal: signal, default: OTLPEncoding.protobuf,
+            otherwise: "this exporter speaks OTLP over HTTP, http/protobuf (the default) or http/json; set one of "
+                + "them or leave it unset")
+        let compression = try choice(
+            "COMPRESSION", signal: signal, default: OTLPCompression.none,
+            otherwise: "the compressions are none (the default) and gzip")
         let headersVariable = settingVariable("HEADERS", signal: signal)
         let headers = keyValueList(headersVariable).filter { name, value in
             let isToken = !name.isEmpty && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
@@ -161,6 +147,20 @@ struct EnvironmentReader {
         return TelemetryConfiguration.Export(
             endpoint: endpoint, encoding: encoding, compression: compression, headers: headers.map { ($0.0, $0.1) },
             timeout: timeout)
+    }
+
+    /// The value the variable of `setting` for `signal` names (any case), or `fallback` when it is unset.
+    /// - Throws: ``TelemetryError/Code/invalidConfiguration`` naming the variable, its value and `explanation` when
+    ///   the value is none of `Value`'s.
+    private func choice<Value: RawRepresentable<String>>(
+        _ setting: String, signal: String, default fallback: Value, otherwise explanation: String
+    ) throws(TelemetryError) -> Value {
+        let variable = settingVariable(setting, signal: signal)
+        guard let text = nonEmpty(variable) else { return fallback }
+        guard let value = Value(rawValue: text.lowercased()) else {
+            throw TelemetryError(.invalidConfiguration, "\(variable)=\(text): \(explanation)")
+        }
+        return value
     }
 
     /// The variable that sets `setting` for `signal`: the signal's own (`OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`) when it
