@@ -73,7 +73,9 @@ package final class LoopbackServerProcess: Sendable {
     private func waitUntilListening() async throws {
         for _ in 0..<1000 {
             guard child.isRunning else { throw FixtureError("The server exited at once:\n\(log)") }
-            if Self.accepts(port) { return }
+            // Another server (a test's, on a port the kernel handed out again) may hold the port while the program
+            // fails to bind it: only the program's own listening socket counts.
+            if Self.accepts(port), Self.listens(child.pid, on: port) { return }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw FixtureError("The server did not listen on 127.0.0.1:\(port) within 10 s:\n\(log)")
@@ -83,6 +85,23 @@ package final class LoopbackServerProcess: Sendable {
         guard let descriptor = connectToLoopback(port: port) else { return false }
         close(descriptor)
         return true
+    }
+
+    /// Whether the socket listening on 127.0.0.1:`port` is one of `pid`'s (true when `/proc` cannot tell).
+    package static func listens(_ pid: Int32, on port: Int) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return true }
+        let local = "0100007F:" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
+        let sockets = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            // sl, local address, remote address, state (0A: listening), …, inode (the tenth field)
+            guard fields.count > 9, fields[1] == local, fields[3] == "0A" else { return nil }
+            return "socket:[\(fields[9])]"
+        }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return descriptors.contains { descriptor in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
+            return target.map(sockets.contains) ?? false
+        }
     }
 
     private static func log(_ path: String) throws -> FileHandle {
@@ -105,4 +124,11 @@ func loopbackAddress(port: Int) -> sockaddr_in {
     address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     return address
+}
+
+extension String {
+    /// The text with zeros before it up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }
