@@ -1,6 +1,5 @@
+import ResolveKitCore
 import Testing
-
-@testable import ResolveKitCore
 
 @Suite struct GzipTests {
     /// Bytes like an OTLP export's: the same keys and names over and over, with ids and numbers that differ.
