@@ -84,13 +84,15 @@ public final class OTLPTraceCollector: Sendable {
                 return state.repeating ?? Reply(status: 200)
             }
             if let delay = reply.delay { try? await Task.sleep(for: delay) }
-            if request.header("Content-Encoding")?.lowercased() == "gzip",
-                (try? Gzip.decompress(request.body, maxOutput: Self.maxInflatedBytes)) == nil
-            {
-                return LoopbackResponse(status: 400, body: .bytes(Array("the gzip body does not inflate".utf8)))
+            var body = request.body
+            if request.header("Content-Encoding")?.lowercased() == "gzip" {
+                guard let inflated = try? Gzip.decompress(body, maxOutput: Self.maxInflatedBytes) else {
+                    return LoopbackResponse(status: 400, body: .bytes(Array("the gzip body does not inflate".utf8)))
+                }
+                body = inflated
             }
             if (200..<300).contains(reply.status) {
-                let spans = Self.spans(in: request.body)
+                let spans = Self.spans(in: body)
                 self.state.withLock { $0.spans += spans }
             }
             let json = request.header("Content-Type")?.hasPrefix("application/json") == true
