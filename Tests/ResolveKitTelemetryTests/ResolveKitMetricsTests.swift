@@ -48,6 +48,78 @@ struct ResolveKitMetricsTests {
         #expect(samples["resolvekit_event_streams_connected"] == 1)
     }
 
+    /// The per-call methods find their series by hand, not through the families' generic labels: every
+    /// combination of function, outcome and decider lands in its own series, as the generic path would put it
+    /// (each combination is counted a different number of times, so a series in another's place shows).
+    @Test func everyCombinationOfACallsLabelsHasItsOwnSeries() throws {
+        let registry = MetricsRegistry()
+        let metrics = try ResolveKitMetrics(registry: registry, functionNames: Self.functions)
+        let functions = Self.functions + ["not_registered"]
+        let outcomes = ResolveKitMetrics.ToolOutcome.allCases
+        let deciders = ResolveKitMetrics.Decider.allCases
+        var combinations:
+            [(function: String, outcome: ResolveKitMetrics.ToolOutcome, decider: ResolveKitMetrics.Decider)] = []
+        for function in functions {
+            for outcome in outcomes {
+                for decider in deciders { combinations.append((function, outcome, decider)) }
+            }
+        }
+        for (index, combination) in combinations.enumerated() {
+            for _ in 0...index {
+                metrics.toolCallStarted()
+                metrics.toolCallFinished(
+                    function: combination.function, outcome: combination.outcome, decidedBy: combination.decider,
+                    duration: .milliseconds(1))
+            }
+        }
+        for (index, decider) in deciders.enumerated() {
+            for _ in 0...index {
+                metrics.approvalRequested()
+                metrics.approvalDecided(by: decider, wait: .seconds(1))
+            }
+        }
+        for type in ResolveKitMetrics.eventTypes + ["a_future_event"] { metrics.eventReceived(type: type) }
+        metrics.resultDelivered(latency: .milliseconds(3))
+        metrics.resultAbandoned()
+        metrics.resultAbandoned()
+
+        let samples = ExpositionSamples(registry.exposition())
+        var executions: [String: Double] = [:]
+        var byError: [String: Double] = [:]
+        for (index, combination) in combinations.enumerated() {
+            let function = Self.functions.contains(combination.function) ? combination.function : "other"
+            let series =
+                #"{function="\#(function)",outcome="\#(combination.outcome.rawValue)","#
+                + #"decided_by="\#(combination.decider.rawValue)"}"#
+            #expect(samples["resolvekit_tool_calls_total" + series] == Double(index + 1), "\(series)")
+            executions[function, default: 0] += Double(index + 1)
+            let error = [.success: "", .error: "tool_error"][combination.outcome] ?? combination.outcome.rawValue
+            byError[error, default: 0] += Double(index + 1)
+        }
+        for (function, count) in executions {
+            let execution = #"resolvekit_tool_execution_duration_seconds_count{function="\#(function)"}"#
+            #expect(samples[execution] == count, "\(execution)")
+        }
+        let operations = "gen_ai_client_operation_duration_seconds_count"
+        let executeTool = #"gen_ai_provider_name="resolvekit",gen_ai_operation_name="execute_tool""#
+        for (error, count) in byError {
+            let series = error.isEmpty ? "" : #",error_type="\#(error)""#
+            #expect(samples[operations + "{" + executeTool + series + "}"] == count, "\(error)")
+        }
+        #expect(samples["resolvekit_tool_calls_running"] == 0)
+        for (index, decider) in deciders.enumerated() {
+            let wait = #"resolvekit_tool_approval_wait_seconds_count{decided_by="\#(decider.rawValue)"}"#
+            #expect(samples[wait] == Double(index + 1), "\(wait)")
+        }
+        #expect(samples["resolvekit_approvals_pending"] == 0)
+        for type in ResolveKitMetrics.eventTypes + ["other"] {
+            #expect(samples[#"resolvekit_events_received_total{type="\#(type)"}"#] == 1, "\(type)")
+        }
+        #expect(samples[#"resolvekit_tool_results_total{outcome="delivered"}"#] == 1)
+        #expect(samples[#"resolvekit_tool_results_total{outcome="abandoned"}"#] == 2)
+        #expect(samples["resolvekit_tool_result_delivery_seconds_count"] == 1)
+    }
+
     @Test func aTurnCountsItsEndingDurationAndTokens() throws {
         let registry = MetricsRegistry()
         let metrics = try ResolveKitMetrics(registry: registry, functionNames: [])

@@ -91,7 +91,7 @@ public final class ResolveKitMetrics: Sendable {
 
     /// A call's function starts running.
     public func toolCallStarted() {
-        toolsRunning.increment()
+        toolsRunning.add(1, series: SeriesIndex.unlabelled.value)
     }
 
     /// A call ended, whatever happened to it.
@@ -102,34 +102,41 @@ public final class ResolveKitMetrics: Sendable {
     ///   - duration: How long the function ran, or `nil` when it never started; a call with a duration must have
     ///     been reported by ``toolCallStarted()``.
     public func toolCallFinished(function name: String, outcome: ToolOutcome, decidedBy: Decider, duration: Duration?) {
-        let slot = function.resolve(name)
-        toolCalls.increment(slot, outcome, decidedBy)
+        let slot = function.resolve(name).index
+        let (functions, outcomes, deciders) = toolCalls.labels
+        toolCalls.increment(
+            series: SeriesIndex.unlabelled.then(slot, of: functions.cardinality).then(outcome, of: outcomes)
+                .then(decidedBy, of: deciders).value)
         guard let duration else { return }
-        toolsRunning.decrement()
-        toolExecution.observe(duration, slot)
-        operationDuration.observe(duration, .executeTool, OperationError(outcome))
+        toolsRunning.add(-1, series: SeriesIndex.unlabelled.value)
+        toolExecution.observe(duration, series: slot)
+        let (operations, errors) = operationDuration.labels
+        operationDuration.observe(
+            duration,
+            series: SeriesIndex.unlabelled.then(.executeTool, of: operations).then(OperationError(outcome), of: errors)
+                .value)
     }
 
     /// A call waits for a decision.
     public func approvalRequested() {
-        approvalsPending.increment()
+        approvalsPending.add(1, series: SeriesIndex.unlabelled.value)
     }
 
     /// A waiting call was decided (a timeout counts as decided by `timeout`).
     public func approvalDecided(by decider: Decider, wait: Duration) {
-        approvalsPending.decrement()
-        approvalWait.observe(wait, decider)
+        approvalsPending.add(-1, series: SeriesIndex.unlabelled.value)
+        approvalWait.observe(wait, series: SeriesIndex.unlabelled.then(decider, of: approvalWait.labels).value)
     }
 
     /// A waiting call no longer waits without a decision: its turn or session ended.
     public func approvalWithdrawn() {
-        approvalsPending.decrement()
+        approvalsPending.add(-1, series: SeriesIndex.unlabelled.value)
     }
 
     /// The backend acknowledged a result; `latency` runs from the function's end to the acknowledgement.
     public func resultDelivered(latency: Duration) {
-        deliveries.increment(.delivered)
-        deliveryLatency.observe(latency)
+        deliveries.increment(series: SeriesIndex.unlabelled.then(.delivered, of: deliveries.labels).value)
+        deliveryLatency.observe(latency, series: SeriesIndex.unlabelled.value)
     }
 
     /// A result POST is about to be sent again.
@@ -197,12 +204,12 @@ public final class ResolveKitMetrics: Sendable {
 
     /// An event arrived; `type` is its SSE `event:` name (`other` unless the protocol defines it).
     public func eventReceived(type: String) {
-        events.increment(type)
+        events.increment(series: events.labels.slot(of: type))
     }
 
     /// Calls were added to (positive) or settled and removed from (negative) a call journal.
     public func journalSizeChanged(by delta: Int) {
-        journal.add(Double(delta))
+        journal.add(Double(delta), series: SeriesIndex.unlabelled.value)
     }
 
     // MARK: MCP

@@ -32,6 +32,11 @@ public struct Counter<each Label: MetricLabel>: Sendable {
         storage.increment(series: series(repeat each values), by: amount)
     }
 
+    /// Adds one to the series at `index`, which the caller computed from its labels' slots (``SeriesIndex``).
+    func increment(series index: Int) {
+        storage.increment(series: index, by: 1)
+    }
+
     /// The count of the series of `values` (values outside a label's set read `other`'s).
     public func value(_ values: repeat (each Label).Value) -> UInt64 {
         storage.slots.load(series(repeat each values))
@@ -74,6 +79,11 @@ public struct Gauge<each Label: MetricLabel>: Sendable {
     /// Subtracts one from the series of `values`.
     public func decrement(_ values: repeat (each Label).Value) {
         storage.add(series: series(repeat each values), -1)
+    }
+
+    /// Adds `amount` to the series at `index`, which the caller computed from its labels' slots (``SeriesIndex``).
+    func add(_ amount: Double, series index: Int) {
+        storage.add(series: index, amount)
     }
 
     /// The value of the series of `values`.

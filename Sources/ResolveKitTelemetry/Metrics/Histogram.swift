@@ -30,6 +30,12 @@ public struct Histogram<each Label: MetricLabel>: Sendable {
         storage.observe(series: series(repeat each values), duration.seconds)
     }
 
+    /// Counts `duration`, in seconds, into the series at `index`, which the caller computed from its labels' slots
+    /// (``SeriesIndex``).
+    func observe(_ duration: Duration, series index: Int) {
+        storage.observe(series: index, duration.seconds)
+    }
+
     /// The series of `values` as a scrape would see it.
     public func value(_ values: repeat (each Label).Value) -> HistogramValue {
         storage.histogramValue(series: series(repeat each values))
