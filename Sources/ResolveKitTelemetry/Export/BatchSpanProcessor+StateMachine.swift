@@ -79,7 +79,7 @@ extension BatchSpanProcessor {
 
         var queuedCount: Int { queue.count }
 
-        mutating func spanEnded(_ span: QueuedSpan) -> EndAction {
+        mutating func spanEnded(_ span: consuming QueuedSpan) -> EndAction {
             received += 1
             guard phase == .running else { return drop(.shutdown, count: 1) }
             guard queue.count < configuration.maxQueueSize else { return drop(.queueFull, count: 1) }

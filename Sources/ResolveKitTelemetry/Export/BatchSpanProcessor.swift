@@ -115,18 +115,21 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     }
 
     /// Queues a span that ended; never waits. A full queue, or a processor shut down, drops it and counts it.
-    public func onEnd(_ span: FinishedSpan) {
+    public func onEnd(_ span: consuming FinishedSpan) {
         queue(.finished(span))
     }
 
     /// Queues a span that ended, to be described when it is exported; never waits. A full queue, or a processor shut
     /// down, drops it and counts it.
-    public func onEnd(_ span: DeferredSpan) {
+    public func onEnd(_ span: consuming DeferredSpan) {
         queue(.deferred(span))
     }
 
-    private func queue(_ span: QueuedSpan) {
-        let action = machine.withLock { $0.spanEnded(span) }
+    private func queue(_ span: consuming QueuedSpan) {
+        // Moved, not copied, into the queue: a copy retains each of the span's strings and closures, whose counts
+        // sit in memory the caller has not touched lately.
+        var moving = Optional(span)
+        let action = machine.withLock { $0.spanEnded(moving.take()!) }
         switch action {
         case .queued: break
         case .queuedAndWake: wakeup.signal()

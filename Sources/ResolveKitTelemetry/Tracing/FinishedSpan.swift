@@ -60,17 +60,17 @@ public struct FinishedSpan: Sendable, Hashable {
 /// Receives every sampled span when it ends. Called on the thread that ends the span: it must return at once
 /// (queue the span, never wait on I/O).
 public protocol SpanProcessor: Sendable {
-    /// Takes a span that ended.
-    func onEnd(_ span: FinishedSpan)
+    /// Takes a span that ended (given, not lent: a processor that keeps it keeps it without a copy).
+    func onEnd(_ span: consuming FinishedSpan)
 
     /// Takes a span that ended and is described later; by default it is described at once and taken as one that
     /// ended. A processor that exports later (``BatchSpanProcessor``) keeps it as is and describes it then.
-    func onEnd(_ span: DeferredSpan)
+    func onEnd(_ span: consuming DeferredSpan)
 }
 
 extension SpanProcessor {
     /// Describes the span and takes it as one that ended.
-    public func onEnd(_ span: DeferredSpan) {
+    public func onEnd(_ span: consuming DeferredSpan) {
         onEnd(span.finished())
     }
 }

@@ -64,8 +64,11 @@ final class BatchRun: Sendable {
             record.context = parent.context
         }
         guard telemetry.metrics != nil || record.context != nil else { return nil }
-        state.withLock { $0.records[call.callID] = record }
-        return record.run?.context ?? record.context
+        let context = record.run?.context ?? record.context
+        // Moved into the table, not copied: a copy retains each of its spans' strings.
+        var moving = Optional(record)
+        state.withLock { $0.records[call.callID] = moving.take() }
+        return context
     }
 
     /// The call waits for a decision from now on.
