@@ -82,6 +82,10 @@ struct ResolveKitMetricsTests {
         metrics.resultDelivered(latency: .milliseconds(3))
         metrics.resultAbandoned()
         metrics.resultAbandoned()
+        let reasons = ResolveKitMetrics.RetryReason.allCases
+        for (index, reason) in reasons.enumerated() {
+            for _ in 0...index { metrics.resultDeliveryRetried(reason: reason) }
+        }
 
         let samples = ExpositionSamples(registry.exposition())
         var executions: [String: Double] = [:]
@@ -118,6 +122,10 @@ struct ResolveKitMetricsTests {
         #expect(samples[#"resolvekit_tool_results_total{outcome="delivered"}"#] == 1)
         #expect(samples[#"resolvekit_tool_results_total{outcome="abandoned"}"#] == 2)
         #expect(samples["resolvekit_tool_result_delivery_seconds_count"] == 1)
+        for (index, reason) in reasons.enumerated() {
+            let retries = #"resolvekit_tool_result_delivery_retries_total{reason="\#(reason.rawValue)"}"#
+            #expect(samples[retries] == Double(index + 1), "\(retries)")
+        }
     }
 
     @Test func aTurnCountsItsEndingDurationAndTokens() throws {

@@ -141,12 +141,12 @@ public final class ResolveKitMetrics: Sendable {
 
     /// A result POST is about to be sent again.
     public func resultDeliveryRetried(reason: RetryReason) {
-        deliveryRetries.increment(reason)
+        deliveryRetries.increment(series: SeriesIndex.unlabelled.then(reason, of: deliveryRetries.labels).value)
     }
 
     /// A result will never be delivered (its session is gone).
     public func resultAbandoned() {
-        deliveries.increment(.abandoned)
+        deliveries.increment(series: SeriesIndex.unlabelled.then(.abandoned, of: deliveries.labels).value)
     }
 
     // MARK: Turns
