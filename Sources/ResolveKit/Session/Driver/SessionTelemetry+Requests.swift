@@ -23,7 +23,7 @@ extension SessionTelemetry {
                 return RequestTrace(parent: trace.context, resendCount: resends)
             }
         case .toolResult(let submission):
-            return resultSending(submission, sessionID: access?.id)
+            return resultSending(submission)
         case .history:
             guard case .watchdog(let turnID, _, _) = tag else { return RequestTrace() }
             return RequestTrace(parent: turnContext(requestID: nil, turnID: turnID))
@@ -35,15 +35,11 @@ extension SessionTelemetry {
         }
     }
 
-    private func resultSending(_ submission: ToolResultSubmission, sessionID: String?) -> RequestTrace {
+    private func resultSending(_ submission: ToolResultSubmission) -> RequestTrace {
         let now = clock.elapsed
         let (trace, retried) = state.withLock { state -> (RequestTrace, ResolveKitMetrics.RetryReason?) in
-            var call = state.calls[submission.callID] ?? CallTrace()
-            call.attempts += 1
-            call.sessionID = sessionID
-            if call.finishedAt == nil { call.finishedAt = now }
+            let call = state.calls[submission.callID, default: CallTrace()].sending(at: now)
             let retried = call.attempts > 1 ? call.lastFailure ?? .transportError : nil
-            state.calls[submission.callID] = call
             let parent =
                 call.context
                 ?? (state.turns.isEmpty

@@ -26,9 +26,24 @@ final class SessionTelemetry: Sendable {
         var context: SpanContext?
         /// When its function ended (or its post was first sent, for an outcome settled without running).
         var finishedAt: Duration?
-        var sessionID: String?
         var attempts = 0
         var lastFailure: ResolveKitMetrics.RetryReason?
+
+        /// Its function ended now, under `context`.
+        mutating func finished(at now: Duration, under context: SpanContext?) {
+            finishedAt = now
+            self.context = context
+        }
+
+        /// Its result is sent once more (timed from now if its end was not seen); returns what its request's trace
+        /// and the retry count need.
+        mutating func sending(
+            at now: Duration
+        ) -> (context: SpanContext?, attempts: Int, lastFailure: ResolveKitMetrics.RetryReason?) {
+            attempts += 1
+            if finishedAt == nil { finishedAt = now }
+            return (context, attempts, lastFailure)
+        }
     }
 
     struct State {
@@ -219,12 +234,8 @@ final class SessionTelemetry: Sendable {
     func callFinished(_ callID: ToolCallID, context: SpanContext?) {
         guard metrics != nil || context != nil else { return }
         let now = clock.elapsed
-        state.withLock { state in
-            var call = state.calls[callID] ?? CallTrace()
-            call.finishedAt = now
-            call.context = context
-            state.calls[callID] = call
-        }
+        // Changed where it is stored: one lookup, and no copy of the entry out and back.
+        state.withLock { $0.calls[callID, default: CallTrace()].finished(at: now, under: context) }
     }
 
     // MARK: The session
