@@ -6,7 +6,9 @@ struct JSONSerializationTests {
     let sample: JSONValue = ["b": [1, 2.5, "x"], "a": ["nested": true, "none": nil], "c": "é\n\"q\""]
 
     @Test func writesCompactTextWithSortedKeys() {
-        #expect(sample.serialized(options: .sortedKeys) == #"{"a":{"nested":true,"none":null},"b":[1,2.5,"x"],"c":"é\n\"q\""}"#)
+        #expect(
+            sample.serialized(options: .sortedKeys)
+                == #"{"a":{"nested":true,"none":null},"b":[1,2.5,"x"],"c":"é\n\"q\""}"#)
     }
 
     @Test func writesPrettyTextWithTwoSpaceIndentation() {
@@ -33,6 +35,34 @@ struct JSONSerializationTests {
         #expect(text == #""\u00e9\ud83d\ude42\u0001""#)
     }
 
+    /// Every ASCII character alone and amid other text, and text beyond ASCII, as JSON writes it: quotes,
+    /// backslashes and control characters escaped, everything else as it is.
+    @Test func escapesExactlyWhatJSONRequires() throws {
+        for value in UInt8(0)..<0x80 {
+            let character = String(UnicodeScalar(value))
+            let expected: String
+            switch value {
+            case UInt8(ascii: "\""): expected = #"\""#
+            case UInt8(ascii: "\\"): expected = #"\\"#
+            case 0x0A: expected = #"\n"#
+            case 0x0D: expected = #"\r"#
+            case 0x09: expected = #"\t"#
+            case 0x08: expected = #"\b"#
+            case 0x0C: expected = #"\f"#
+            case ..<0x20: expected = "\\u00" + (value < 0x10 ? "0" : "") + String(value, radix: 16)
+            default: expected = character
+            }
+            #expect(JSONValue.string(character).serialized() == "\"\(expected)\"", "byte \(value)")
+            let amid = "ab" + character + "é🙂" + character + "cd"
+            #expect(JSONValue.string(amid).serialized() == "\"ab\(expected)é🙂\(expected)cd\"", "byte \(value)")
+            #expect(try JSONValue(parsing: JSONValue.string(amid).serialized()) == .string(amid))
+        }
+        let long = String(repeating: "plain text without escapes, ", count: 40) + "\"end\""
+        #expect(try JSONValue(parsing: JSONValue.string(long).serialized()) == .string(long))
+        #expect(JSONValue.string("").serialized() == #""""#)
+        #expect(JSONValue.string("a\"é").serialized(options: .escapeNonASCII) == #""a\"\u00e9""#)
+    }
+
     @Test(arguments: [
         (JSONValue.number(3), "3"), (.number(-0.5), "-0.5"), (.number(1e21), "1e+21"), (.number(0.1), "0.1"),
         (.number(9_007_199_254_740_992), "9007199254740992"),
@@ -47,7 +77,8 @@ struct JSONSerializationTests {
         var members: JSONObject = [:]
         for index in 0..<50 { members["key\(index)"] = .number(Double(index)) }
         let first = JSONValue.object(members).serialized(options: .sortedKeys)
-        let rebuilt = JSONValue.object(Dictionary(uniqueKeysWithValues: members.reversed())).serialized(options: .sortedKeys)
+        let rebuilt = JSONValue.object(Dictionary(uniqueKeysWithValues: members.reversed())).serialized(
+            options: .sortedKeys)
         #expect(first == rebuilt)
     }
 

@@ -99,23 +99,56 @@ struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        let escapeNonASCII = options.contains(.escapeNonASCII)
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": append("\\\"")
-            case "\\": append("\\\\")
-            case "\n": append("\\n")
-            case "\r": append("\\r")
-            case "\t": append("\\t")
-            case "\u{08}": append("\\b")
-            case "\u{0C}": append("\\f")
-            case _ where scalar.value < 0x20: appendUnicodeEscape(UInt16(scalar.value))
-            case _ where scalar.value >= 0x80 && escapeNonASCII:
-                for unit in String(scalar).utf16 { appendUnicodeEscape(unit) }
-            default: output.append(contentsOf: UTF8.encode(scalar)!)
-            }
+        if options.contains(.escapeNonASCII), !string.utf8.allSatisfy({ $0 < 0x80 }) {
+            writeScalarsEscapingNonASCII(string)
+        } else {
+            var string = string
+            string.withUTF8 { writeEscaped($0) }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// `bytes` (UTF-8) with JSON's escapes; runs that need none are copied whole, not a scalar at a time.
+    private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in bytes.indices where Self.needsEscape(bytes[index]) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            appendEscape(bytes[index])
+            runStart = index + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// `string` with JSON's escapes and every non-ASCII scalar as `\u` escapes of its UTF-16 units, as Python's
+    /// `json.dumps` writes by default.
+    private mutating func writeScalarsEscapingNonASCII(_ string: String) {
+        for scalar in string.unicodeScalars {
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                if Self.needsEscape(byte) { appendEscape(byte) } else { output.append(byte) }
+            } else {
+                for unit in String(scalar).utf16 { appendUnicodeEscape(unit) }
+            }
+        }
+    }
+
+    /// Whether an ASCII byte must be escaped in a JSON string: a quote, a backslash, a control character.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// The escape of a byte ``needsEscape(_:)`` says must be escaped.
+    private mutating func appendEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case UInt8(ascii: "\n"): append("\\n")
+        case UInt8(ascii: "\r"): append("\\r")
+        case UInt8(ascii: "\t"): append("\\t")
+        case 0x08: append("\\b")
+        case 0x0C: append("\\f")
+        default: appendUnicodeEscape(UInt16(byte))
+        }
     }
 
     private mutating func appendUnicodeEscape(_ unit: UInt16) {
