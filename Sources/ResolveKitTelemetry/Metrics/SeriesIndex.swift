@@ -2,10 +2,11 @@
 ///
 /// The families find a series from label values through their generic labels (`Counter<each Label>`), and Swift
 /// does not specialize that fully: each recording looked up type metadata and called each label through its
-/// witness table, about a microsecond per call of the catalog's on a busy service's cold caches. The catalog's hot
-/// methods compute the index here instead and record at it; the order is the families' own (the first label's slot
-/// varies slowest), which the catalog's tests check against the generic path.
+/// witness table, which cost a call about a microsecond on a busy service, where caches are cold between calls.
+/// The catalog's per-call methods compute the index here and record at it. The order is the families' own (the
+/// first label's slot varies slowest); a catalog test reads every combination back from the exposition.
 struct SeriesIndex {
+    /// The index.
     private(set) var value = 0
 
     /// The index of a family without labels.
