@@ -203,7 +203,10 @@ struct RedisClientTests {
     }
 
     @Test func nothingListeningIsReportedAsRefusedAfterTheAttempts() async throws {
-        var configuration = try RedisConfiguration(url: "redis://127.0.0.1:\(RedisTestServer.freePort())")
+        // Held, not just found free: another test's server could take a port found free a moment before.
+        let refusing = try LoopbackRefusingPort()
+        defer { refusing.close() }
+        var configuration = try RedisConfiguration(url: "redis://127.0.0.1:\(refusing.port)")
         configuration.reconnect = RedisBackoff(maximumAttempts: 3, initialDelay: .milliseconds(1))
         let client = RedisClient(configuration: configuration)
         defer { client.close() }
