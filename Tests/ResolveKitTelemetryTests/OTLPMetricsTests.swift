@@ -81,13 +81,12 @@ struct OTLPMetricsTests {
                 transport: try PlainHTTPTransport(), interval: .seconds(60))
             #expect(await pusher.push())
             let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
-            async let exporting: Void = telemetry.run()
-            for index in 0..<50 {
-                telemetry.tracer.startTurn(sessionID: "s", requestID: "r\(index)").finishTurn(
-                    ending: .answered, turnID: nil, usage: nil)
+            await telemetry.exporting {
+                for index in 0..<50 {
+                    telemetry.tracer.startTurn(sessionID: "s", requestID: "r\(index)").finishTurn(
+                        ending: .answered, turnID: nil, usage: nil)
+                }
             }
-            await telemetry.shutdown(timeout: .seconds(5))
-            await exporting
             for request in receiver.requests { #expect(request.header("Content-Encoding") == "gzip") }
             let pushed = try #require(receiver.requests.first { $0.path == "/v1/metrics" })
             let output = try await ProgramRunner.withTemporaryFile(named: "metrics", pushed.body) { path in
@@ -106,14 +105,11 @@ struct OTLPMetricsTests {
     @Test func theTestCollectorReadsGzippedExportsAndRefusesABodyThatDoesNotInflate() async throws {
         let collector = OTLPTraceCollector()
         try await LoopbackHTTPServer.withServer(handler: collector.handler) { server in
-            let configuration = try TelemetryConfiguration(
-                environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"],
-                defaultServiceName: "gzip")
-            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
-            async let exporting: Void = telemetry.run()
-            telemetry.tracer.startSpan("zipped").end()
-            await telemetry.shutdown(timeout: .seconds(5))
-            await exporting
+            _ = try await Telemetry.exported(
+                ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"]
+            ) { telemetry in
+                telemetry.tracer.startSpan("zipped").end()
+            }
             #expect(collector.spans.map(\.name) == ["zipped"])
             let damaged = OTLPRequest(
                 url: server.baseURL + "/v1/traces", headers: [("Content-Encoding", "gzip")], body: [0x1F, 0x8B, 8],
@@ -194,16 +190,13 @@ struct OTLPMetricsTests {
     @Test func theTelemetryFacadeExportsWhatItsConfigurationSays() async throws {
         let receiver = OTLPReceiver()
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
-            let configuration = try TelemetryConfiguration(
-                environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_SERVICE_NAME": "facade"],
-                defaultServiceName: "unused")
-            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
+            let telemetry = try await Telemetry.exported(
+                ["OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_SERVICE_NAME": "facade"]
+            ) { telemetry in
+                telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
+                    ending: .answered, turnID: nil, usage: nil)
+            }
             #expect(telemetry.metricsPusher == nil)
-            async let exporting: Void = telemetry.run()
-            telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
-                ending: .answered, turnID: nil, usage: nil)
-            await telemetry.shutdown(timeout: .seconds(5))
-            await exporting
             #expect(receiver.requests.map(\.path) == ["/v1/traces"])
             #expect(receiver.requests[0].header("Content-Type") == "application/x-protobuf")
             #expect(OTLPTraceCollector.spans(in: receiver.requests[0].body).map(\.serviceName) == ["facade"])
@@ -220,23 +213,42 @@ struct OTLPMetricsTests {
     @Test func theProtocolVariableChoosesJSON() async throws {
         let receiver = OTLPReceiver()
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
-            let configuration = try TelemetryConfiguration(
-                environment: [
+            _ = try await Telemetry.exported(
+                [
                     "OTEL_EXPORTER_OTLP_ENDPOINT": server.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
                     "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "http/protobuf",
-                ],
-                defaultServiceName: "json")
-            let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
-            async let exporting: Void = telemetry.run()
-            telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
-                ending: .answered, turnID: nil, usage: nil)
-            await telemetry.shutdown(timeout: .seconds(5))
-            await exporting
+                ], serviceName: "json"
+            ) { telemetry in
+                telemetry.tracer.startTurn(sessionID: "s", requestID: "r").finishTurn(
+                    ending: .answered, turnID: nil, usage: nil)
+            }
             let types = Dictionary(
                 receiver.requests.map { ($0.path, $0.header("Content-Type")) }, uniquingKeysWith: { first, _ in first })
             #expect(types == ["/v1/traces": "application/json", "/v1/metrics": "application/x-protobuf"])
             let traces = try #require(receiver.requests.first { $0.path == "/v1/traces" })
             #expect(String(decoding: traces.body, as: UTF8.self).contains(#""stringValue":"json""#))
         }
+    }
+}
+
+extension Telemetry {
+    /// A `Telemetry` configured from `environment` (`serviceName` when it names none), over plain HTTP, whose export
+    /// loop ran while `record` recorded with it, shut down.
+    fileprivate static func exported(
+        _ environment: [String: String], serviceName: String = "unused", _ record: (Telemetry) -> Void
+    ) async throws -> Telemetry {
+        let configuration = try TelemetryConfiguration(environment: environment, defaultServiceName: serviceName)
+        let telemetry = try Telemetry(configuration: configuration, transport: try PlainHTTPTransport())
+        await telemetry.exporting { record(telemetry) }
+        return telemetry
+    }
+
+    /// Runs the export loop while `record` records, then shuts down (exporting what is queued) and waits for the
+    /// loop to end.
+    fileprivate func exporting(_ record: () -> Void) async {
+        async let loop: Void = run()
+        record()
+        await shutdown(timeout: .seconds(5))
+        await loop
     }
 }
