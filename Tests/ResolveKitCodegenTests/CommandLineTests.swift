@@ -32,7 +32,7 @@ struct CommandLineTests {
 
         """
 
-    /// A fresh directory holding `files` (relative path → text).
+    /// A fresh directory holding `files` (relative path → text); the caller removes it.
     static func directory(_ files: [String: String]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appending(path: "rk-codegen-\(UUID().uuidString)")
         for (path, text) in files {
@@ -65,7 +65,10 @@ struct CommandLineTests {
         (["a.swift"], "rk-codegen: error: --output FILE is required"),
         (["a.swift", "--output"], "rk-codegen: error: --output needs a value"),
         (["a.swift", "-o", "b.swift", "--verbose"], "rk-codegen: error: unknown option '--verbose'"),
-        (["a.swift", "-o", "b.swift", "--chek"], "rk-codegen: error: unknown option '--chek'; did you mean '--check'?"),
+        (
+            ["a.swift", "-o", "b.swift", "--chek"],
+            "rk-codegen: error: unknown option '--chek'; did you mean '--check'?"
+        ),
         (
             ["a.swift", "-o", "b.swift", "--access=open"],
             "rk-codegen: error: --access expects internal or public, got 'open'"
@@ -90,6 +93,7 @@ struct CommandLineTests {
         let root = try Self.directory([
             "Bad.swift": "/// Doc.\n// @ResolveKit(name: \"kb_search\", timeout: 0)\nstruct B: ResolveKitFunction {}\n"
         ])
+        defer { try? FileManager.default.removeItem(at: root) }
         let output = root.appending(path: "Out.swift")
         let run = try await Self.run(["Bad.swift", "--output", output.path], in: root)
         #expect(run.code == 1)
@@ -105,6 +109,7 @@ struct CommandLineTests {
 
     @Test func warningsArePrintedButTheOutputIsStillWritten() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights + "let pattern = /\"/\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
         let run = try await Self.run(["Lights.swift", "-o", "Out.swift"], in: root)
         #expect(run.code == 0)
         #expect(run.stderr == "Lights.swift:7:16: warning: unterminated string literal\n")
@@ -114,16 +119,17 @@ struct CommandLineTests {
     @Test func aFunctionThatNeedsApprovalWithATimeoutTooShortForAPersonIsWarnedAbout() async throws {
         let root = try Self.directory([
             "Logs.swift": """
-                /// Reads the log.
-                // @ResolveKit(name: "read_log", timeout: 15)
-                struct ReadLog: ResolveKitFunction { func perform() async throws {} }
+            /// Reads the log.
+            // @ResolveKit(name: "read_log", timeout: 15)
+            struct ReadLog: ResolveKitFunction { func perform() async throws {} }
 
-                /// Says the time.
-                // @ResolveKit(name: "time", timeout: 5, requiresApproval: false)
-                struct Time: ResolveKitFunction { func perform() async throws {} }
+            /// Says the time.
+            // @ResolveKit(name: "time", timeout: 5, requiresApproval: false)
+            struct Time: ResolveKitFunction { func perform() async throws {} }
 
-                """
+            """
         ])
+        defer { try? FileManager.default.removeItem(at: root) }
         let run = try await Self.run(["Logs.swift", "-o", "Out.swift"], in: root)
         #expect(run.code == 0)
         #expect(
@@ -138,6 +144,7 @@ struct CommandLineTests {
 
     @Test func directoriesAreSearchedRecursivelyAndTheOutputIsNotScanned() async throws {
         let root = try Self.directory(["Sources/A/Lights.swift": Self.lights, "Sources/A/Sub/Notes.txt": "not swift"])
+        defer { try? FileManager.default.removeItem(at: root) }
         let output = root.appending(path: "Sources/A/Generated/ResolveKitAutoRegistry.swift")
         let manifest = root.appending(path: "tools.json")
         let first = try await Self.run(
@@ -163,6 +170,7 @@ struct CommandLineTests {
             // Named like the output, but another file: it is scanned.
             "Sources/A/Deep/Er/Registry.swift": dim,
         ])
+        defer { try? FileManager.default.removeItem(at: root) }
         let output = root.appending(path: "Sources/A/Registry.swift")
         let run = try await Self.run(["Sources", "-o", output.path, "--module-name", "A"], in: root)
         #expect(run.code == 0, "\(run.stderr)")
@@ -175,6 +183,7 @@ struct CommandLineTests {
 
     @Test func anUnchangedOutputIsNotRewritten() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
+        defer { try? FileManager.default.removeItem(at: root) }
         let output = root.appending(path: "Out.swift")
         #expect(try await Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
         let past = Date(timeIntervalSince1970: 1_000_000_000)
@@ -186,6 +195,7 @@ struct CommandLineTests {
 
     @Test func checkPassesWhenFreshAndPrintsADiffWhenStale() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
+        defer { try? FileManager.default.removeItem(at: root) }
         let output = root.appending(path: "Out.swift")
         #expect(try await Self.run(["Lights.swift", "-o", output.path], in: root).code == 0)
         let fresh = try await Self.run(["Lights.swift", "-o", output.path, "--check"], in: root)
@@ -206,6 +216,7 @@ struct CommandLineTests {
 
     @Test func checkTreatsAMissingOutputAsStale() async throws {
         let root = try Self.directory(["Lights.swift": Self.lights])
+        defer { try? FileManager.default.removeItem(at: root) }
         let run = try await Self.run(["Lights.swift", "-o", "Missing.swift", "--check"], in: root)
         #expect(run.code == 3)
         #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Missing.swift").path))

@@ -54,13 +54,25 @@ package struct TestCertificates: Sendable {
         return try await task.value
     }
 
-    /// Makes a new set in a new temporary folder.
+    /// The folders this process made, removed when it exits: a test run leaves no keys behind in `/tmp`.
+    private static let madeFolders = Mutex<[String]>([])
+    private static let removingFoldersAtExit: Void = {
+        atexit {
+            for folder in TestCertificates.madeFolders.withLock({ $0 }) {
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
+    }()
+
+    /// Makes a new set in a new temporary folder, removed when the process exits.
     /// - Throws: ``ExternalProgram/Missing`` without `openssl`; ``FixtureError`` when a command fails.
     package static func make() async throws -> TestCertificates {
         let openssl = try ExternalProgram.openssl.require()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-certs-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: directory + "/ca-folder", withIntermediateDirectories: true)
+        Self.removingFoldersAtExit
+        madeFolders.withLock { $0.append(directory) }
         let run = Runner(openssl: openssl, directory: directory)
         try await run.selfSigned("ca", subject: "/CN=ResolveKit Test CA")
         try await run.selfSigned("client-ca", subject: "/CN=ResolveKit Test Client CA")
