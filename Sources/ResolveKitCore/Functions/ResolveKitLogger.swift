@@ -48,6 +48,9 @@ public struct ResolveKitLogger: Sendable {
     /// Key–value details put on every record (a record's own keys win), e.g. the `trace_id` and `span_id` of the
     /// call a function's logger belongs to.
     public var metadata: [String: String] = [:]
+    /// The span whose `trace_id` and `span_id` go on every record (a record's own keys win), e.g. a function's
+    /// call's. Written out only when a record is logged: a call whose function logs nothing pays nothing for it.
+    public var spanContext: SpanContext?
     private let sink: (@Sendable (Record) -> Void)?
 
     /// Creates a logger that passes records at or above `minimumLevel` to `sink`.
@@ -90,7 +93,8 @@ public struct ResolveKitLogger: Sendable {
         metadata: @autoclosure () -> [String: String] = [:]
     ) {
         guard let sink, level >= minimumLevel else { return }
-        let details = self.metadata.isEmpty ? metadata() : self.metadata.merging(metadata()) { $1 }
+        var details = self.metadata.isEmpty ? metadata() : self.metadata.merging(metadata()) { $1 }
+        if let spanContext { details.merge(spanContext.logMetadata) { own, _ in own } }
         sink(Record(level: level, label: label, message: message(), metadata: details))
     }
 

@@ -80,7 +80,7 @@ package struct ToolDispatcher: Sendable {
     ) -> RunningCall {
         let remaining = deadline - clock.elapsed
         var functionLogger = logger.labeled("function.\(call.functionName)")
-        if let spanContext, functionLogger.isEnabled(.error) { functionLogger.metadata = spanContext.logMetadata }
+        functionLogger.spanContext = spanContext
         var invocation = ResolveKitFunctionContext(
             sessionID: sessionID, requestID: call.requestID, turnID: call.turnID, callID: call.callID,
             deadline: ContinuousClock.now.advanced(by: remaining), logger: functionLogger,
