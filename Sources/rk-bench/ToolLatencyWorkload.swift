@@ -144,7 +144,8 @@ struct ToolLatencyWorkload: Workload {
         await server.stop()
         log(
             "tool-latency: \(Self.iterations) calls measured per runtime after \(Self.warmUp) warm-up calls each, "
-                + "in blocks of \(Self.block); telemetry exported \(exported) spans, dropped \(dropped)")
+                + "in blocks of \(Self.block); telemetry exported \(exported) spans, dropped \(dropped)"
+                + (IdleStates.summary().map { "; idle cores: \($0)" } ?? ""))
         let dispatchOff = Self.row(name, "call-dispatch", off.dispatch)
         let postOff = Self.row(name, "result-post", off.posting)
         return [
