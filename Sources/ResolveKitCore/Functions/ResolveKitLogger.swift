@@ -45,11 +45,11 @@ public struct ResolveKitLogger: Sendable {
     public var minimumLevel: Level
     /// The subsystem label put on records.
     public var label: String
-    /// Key–value details put on every record (a record's own keys win), e.g. the `trace_id` and `span_id` of the
-    /// call a function's logger belongs to.
+    /// Key–value details put on every record (a record's own keys win), e.g. the service or tenant it serves.
     public var metadata: [String: String] = [:]
-    /// The span whose `trace_id` and `span_id` go on every record (a record's own keys win), e.g. a function's
-    /// call's. Written out only when a record is logged: a call whose function logs nothing pays nothing for it.
+    /// The span whose `trace_id` and `span_id` go on every record (a record's own keys and ``metadata`` win), e.g.
+    /// the call a function's logger belongs to. Written out only when a record is logged: a call whose function logs
+    /// nothing pays nothing for it.
     public var spanContext: SpanContext?
     private let sink: (@Sendable (Record) -> Void)?
 
