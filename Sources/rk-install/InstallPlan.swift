@@ -21,11 +21,15 @@ struct InstallPlan: Equatable {
     static let tools = ["rk-chat", "rk-service", "rk-approve", "rk-mcp", "rk-devserver", "rk-codegen"]
 
     var items: [Item]
+    /// Where the list of what was installed is kept, for `--uninstall` and the next install.
+    var manifest: String
 
     /// The plan for the tools in `builtFolder`, installed under `prefix`: each tool, then its manual page and its
     /// bash and zsh completions, which the tool prints itself.
     init(prefix: String, builtFolder: String) {
-        let root = prefix.hasSuffix("/") && prefix.count > 1 ? String(prefix.dropLast()) : prefix
+        var root = prefix
+        while root.hasSuffix("/") { root.removeLast() }
+        manifest = "\(root)/share/resolvekit/rk-install.manifest"
         items = Self.tools.flatMap { tool -> [Item] in
             let built = builtFolder + "/" + tool
             return [

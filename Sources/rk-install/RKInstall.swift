@@ -12,15 +12,19 @@ enum RKInstall {
         let prefix = parsed.value(InstallFlags.prefix) ?? InstallFlags.defaultPrefix
         let plan = InstallPlan(prefix: prefix, builtFolder: builtFolder)
         let installer = Installer(plan: plan)
+        let dryRun = parsed.has(InstallFlags.dryRun)
         do {
-            if parsed.has(InstallFlags.dryRun) {
-                try installer.checkSources()
-                for item in plan.items { print("would install \(item.destination)") }
+            if parsed.has(InstallFlags.uninstall) {
+                try InstalledFiles.uninstall(plan, dryRun: dryRun) { print($0) }
+            } else if dryRun {
+                try installer.dryRun { print($0) }
             } else {
-                try installer.run { print("installed \($0)") }
+                try installer.run { print($0) }
             }
         } catch {
-            FileHandle.standardError.write(Data("rk-install: error: \(error)\n".utf8))
+            for line in error.description.split(separator: "\n") {
+                FileHandle.standardError.write(Data("rk-install: error: \(line)\n".utf8))
+            }
             exit(1)
         }
         exit(0)
