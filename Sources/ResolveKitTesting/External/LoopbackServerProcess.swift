@@ -87,14 +87,18 @@ package final class LoopbackServerProcess: Sendable {
         return true
     }
 
-    /// Whether the socket listening on 127.0.0.1:`port` is one of `pid`'s (true when `/proc` cannot tell).
+    /// Whether the socket listening on 127.0.0.1:`port` is one of `pid`'s (true when `/proc` cannot tell). An IPv6
+    /// socket bound to the IPv4-mapped address (`[::ffff:127.0.0.1]`, as gRPC's servers bind) counts too.
     package static func listens(_ pid: Int32, on port: Int) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return true }
-        let local = "0100007F:" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
-        let sockets = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+        guard let table = procFile("/proc/net/tcp") else { return true }
+        let table6 = procFile("/proc/net/tcp6") ?? ""
+        let portHex = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
+        let locals: Set<Substring> = ["0100007F" + portHex, "0000000000000000FFFF00000100007F" + portHex]
+        let lines = table.split(separator: "\n").dropFirst() + table6.split(separator: "\n").dropFirst()
+        let sockets = lines.compactMap { line -> String? in
             let fields = line.split(separator: " ")
             // sl, local address, remote address, state (0A: listening), …, inode (the tenth field)
-            guard fields.count > 9, fields[1] == local, fields[3] == "0A" else { return nil }
+            guard fields.count > 9, locals.contains(fields[1]), fields[3] == "0A" else { return nil }
             return "socket:[\(fields[9])]"
         }
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
@@ -102,6 +106,23 @@ package final class LoopbackServerProcess: Sendable {
             let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
             return target.map(sockets.contains) ?? false
         }
+    }
+
+    /// The whole text of a `/proc` file. Foundation's `String(contentsOfFile:)` stops after one read, a page, of a
+    /// file whose size the kernel reports as 0: past thirty sockets, `/proc/net/tcp` is longer.
+    static func procFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func log(_ path: String) throws -> FileHandle {
