@@ -23,6 +23,18 @@ struct ResponseHeadParserTests {
         #expect(parser.headers["X-A"] == "b ")
     }
 
+    @Test func linesAfterTheFinalHeadAreTrailersAndLeaveTheHeadAlone() {
+        let (parser, completedAt) = feed([
+            "HTTP/2 200\r\n", "content-type: application/grpc\r\n", "\r\n", "grpc-status: 14\r\n",
+            "grpc-message: try%20later\r\n", "\r\n",
+        ])
+        #expect(completedAt == 2)
+        #expect(parser.headers.count == 1)
+        #expect(parser.trailers["grpc-status"] == "14")
+        #expect(parser.trailers["grpc-message"] == "try%20later")
+        #expect(parser.trailers.count == 2)
+    }
+
     @Test func interimHeadsAreSkipped() {
         let (parser, completedAt) = feed([
             "HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "A: 1\r\n", "\r\n",

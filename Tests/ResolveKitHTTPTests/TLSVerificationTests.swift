@@ -33,7 +33,7 @@ struct TLSVerificationTests {
         #expect(
             request == [
                 "method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects",
-                "receiveBufferBytes", "isLongLived", "network",
+                "receiveBufferBytes", "isLongLived", "network", "closesConnection",
             ])
         let network = Set(Mirror(reflecting: NetworkSettings()).children.compactMap(\.label))
         #expect(

@@ -58,6 +58,7 @@ extension CurlTransfer {
             return Int(useHTTP3 ? CURL_HTTP_VERSION_3 : CURL_HTTP_VERSION_2TLS)
         case .http1_1: return Int(CURL_HTTP_VERSION_1_1)
         case .http2: return Int(CURL_HTTP_VERSION_2TLS)
+        case .http2PriorKnowledge: return Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
         }
     }
 

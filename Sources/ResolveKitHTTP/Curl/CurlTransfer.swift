@@ -66,6 +66,7 @@ final class CurlTransfer {
         try configureNetwork(transfer.network)
         if let timeout = request.timeout { try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout)) }
         if let bytes = request.receiveBufferBytes { try set(CURLOPT_BUFFERSIZE, bytes) }
+        if request.closesConnection { try set(CURLOPT_FORBID_REUSE, 1) }
         if request.followRedirects {
             try set(CURLOPT_FOLLOWLOCATION, 1)
             try set(CURLOPT_MAXREDIRS, 10)
@@ -160,10 +161,12 @@ final class CurlTransfer {
     // MARK: Callbacks (curl thread, inside curl_multi_perform or curl_easy_pause)
 
     fileprivate func received(headerLine: UnsafeRawBufferPointer) -> Int {
+        let isTrailer = headParser.isComplete
         if headParser.take(line: headerLine), !headDelivered, let head = headParser.partialHead {
             headDelivered = true
             transfer.curlReceivedHead(head)
         }
+        if isTrailer, !headParser.trailers.isEmpty { transfer.curlReceivedTrailers(headParser.trailers) }
         return headerLine.count
     }
 

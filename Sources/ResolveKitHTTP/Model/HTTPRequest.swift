@@ -24,6 +24,10 @@ public struct HTTPRequest: Sendable {
     /// Trust, client identity, pins, proxy, extra headers, observer and TLS/HTTP tuning for this request. The default
     /// is the system CA store and the environment's proxy.
     public var network: NetworkSettings
+    /// Whether the connection is closed once the exchange is over instead of kept for the next request
+    /// (`CURLOPT_FORBID_REUSE`): for a server whose connections libcurl cannot reuse (gRPC servers over HTTP/2 with
+    /// libcurl 7.88, which fails the next request on it).
+    public var closesConnection = false
 
     /// Creates a request.
     public init(

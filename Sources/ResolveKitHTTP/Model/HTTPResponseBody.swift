@@ -90,6 +90,10 @@ public struct HTTPResponseBody: AsyncSequence, Sendable {
         return bytes
     }
 
+    /// The trailer fields that followed the body (gRPC sends its `grpc-status` there): complete once the body was
+    /// read to its end, empty before that and when there are none.
+    public var trailers: HTTPHeaders { storage.transfer.trailers }
+
     /// Whether the transfer is paused because the reader is behind.
     package var isPaused: Bool { storage.transfer.isPaused }
 

@@ -100,6 +100,9 @@ public struct NetworkSettings: Sendable {
         case http1_1
         /// HTTP/2 over TLS where the server offers it, never HTTP/3; HTTP/1.1 in clear text.
         case http2
+        /// HTTP/2 from the first byte in clear text (h2c, no upgrade), as gRPC without TLS needs; over TLS, HTTP/2
+        /// where the server offers it.
+        case http2PriorKnowledge
     }
 
     /// A speed floor: fewer than ``bytesPerSecond`` for ``duration`` in a row aborts the transfer with

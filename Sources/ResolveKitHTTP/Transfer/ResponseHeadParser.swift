@@ -4,8 +4,10 @@ struct ResponseHeadParser {
     private(set) var status: Int?
     private(set) var version = HTTPVersion.http1_1
     private(set) var headers = HTTPHeaders()
-    /// Whether the final head was seen; later lines (trailers) are ignored.
+    /// Whether the final head was seen; later lines are trailers.
     private(set) var isComplete = false
+    /// The trailer fields that came after the body (gRPC's `grpc-status`).
+    private(set) var trailers = HTTPHeaders()
     /// Whether 3xx heads with a `Location` are intermediate because libcurl follows them.
     let followsRedirects: Bool
 
@@ -17,10 +19,13 @@ struct ResponseHeadParser {
     /// as bytes: the curl thread runs this for every header of every response, and a field needs no `String` but
     /// its name and value.
     mutating func take(line bytes: some BidirectionalCollection<UInt8>) -> Bool {
-        guard !isComplete else { return false }
         var line = bytes[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
             line = line.dropLast()
+        }
+        guard !isComplete else {
+            if let (name, value) = Self.field(line) { trailers.add(name: name, value: value) }
+            return false
         }
         if line.starts(with: "HTTP/".utf8) {
             startHead(String(decoding: line, as: UTF8.self))
@@ -35,11 +40,16 @@ struct ResponseHeadParser {
         if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             return false  // obsolete line folding; libcurl never produces it for HTTP/2 and servers must not send it
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        let value = line[line.index(after: colon)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        headers.add(
-            name: String(decoding: line[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        guard let (name, value) = Self.field(line) else { return false }
+        headers.add(name: name, value: value)
         return false
+    }
+
+    /// The name and value of a `name: value` line (without its line ending).
+    private static func field<Line: BidirectionalCollection<UInt8>>(_ line: Line) -> (String, String)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let value = line[line.index(after: colon)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        return (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
     }
 
     /// The head so far, for a transfer that ended without a terminating empty line.

@@ -19,6 +19,8 @@ final class Transfer: Sendable {
     let network: NetworkSettings.Prepared
     private let loop: CurlLoop
     private let machine: Mutex<StateMachine>
+    /// The trailer fields so far; the curl thread sets them before the transfer completes.
+    private let trailerFields = Mutex(HTTPHeaders())
 
     /// Creates a transfer for `request` that `loop` will drive.
     init(
@@ -101,6 +103,14 @@ final class Transfer: Sendable {
     func curlReceivedHead(_ head: ResponseHead) {
         let continuation = machine.withLock { $0.headReceived() }
         continuation?.resume(returning: .success(head))
+    }
+
+    /// The trailer fields that followed the body, once it was read to its end.
+    var trailers: HTTPHeaders { trailerFields.withLock { $0 } }
+
+    /// Trailer fields arrived after the body (all of them so far).
+    func curlReceivedTrailers(_ trailers: HTTPHeaders) {
+        trailerFields.withLock { $0 = trailers }
     }
 
     /// Body bytes arrived; returns the write callback's answer.
