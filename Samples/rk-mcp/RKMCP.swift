@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import ResolveKitCLI
-import ResolveKitTools
 import ResolveKitMCP
 import ResolveKitSystemFunctions
 import ResolveKitTelemetry
 import ResolveKitTerminalCore
+import ResolveKitTools
 
 /// `rk-mcp`: the Linux function pack (and `countdown`) over MCP on stdio.
 @main
@@ -45,11 +45,17 @@ struct RKMCP {
 
     /// Telemetry as the `OTEL_*` variables say, exporting over plain `http://` (rk-mcp links no libcurl).
     static func makeTelemetry() throws(ResolveKitError) -> Telemetry {
-        do {
+        do throws(TelemetryError) {
             let settings = try TelemetryConfiguration(
                 environment: ProcessInfo.processInfo.environment, defaultServiceName: "rk-mcp")
             for warning in settings.warnings {
                 FileHandle.standardError.write(Data("level=warning msg=\"\(warning)\"\n".utf8))
+            }
+            if [settings.traces, settings.metrics].contains(where: { $0?.encoding == .grpc }) {
+                throw TelemetryError(
+                    .invalidConfiguration,
+                    "OTEL_EXPORTER_OTLP_PROTOCOL=grpc: rk-mcp exports over HTTP/1.1 without libcurl; use "
+                        + "http/protobuf (a collector's port 4318)")
             }
             return try Telemetry(configuration: settings, transport: PlainHTTPTransport())
         } catch {

@@ -1,9 +1,9 @@
 public import ResolveKitHTTP
 public import ResolveKitTelemetry
 
-/// An ``OTLPTransport`` over the package's libcurl client: `http://` and `https://` endpoints, TLS verified,
-/// proxies from the environment, connections kept alive between exports, and the same network settings as the
-/// runtime's requests (a private CA, a client certificate, a proxy, extra headers) when given them.
+/// An ``OTLPTransport`` over the package's libcurl client: `http://` and `https://` endpoints, gRPC over HTTP/2, TLS
+/// verified, proxies from the environment, connections kept alive between exports, and the same network settings
+/// as the runtime's requests (a private CA, a client certificate, a proxy, extra headers) when given them.
 ///
 /// ```swift
 /// let client = HTTPClient()
@@ -36,20 +36,35 @@ public struct CurlOTLPTransport: OTLPTransport {
         self.network = network
     }
 
-    /// Posts the request with its deadline; any status is a result.
+    /// Posts the request with its deadline; any status is a result. A gRPC call goes over HTTP/2 (for `http://`,
+    /// in clear text from the first byte) on a connection of its own, and its `grpc-status` is read from the
+    /// trailers, or from the head when the answer is only a head.
     /// - Throws: ``TelemetryError``: `connect_failed`, `timed_out`, `protocol_error`, `shutdown`, with the
     ///   `HTTPError` as the underlying cause.
     public func send(_ request: OTLPRequest) async throws(TelemetryError) -> OTLPResponse {
         var headers = HTTPHeaders()
         for field in request.headers { headers.add(name: field.name, value: field.value) }
+        var network = network
+        if request.isGRPC { network.httpVersion = .http2PriorKnowledge }
         let connect = min(request.timeout, .seconds(10))
-        let http = HTTPRequest(
+        var http = HTTPRequest(
             method: .post, url: request.url, headers: headers, body: request.body, connectTimeout: connect,
             timeout: request.timeout, network: network)
+        // libcurl 7.88 fails the next request on an HTTP/2 connection a gRPC server answered (CURLE_HTTP2): each
+        // call gets its own; exports are seconds apart.
+        http.closesConnection = request.isGRPC
         do {
             let response = try await client.execute(http)
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
-            return OTLPResponse(status: response.status, retryAfter: response.headers["Retry-After"], body: body)
+            var answer = OTLPResponse(status: response.status, retryAfter: response.headers["Retry-After"], body: body)
+            if request.isGRPC {
+                let trailers = response.body.trailers
+                let fields = trailers["grpc-status"] == nil ? response.headers : trailers
+                answer.grpcStatus = GRPCStatus(
+                    status: fields["grpc-status"], message: fields["grpc-message"],
+                    details: fields["grpc-status-details-bin"])
+            }
+            return answer
         } catch {
             throw Self.telemetryError(error, url: request.url)
         }

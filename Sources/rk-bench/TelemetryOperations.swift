@@ -63,7 +63,7 @@ struct TelemetryOperations: Sendable {
                 }
             },
         ]
-            + OTLPEncoding.allCases.map { encoding in
+            + [OTLPEncoding.protobuf, .json].map { encoding in
                 Operation(name: "otlp-encode-span-" + encoding.rawValue.dropFirst("http/".count)) { count in
                     let batch = Self.exportBatch
                     let resource = TelemetryResource(serviceName: "rk-bench")

@@ -134,6 +134,18 @@ struct MCPBinaryTests {
         #expect(text.contains("\(path):1:16: error: unknown function read_logs"), "\(text)")
     }
 
+    @Test func anOTLPExportOverGRPCStopsTheStartNamingTheProtocolItSpeaks() async throws {
+        let server = try Running.start(
+            [],
+            environment: [
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            ])
+        server.client.closeOutput()
+        #expect(await server.exitStatus() == 64)
+        let text = String(decoding: server.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc: rk-mcp exports over HTTP/1.1"), "\(text)")
+    }
+
     @Test func aClientThatDisappearsMidCallEndsTheServerCleanly() async throws {
         let (input, output) = (Pipe(), Pipe())
         let process = try ChildProcess.spawn(

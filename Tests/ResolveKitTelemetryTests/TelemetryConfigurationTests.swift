@@ -135,14 +135,31 @@ struct TelemetryConfigurationTests {
         #expect(mixed.traces?.description == "http://c:4318/v1/traces (http/protobuf, timeout 10.0 seconds)")
     }
 
-    @Test func aProtocolNotSpokenNamesItsVariableAndTheTwoThatAre() {
+    @Test func aProtocolNotSpokenNamesItsVariableAndTheThreeThatAre() {
         let error = #expect(throws: TelemetryError.self) {
             try Self.read([
-                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc",
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "thrift",
             ])
         }
-        #expect(error?.message.hasPrefix("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc: ") == true)
-        #expect(error?.message.contains("http/protobuf (the default) or http/json") == true)
+        #expect(error?.message.hasPrefix("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=thrift: ") == true)
+        #expect(error?.message.contains("http/protobuf (the default), http/json and grpc") == true)
+    }
+
+    @Test func overGRPCAnEndpointIsTheCollectorsAddressAndTheDefaultPortIs4317() throws {
+        let generic = try Self.read([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            "OTEL_METRICS_EXPORTER": "otlp",
+        ])
+        #expect(generic.traces?.endpoint == "https://collector:4317")
+        #expect(generic.metrics?.endpoint == "https://collector:4317")
+        #expect(generic.traces?.encoding == .grpc)
+        let byDefault = try Self.read(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"])
+        #expect(byDefault.traces?.endpoint == "http://localhost:4317")
+        // A signal's own endpoint is used as it is, over either protocol.
+        let specific = try Self.read([
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://traces:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+        ])
+        #expect(specific.traces?.endpoint == "http://traces:4317")
     }
 
     @Test func disablingIsOnlyTrue() throws {
@@ -153,8 +170,8 @@ struct TelemetryConfigurationTests {
     @Test(arguments: [
         ["OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"],
         ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "ftp://collector"],
-        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
-        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"],
+        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/thrift"],
+        ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc/json"],
         ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:99999"],
     ])
     func anEndpointOrProtocolThatCannotWorkIsAnError(environment: [String: String]) {

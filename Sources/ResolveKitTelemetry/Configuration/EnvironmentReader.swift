@@ -90,7 +90,7 @@ struct EnvironmentReader {
 
     /// Where `signal` (`TRACES`, `METRICS`) is exported, or `nil`.
     /// - Parameters:
-    ///   - path: Appended to `OTEL_EXPORTER_OTLP_ENDPOINT`, e.g. `v1/traces`.
+    ///   - path: Appended to `OTEL_EXPORTER_OTLP_ENDPOINT` over HTTP, e.g. `v1/traces`.
     ///   - genericEndpointExports: Whether `OTEL_EXPORTER_OTLP_ENDPOINT` alone turns the export on.
     ///   - cap: The longest request timeout (`OTEL_BSP_EXPORT_TIMEOUT`, `OTEL_METRIC_EXPORT_TIMEOUT`).
     mutating func export(
@@ -109,13 +109,17 @@ struct EnvironmentReader {
                 return nil
             }
         }
+        let encoding = try choice(
+            "PROTOCOL", signal: signal, default: OTLPEncoding.protobuf,
+            otherwise: "the protocols are http/protobuf (the default), http/json and grpc")
+        // Over gRPC an endpoint is the collector's address: the method's path goes after it, not `v1/traces`.
         let endpoint: String
         if let specific = nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT") {
             endpoint = specific
         } else if let generic = nonEmpty("OTEL_EXPORTER_OTLP_ENDPOINT"), genericEndpointExports || explicit {
-            endpoint = generic.hasSuffix("/") ? generic + path : generic + "/" + path
+            endpoint = encoding == .grpc ? generic : generic.hasSuffix("/") ? generic + path : generic + "/" + path
         } else if explicit {
-            endpoint = "http://localhost:4318/" + path
+            endpoint = encoding == .grpc ? "http://localhost:4317" : "http://localhost:4318/" + path
         } else {
             return nil
         }
@@ -126,10 +130,6 @@ struct EnvironmentReader {
             throw TelemetryError(
                 .invalidConfiguration, "\(specificVariable) or OTEL_EXPORTER_OTLP_ENDPOINT: \(error.message)")
         }
-        let encoding = try choice(
-            "PROTOCOL", signal: signal, default: OTLPEncoding.protobuf,
-            otherwise: "this exporter speaks OTLP over HTTP, http/protobuf (the default) or http/json; set one of "
-                + "them or leave it unset")
         let compression = try choice(
             "COMPRESSION", signal: signal, default: OTLPCompression.none,
             otherwise: "the compressions are none (the default) and gzip")

@@ -5,11 +5,11 @@
 /// | --- | --- |
 /// | `OTEL_SDK_DISABLED=true` | no spans recorded, nothing exported (metrics stay scrapeable) |
 /// | `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES` | the resource (`service.name` from the first, else the second) |
-/// | `OTEL_EXPORTER_OTLP_ENDPOINT` | base URL; `/v1/traces` and `/v1/metrics` are appended |
+/// | `OTEL_EXPORTER_OTLP_ENDPOINT` | base URL; `/v1/traces` and `/v1/metrics` are appended (not over gRPC) |
 /// | `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `…_METRICS_ENDPOINT` | a signal's URL, used as is |
 /// | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`, `…_METRICS_HEADERS` | `key=value,…`, percent-decoded |
 /// | `OTEL_EXPORTER_OTLP_TIMEOUT`, `…_TRACES_TIMEOUT`, `…_METRICS_TIMEOUT` | milliseconds per request (10000) |
-/// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/protobuf` (default) or `http/json`; `grpc` is an error |
+/// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/protobuf` (default), `http/json` or `grpc` |
 /// | `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal) | `none` (default) or `gzip`; anything else is an error |
 /// | `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` | `otlp` or `none` |
 /// | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | the sampler (`parentbased_always_on`) and its ratio |
@@ -17,13 +17,16 @@
 /// | `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_METRIC_EXPORT_TIMEOUT` | metrics push timing (60000, 30000 ms) |
 ///
 /// Traces are exported when an endpoint variable is set or `OTEL_TRACES_EXPORTER=otlp` (then to
-/// `http://localhost:4318`); metrics are pushed only with `OTEL_METRICS_EXPORTER=otlp` or a metrics endpoint, since
-/// `/metrics` serves them to Prometheus. A value that cannot be read is ignored with a warning in ``warnings``, as
-/// the specification asks; an endpoint that is not a URL, or a protocol not spoken (`grpc`), is an error.
+/// `http://localhost:4318`, or `http://localhost:4317` over gRPC); metrics are pushed only with
+/// `OTEL_METRICS_EXPORTER=otlp` or a metrics endpoint, since `/metrics` serves them to Prometheus. Over gRPC an
+/// endpoint is the collector's address (`http://` for clear-text HTTP/2, `https://` for TLS), and the service's
+/// method path is appended to it. A value that cannot be read is ignored with a warning in ``warnings``, as the
+/// specification asks; an endpoint that is not a URL, or a protocol not spoken, is an error.
 public struct TelemetryConfiguration: Sendable {
     /// Where one signal is exported.
     public struct Export: Sendable, CustomStringConvertible {
-        /// The URL posted to.
+        /// The URL posted to; over gRPC the collector's address (`http://collector:4317`), to which the
+        /// service's method path is appended.
         public var endpoint: String
         /// How bodies are encoded.
         public var encoding: OTLPEncoding
@@ -96,7 +99,7 @@ public struct TelemetryConfiguration: Sendable {
     ///   - defaultServiceName: `service.name` when neither `OTEL_SERVICE_NAME` nor `OTEL_RESOURCE_ATTRIBUTES` names
     ///     one, e.g. `rk-service`.
     /// - Throws: ``TelemetryError/Code/invalidConfiguration`` for an endpoint that is not an `http://` or
-    ///   `https://` URL, or a protocol other than `http/protobuf` and `http/json`.
+    ///   `https://` URL, or a protocol other than `http/protobuf`, `http/json` and `grpc`.
     public init(environment: [String: String], defaultServiceName: String) throws(TelemetryError) {
         var reader = EnvironmentReader(environment)
         isDisabled = reader.flag("OTEL_SDK_DISABLED")

@@ -1,8 +1,8 @@
-/// Metric snapshots as an OTLP `ExportMetricsServiceRequest`, in either of OTLP/HTTP's encodings: counters as
+/// Metric snapshots as an OTLP `ExportMetricsServiceRequest`, in protobuf (also for gRPC) or JSON: counters as
 /// monotonic cumulative sums, gauges as gauges, histograms with explicit bounds; names and units as OpenTelemetry
 /// names them (`gen_ai.client.token.usage`, `{token}`), label names as attribute keys.
 public enum OTLPMetricsEncoding {
-    /// The body of a push of `families` about `resource`.
+    /// The message of a push of `families` about `resource`: the body, over HTTP; gRPC frames it.
     /// - Parameters:
     ///   - startTimeUnixNano: When the cumulative values started (the process or registry start).
     ///   - timeUnixNano: When the values were read.
@@ -12,7 +12,7 @@ public enum OTLPMetricsEncoding {
         timeUnixNano: UInt64, as encoding: OTLPEncoding
     ) -> [UInt8] {
         switch encoding {
-        case .protobuf:
+        case .protobuf, .grpc:
             var writer = OTLPProtobufWriter(capacity: 8 * 1024)
             writer.beginMessage(1)  // ResourceMetrics
             writer.resource(resource)

@@ -58,33 +58,37 @@ public final class OTLPMetricsPusher: Sendable {
         let encoded = OTLPMetricsEncoding.encode(
             registry.snapshot(), resource: resource, startTimeUnixNano: startTime, timeUnixNano: time.now(),
             as: export.encoding)
-        let request = OTLPRequest(
-            url: export.endpoint,
-            headers: OTLPHeaders.fields(export.headers, encoding: export.encoding, compression: export.compression),
-            body: OTLPHeaders.compressed(encoded, export.compression), timeout: export.timeout)
+        let body = OTLPCall.body(encoded, export.encoding, export.compression)
         do {
-            let response = try await transport.send(request)
-            guard (200..<300).contains(response.status) else {
-                logger.warning(
-                    "OTLP metrics push refused",
-                    metadata: [
-                        "endpoint": EndpointURL.redacted(export.endpoint), "status": String(response.status),
-                        "message": OTLPAnswer.refusalMessage(in: response.body),
-                    ])
+            let response = try await transport.send(OTLPCall.request(body, to: export, method: .metrics))
+            let now = Int64(time.now() / 1_000_000_000)
+            switch OTLPAnswer.verdict(response, isGRPC: export.encoding == .grpc, nowUnixSeconds: now) {
+            case .accepted(let body):
+                if let partial = OTLPAnswer.partialSuccess(in: body, countKey: "rejectedDataPoints") {
+                    logger.warning(
+                        "OTLP endpoint rejected \(partial.rejected) data points",
+                        metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "message": partial.message])
+                }
+                return true
+            case .retry(_, let status):
+                refused(status: status, message: "a later push sends the values again")
+                return false
+            case .refused(let status, let message):
+                refused(status: status, message: message)
                 return false
             }
-            if let partial = OTLPAnswer.partialSuccess(in: response.body, countKey: "rejectedDataPoints") {
-                logger.warning(
-                    "OTLP endpoint rejected \(partial.rejected) data points",
-                    metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "message": partial.message])
-            }
-            return true
         } catch {
             logger.warning(
                 "OTLP metrics push failed",
                 metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "error": "\(error)"])
             return false
         }
+    }
+
+    private func refused(status: String, message: String) {
+        logger.warning(
+            "OTLP metrics push refused",
+            metadata: ["endpoint": EndpointURL.redacted(export.endpoint), "status": status, "message": message])
     }
 
     /// Ends ``run()`` after a last push; waits for it at most `timeout`.

@@ -1,17 +1,20 @@
 public import ResolveKitCore
 
-/// Sends batches of spans to an OTLP/HTTP endpoint (`POST …/v1/traces`), in protobuf (`application/x-protobuf`,
-/// the default) or JSON, gzipped when asked. A batch is encoded (and compressed) on a thread of the exporter's own at
-/// the kernel's idle priority: a 512-span batch takes a core for about a fifth of a millisecond in protobuf (half a
-/// millisecond in JSON, and about 0.6 ms more with gzip), which on a busy machine it only gets when no tool call
-/// wants it.
+/// Sends batches of spans to an OTLP endpoint: over HTTP (`POST …/v1/traces`) in protobuf (`application/x-protobuf`,
+/// the default) or JSON, or as a gRPC call to the collector's `TraceService/Export`; gzipped when asked. A batch is
+/// encoded (and compressed) on a thread of the exporter's own at the kernel's idle priority: a 512-span batch takes a
+/// core for about a fifth of a millisecond in protobuf (half a millisecond in JSON, and about 0.6 ms more with gzip),
+/// which on a busy machine it only gets when no tool call wants it.
 ///
 /// 2xx is success (a partial success drops the spans the endpoint rejected, and says why in a warning); 429, 502,
 /// 503 and 504 are retried (after `Retry-After` when the endpoint sends it), as are transport failures; any other
-/// status drops the batch. Failures are logged (without header values) through the
+/// status drops the batch. Over gRPC the `grpc-status` decides: `OK` is success, the codes OTLP calls transient
+/// (`UNAVAILABLE`, `DEADLINE_EXCEEDED` …, and `RESOURCE_EXHAUSTED` with a `RetryInfo`) are retried after the delay
+/// the server gives, any other drops the batch. Failures are logged (without header values) through the
 /// logger given, never thrown at a span's caller.
 public struct OTLPSpanExporter: SpanExporter {
-    /// Where batches go, e.g. `http://127.0.0.1:4318/v1/traces`.
+    /// Where batches go, e.g. `http://127.0.0.1:4318/v1/traces`; over gRPC the collector's address
+    /// (`http://127.0.0.1:4317`), to which the method's path is appended.
     public let endpoint: String
     /// How batches are encoded.
     public let encoding: OTLPEncoding
@@ -27,7 +30,7 @@ public struct OTLPSpanExporter: SpanExporter {
 
     /// Creates an exporter.
     /// - Parameters:
-    ///   - endpoint: The traces endpoint, used as is.
+    ///   - endpoint: The traces endpoint, used as is over HTTP; over gRPC the collector's address.
     ///   - encoding: How batches are encoded (`OTEL_EXPORTER_OTLP_PROTOCOL`); protobuf by default.
     ///   - compression: How batches are compressed (`OTEL_EXPORTER_OTLP_COMPRESSION`); not by default.
     ///   - headers: Extra header fields (`OTEL_EXPORTER_OTLP_HEADERS`), e.g. an API key.
@@ -52,18 +55,17 @@ public struct OTLPSpanExporter: SpanExporter {
         self.time = time
     }
 
-    /// Encodes the batch, and compresses it when asked (on the exporter's idle thread), and posts it.
+    /// Encodes, compresses when asked and (over gRPC) frames the batch on the exporter's idle thread, and posts it.
     public func export(_ spans: [FinishedSpan]) async -> SpanExportResult {
         let (resource, encoding, compression) = (resource, encoding, compression)
         let body = await encoder.run {
-            OTLPHeaders.compressed(OTLPTraceEncoding.encode(spans, resource: resource, as: encoding), compression)
+            OTLPCall.body(OTLPTraceEncoding.encode(spans, resource: resource, as: encoding), encoding, compression)
         }
-        let request = OTLPRequest(
-            url: endpoint, headers: OTLPHeaders.fields(headers, encoding: encoding, compression: compression),
-            body: body, timeout: timeout)
+        let target = TelemetryConfiguration.Export(
+            endpoint: endpoint, encoding: encoding, compression: compression, headers: headers, timeout: timeout)
         let response: OTLPResponse
         do {
-            response = try await transport.send(request)
+            response = try await transport.send(OTLPCall.request(body, to: target, method: .traces))
         } catch {
             logger.warning(
                 "OTLP trace export failed", metadata: ["endpoint": EndpointURL.redacted(endpoint), "error": "\(error)"])
@@ -72,28 +74,25 @@ public struct OTLPSpanExporter: SpanExporter {
             default: return .retry(after: nil)
             }
         }
-        switch response.status {
-        case 200..<300:
-            guard let partial = OTLPAnswer.partialSuccess(in: response.body, countKey: "rejectedSpans") else {
+        let now = Int64(time.now() / 1_000_000_000)
+        switch OTLPAnswer.verdict(response, isGRPC: encoding == .grpc, nowUnixSeconds: now) {
+        case .accepted(let body):
+            guard let partial = OTLPAnswer.partialSuccess(in: body, countKey: "rejectedSpans") else {
                 return .success
             }
             logger.warning(
                 "OTLP endpoint rejected \(partial.rejected) of \(spans.count) spans",
                 metadata: ["endpoint": EndpointURL.redacted(endpoint), "message": partial.message])
             return partial.rejected > 0 ? .partialSuccess(rejected: partial.rejected) : .success
-        case 429, 502, 503, 504:
+        case .retry(let delay, let status):
             logger.debug(
                 "OTLP endpoint asked to retry",
-                metadata: ["endpoint": EndpointURL.redacted(endpoint), "status": String(response.status)])
-            return .retry(
-                after: RetryAfter.delay(response.retryAfter, nowUnixSeconds: Int64(time.now() / 1_000_000_000)))
-        default:
+                metadata: ["endpoint": EndpointURL.redacted(endpoint), "status": status])
+            return .retry(after: delay)
+        case .refused(let status, let message):
             logger.warning(
                 "OTLP endpoint refused a batch of \(spans.count) spans",
-                metadata: [
-                    "endpoint": EndpointURL.redacted(endpoint), "status": String(response.status),
-                    "message": OTLPAnswer.refusalMessage(in: response.body),
-                ])
+                metadata: ["endpoint": EndpointURL.redacted(endpoint), "status": status, "message": message])
             return .failure
         }
     }
@@ -101,25 +100,5 @@ public struct OTLPSpanExporter: SpanExporter {
     /// Shuts the transport down.
     public func shutdown() async {
         await transport.shutdown()
-    }
-}
-
-/// The header fields of every OTLP request.
-enum OTLPHeaders {
-    static func fields(
-        _ configured: [(name: String, value: String)], encoding: OTLPEncoding, compression: OTLPCompression
-    ) -> [(name: String, value: String)] {
-        let reserved = ["content-type", "content-encoding", "user-agent", "content-length", "host"]
-        let fixed = [
-            ("Content-Type", encoding.contentType),
-            ("User-Agent", "resolvekit-linux/\(TelemetryResource.sdkVersion)"),
-        ]
-        let encoded = compression == .gzip ? [("Content-Encoding", "gzip")] : []
-        return fixed + encoded + configured.filter { !reserved.contains($0.name.lowercased()) }
-    }
-
-    /// `body` as it is sent with `compression`.
-    static func compressed(_ body: [UInt8], _ compression: OTLPCompression) -> [UInt8] {
-        compression == .gzip ? Gzip.compress(body) : body
     }
 }

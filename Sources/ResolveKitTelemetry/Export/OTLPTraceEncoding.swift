@@ -1,14 +1,15 @@
 import ResolveKitCore
 
-/// Spans as an OTLP `ExportTraceServiceRequest`, in either of OTLP/HTTP's encodings. In JSON: ids as lower-case
+/// Spans as an OTLP `ExportTraceServiceRequest`, in protobuf (`http/protobuf`, and `grpc`, which frames it) or JSON.
+/// In JSON: ids as lower-case
 /// hex, enums as numbers, 64-bit integers as strings, lowerCamelCase field names.
 public enum OTLPTraceEncoding {
-    /// The body of an export of `spans` about `resource`.
+    /// The message of an export of `spans` about `resource`: the body, over HTTP; gRPC frames it.
     public static func encode(_ spans: [FinishedSpan], resource: TelemetryResource, as encoding: OTLPEncoding)
         -> [UInt8]
     {
         switch encoding {
-        case .protobuf: protobuf(spans, resource: resource)
+        case .protobuf, .grpc: protobuf(spans, resource: resource)
         case .json: json(spans, resource: resource)
         }
     }

@@ -26,9 +26,14 @@ public final class PlainHTTPTransport: OTLPTransport {
     }
 
     /// Posts the request and reads the answer; any status is a result.
-    /// - Throws: ``TelemetryError``: `unsupported_endpoint`, `connect_failed`, `timed_out`, `protocol_error`,
-    ///   `shutdown`.
+    /// - Throws: ``TelemetryError``: `unsupported_endpoint` (also for a gRPC call), `connect_failed`, `timed_out`,
+    ///   `protocol_error`, `shutdown`.
     public func send(_ request: OTLPRequest) async throws(TelemetryError) -> OTLPResponse {
+        guard !request.isGRPC else {
+            throw TelemetryError(
+                .unsupportedEndpoint,
+                "OTLP over gRPC needs HTTP/2, which this transport does not speak: use http/protobuf (port 4318)")
+        }
         let endpoint = try Self.plainEndpoint(request.url)
         let cancelled = CancelFlag()
         let result: Result<OTLPResponse, TelemetryError> = await withTaskCancellationHandler {

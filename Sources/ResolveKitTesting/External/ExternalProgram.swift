@@ -54,6 +54,10 @@ public struct ExternalProgram: Sendable, CustomStringConvertible {
     public static let opentelemetryProto = ExternalProgram(
         name: "opentelemetry-proto", install: "python3 -m pip install opentelemetry-proto", candidates: ["python3"],
         probe: ["-c", "import opentelemetry.proto.collector.trace.v1.trace_service_pb2, google.protobuf.json_format"])
+    /// `python3` with PyPI's `grpcio` and `opentelemetry-proto`, to run an OTLP/gRPC collector.
+    public static let grpcio = ExternalProgram(
+        name: "grpcio", install: "python3 -m pip install grpcio opentelemetry-proto", candidates: ["python3"],
+        probe: ["-c", "import grpc, opentelemetry.proto.collector.trace.v1.trace_service_pb2_grpc"])
     /// `python3` with PyPI's `prometheus-client`, whose OpenMetrics parser is strict about the format.
     public static let prometheusClient = ExternalProgram(
         name: "prometheus-client", install: "python3 -m pip install prometheus-client", candidates: ["python3"],
