@@ -3,8 +3,9 @@ import ResolveKitCore
 import Testing
 
 /// `rk-install --uninstall`: removes exactly what the last install put under the prefix, never a file someone else
-/// put there or changed since.
-@Suite(.timeLimit(.minutes(2)))
+/// put there or changed since. One test at a time: each install runs every tool three times and copies them all, and
+/// five at once would take both cores from the suites that time how fast something fails.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct UninstallTests {
     static let perTool = [
         "bin/", "share/man/man1/", "share/bash-completion/completions/", "share/zsh/site-functions/_",
