@@ -92,9 +92,10 @@ enum MCPFlags {
                 """
                 --metrics-listen serves the request and call metrics. Traces are exported over OTLP/HTTP (protobuf;
                 OTEL_EXPORTER_OTLP_PROTOCOL=http/json for JSON; OTEL_EXPORTER_OTLP_COMPRESSION=gzip compresses) over
-                plain http:// when OTEL_EXPORTER_OTLP_ENDPOINT is set (point it at a collector on this host); a
-                tools/call continues the trace of its params._meta.traceparent. OTEL_SERVICE_NAME (default rk-mcp),
-                OTEL_TRACES_SAMPLER and OTEL_SDK_DISABLED are honoured.
+                plain http:// when OTEL_EXPORTER_OTLP_ENDPOINT is set (point it at a collector on this host; not
+                gRPC, which needs HTTP/2: rk-mcp links no libcurl); a tools/call continues the trace of its
+                params._meta.traceparent. OTEL_SERVICE_NAME (default rk-mcp), OTEL_TRACES_SAMPLER and
+                OTEL_SDK_DISABLED are honoured.
                 """),
             .init(
                 "CLIENT CONFIGURATION",
