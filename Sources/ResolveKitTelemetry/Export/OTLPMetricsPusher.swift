@@ -71,7 +71,9 @@ public final class OTLPMetricsPusher: Sendable {
                 }
                 return true
             case .retry(_, let status):
-                refused(status: status, message: "a later push sends the values again")
+                // Not sent again: the next push carries the values anyway.
+                let grpcMessage = response.grpcStatus?.message
+                refused(status: status, message: grpcMessage ?? OTLPAnswer.refusalMessage(in: response.body))
                 return false
             case .refused(let status, let message):
                 refused(status: status, message: message)
