@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ResolveKitChildProcess
+import Synchronization
 
 /// A program users run beside the library (nginx, redis-server, promtool, openssl, a Python package) that some
 /// tests run for real instead of imitating it.
@@ -63,8 +64,19 @@ public struct ExternalProgram: Sendable, CustomStringConvertible {
         name: "prometheus-client", install: "python3 -m pip install prometheus-client", candidates: ["python3"],
         probe: ["-c", "import prometheus_client.openmetrics.parser"])
 
-    /// The absolute path of the program, or `nil` when it is not installed (or its probe fails).
+    /// The absolute path of the program, or `nil` when it is not installed (or its probe fails). Found once per
+    /// process: a probe starts a program (Python importing grpcio takes half a second) on the calling thread, which in
+    /// a test is one of the cooperative pool's two.
     public var path: String? {
+        if let known = Self.found.withLock({ $0[name] }) { return known }
+        let path = search()
+        Self.found.withLock { $0[name] = .some(path) }
+        return path
+    }
+
+    private static let found = Mutex<[String: String?]>([:])
+
+    private func search() -> String? {
         for candidate in candidates {
             guard let found = Self.locate(candidate) else { continue }
             guard let probe else { return found }
