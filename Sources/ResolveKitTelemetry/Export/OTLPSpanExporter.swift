@@ -15,13 +15,12 @@ public import ResolveKitCore
 public struct OTLPSpanExporter: SpanExporter {
     /// Where batches go, e.g. `http://127.0.0.1:4318/v1/traces`; over gRPC the collector's address
     /// (`http://127.0.0.1:4317`), to which the method's path is appended.
-    public let endpoint: String
+    public var endpoint: String { target.endpoint }
     /// How batches are encoded.
-    public let encoding: OTLPEncoding
+    public var encoding: OTLPEncoding { target.encoding }
     /// How batches are compressed.
-    public let compression: OTLPCompression
-    private let headers: [(name: String, value: String)]
-    private let timeout: Duration
+    public var compression: OTLPCompression { target.compression }
+    private let target: TelemetryConfiguration.Export
     private let resource: TelemetryResource
     private let transport: any OTLPTransport
     private let logger: ResolveKitLogger
@@ -44,11 +43,8 @@ public struct OTLPSpanExporter: SpanExporter {
         headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(10), resource: TelemetryResource,
         transport: any OTLPTransport, logger: ResolveKitLogger = .disabled, time: TelemetryTime = .system
     ) {
-        self.endpoint = endpoint
-        self.encoding = encoding
-        self.compression = compression
-        self.headers = headers
-        self.timeout = timeout
+        target = TelemetryConfiguration.Export(
+            endpoint: endpoint, encoding: encoding, compression: compression, headers: headers, timeout: timeout)
         self.resource = resource
         self.transport = transport
         self.logger = logger
@@ -61,8 +57,6 @@ public struct OTLPSpanExporter: SpanExporter {
         let body = await encoder.run {
             OTLPCall.body(OTLPTraceEncoding.encode(spans, resource: resource, as: encoding), encoding, compression)
         }
-        let target = TelemetryConfiguration.Export(
-            endpoint: endpoint, encoding: encoding, compression: compression, headers: headers, timeout: timeout)
         let response: OTLPResponse
         do {
             response = try await transport.send(OTLPCall.request(body, to: target, method: .traces))
