@@ -24,9 +24,21 @@ struct GRPCAnswerTests {
     @Test func aGRPCCallCarriesTrailersAndGRPCEncodingAndNoContentEncoding() {
         let headers = OTLPCall.headers([("te", "x"), ("api-key", "k")], encoding: .grpc, compression: .gzip)
         let names = headers.map { $0.name.lowercased() }
-        #expect(names == ["content-type", "user-agent", "te", "grpc-encoding", "api-key"])
+        #expect(names == ["content-type", "user-agent", "te", "grpc-timeout", "grpc-encoding", "api-key"])
         #expect(headers.first { $0.name == "TE" }?.value == "trailers")
         #expect(headers.first?.value == "application/grpc")
+        #expect(headers.first { $0.name == "grpc-timeout" }?.value == "10000m", "the default 10 s export timeout")
+        let http = OTLPCall.headers([("grpc-timeout", "1S")], encoding: .protobuf, compression: .none)
+        #expect(!http.contains { $0.name.lowercased() == "grpc-timeout" }, "OTLP/HTTP sends no gRPC deadline")
+    }
+
+    @Test func aDeadlineIsWrittenAsGRPCAsksInAtMostEightDigits() {
+        #expect(OTLPCall.grpcTimeout(.milliseconds(2500)) == "2500m")
+        #expect(OTLPCall.grpcTimeout(.microseconds(1500)) == "1m")
+        #expect(OTLPCall.grpcTimeout(.microseconds(10)) == "1m", "zero would be a deadline already passed")
+        #expect(OTLPCall.grpcTimeout(.seconds(99_999)) == "99999000m")
+        #expect(OTLPCall.grpcTimeout(.seconds(100_000)) == "100000S")
+        #expect(OTLPCall.grpcTimeout(.seconds(1_000_000_000)) == "99999999S")
     }
 
     @Test func theGRPCStatusDecidesAndTheHTTPStatusOnlyAroundIt() {

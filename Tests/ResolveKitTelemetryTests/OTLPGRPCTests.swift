@@ -67,6 +67,9 @@ struct OTLPGRPCTests {
         #expect(call["service"]?.stringValue == "traces")
         #expect(call["metadata"]?["api-key"]?.stringValue == "s3cret")
         #expect(call["metadata"]?["user-agent"]?.stringValue?.contains("resolvekit-linux/") == true)
+        // The exporter's 5 s timeout reaches the collector as the call's deadline.
+        let deadline = try #require(call["deadline_seconds"]?.doubleValue)
+        #expect(deadline > 3 && deadline <= 5)
         let resource = call["request"]?["resourceSpans"]?[0]
         let service = resource?["resource"]?["attributes"]?.arrayValue?.first {
             $0["key"]?.stringValue == "service.name"

@@ -162,6 +162,33 @@ struct TelemetryConfigurationTests {
         #expect(specific.traces?.endpoint == "http://traces:4317")
     }
 
+    @Test func overGRPCABareAddressIsTLSUnlessInsecureSaysOtherwise() throws {
+        let secure = try Self.read([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+        ])
+        #expect(secure.traces?.endpoint == "https://collector:4317")
+        let insecure = try Self.read([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            "OTEL_EXPORTER_OTLP_INSECURE": "true", "OTEL_METRICS_EXPORTER": "otlp",
+            "OTEL_EXPORTER_OTLP_METRICS_INSECURE": "false",
+        ])
+        #expect(insecure.traces?.endpoint == "http://collector:4317")
+        #expect(insecure.metrics?.endpoint == "https://collector:4317", "a signal's own setting replaces the generic")
+        // A scheme decides; an INSECURE=true it overrules is warned about.
+        let schemed = try Self.read([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            "OTEL_EXPORTER_OTLP_INSECURE": "true",
+        ])
+        #expect(schemed.traces?.endpoint == "https://collector:4317")
+        #expect(schemed.warnings.contains { $0.hasPrefix("OTEL_EXPORTER_OTLP_INSECURE=true does not apply") })
+        let unread = try Self.read([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            "OTEL_EXPORTER_OTLP_INSECURE": "yes",
+        ])
+        #expect(unread.traces?.endpoint == "https://collector:4317")
+        #expect(unread.warnings == ["OTEL_EXPORTER_OTLP_INSECURE is neither true nor false: read as false"])
+    }
+
     @Test func disablingIsOnlyTrue() throws {
         #expect(try Self.read(["OTEL_SDK_DISABLED": "TRUE"]).isDisabled)
         #expect(try !Self.read(["OTEL_SDK_DISABLED": "false"]).isDisabled)

@@ -113,17 +113,18 @@ struct EnvironmentReader {
             "PROTOCOL", signal: signal, default: OTLPEncoding.protobuf,
             otherwise: "the protocols are http/protobuf (the default), http/json and grpc")
         // Over gRPC an endpoint is the collector's address: the method's path goes after it, not `v1/traces`.
-        let endpoint: String
+        let configured: String
         if let specific = nonEmpty("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT") {
-            endpoint = specific
+            configured = specific
         } else if let generic = nonEmpty("OTEL_EXPORTER_OTLP_ENDPOINT"), genericEndpointExports || explicit {
-            endpoint = encoding == .grpc ? generic : generic.hasSuffix("/") ? generic + path : generic + "/" + path
+            configured = encoding == .grpc ? generic : generic.hasSuffix("/") ? generic + path : generic + "/" + path
         } else if explicit {
-            endpoint = encoding == .grpc ? "http://localhost:4317" : "http://localhost:4318/" + path
+            configured = encoding == .grpc ? "http://localhost:4317" : "http://localhost:4318/" + path
         } else {
             return nil
         }
         let specificVariable = "OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT"
+        let endpoint = transportSecurity(configured, signal: signal, isGRPC: encoding == .grpc)
         do {
             _ = try EndpointURL(parsing: endpoint)
         } catch {
@@ -147,6 +148,23 @@ struct EnvironmentReader {
         return TelemetryConfiguration.Export(
             endpoint: endpoint, encoding: encoding, compression: compression, headers: headers.map { ($0.0, $0.1) },
             timeout: timeout)
+    }
+
+    /// `endpoint` with the scheme that says whether its connection is encrypted. Over gRPC an endpoint may be a bare
+    /// `host:port`, as gRPC clients write it: TLS unless `OTEL_EXPORTER_OTLP_INSECURE` (or the signal's own) is
+    /// `true`. A scheme, when there is one, decides, as the specification says; an `INSECURE=true` it overrides is
+    /// warned about.
+    private mutating func transportSecurity(_ endpoint: String, signal: String, isGRPC: Bool) -> String {
+        let variable = settingVariable("INSECURE", signal: signal)
+        let insecure = flag(variable)
+        if endpoint.contains("://") {
+            if insecure, endpoint.lowercased().hasPrefix("https://") {
+                warn("\(variable)=true does not apply: the endpoint's https:// scheme asks for TLS")
+            }
+            return endpoint
+        }
+        guard isGRPC else { return endpoint }
+        return (insecure ? "http://" : "https://") + endpoint
     }
 
     /// The value the variable of `setting` for `signal` names (any case), or `fallback` when it is unset.

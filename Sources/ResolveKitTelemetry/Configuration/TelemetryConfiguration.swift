@@ -10,6 +10,7 @@
 /// | `OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`, `…_METRICS_HEADERS` | `key=value,…`, percent-decoded |
 /// | `OTEL_EXPORTER_OTLP_TIMEOUT`, `…_TRACES_TIMEOUT`, `…_METRICS_TIMEOUT` | milliseconds per request (10000) |
 /// | `OTEL_EXPORTER_OTLP_PROTOCOL` (and per signal) | `http/protobuf` (default), `http/json` or `grpc` |
+/// | `OTEL_EXPORTER_OTLP_INSECURE` (and per signal) | `true`: a gRPC endpoint without scheme is clear text (else TLS) |
 /// | `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal) | `none` (default) or `gzip`; anything else is an error |
 /// | `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` | `otlp` or `none` |
 /// | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | the sampler (`parentbased_always_on`) and its ratio |
@@ -19,8 +20,8 @@
 /// Traces are exported when an endpoint variable is set or `OTEL_TRACES_EXPORTER=otlp` (then to
 /// `http://localhost:4318`, or `http://localhost:4317` over gRPC); metrics are pushed only with
 /// `OTEL_METRICS_EXPORTER=otlp` or a metrics endpoint, since `/metrics` serves them to Prometheus. Over gRPC an
-/// endpoint is the collector's address (`http://` for clear-text HTTP/2, `https://` for TLS), and the service's
-/// method path is appended to it. A value that cannot be read is ignored with a warning in ``warnings``, as the
+/// endpoint is the collector's address (`http://` for clear-text HTTP/2, `https://` for TLS, or a bare `host:port`,
+/// TLS unless `OTEL_EXPORTER_OTLP_INSECURE=true`), and the service's method path is appended to it. A value that cannot be read is ignored with a warning in ``warnings``, as the
 /// specification asks; an endpoint that is not a URL, or a protocol not spoken, is an error.
 public struct TelemetryConfiguration: Sendable {
     /// Where one signal is exported.

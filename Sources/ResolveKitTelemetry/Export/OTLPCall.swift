@@ -16,12 +16,16 @@ enum OTLPCall {
         return base + "/" + method.rawValue
     }
 
-    /// The header fields of every request: the fixed ones, then the configured ones that do not replace them.
+    /// The header fields of every request: the fixed ones, then the configured ones that do not replace them. A
+    /// gRPC call tells the collector its deadline (`grpc-timeout`), so the collector stops working on a call the
+    /// exporter has given up on.
     static func headers(
-        _ configured: [(name: String, value: String)], encoding: OTLPEncoding, compression: OTLPCompression
+        _ configured: [(name: String, value: String)], encoding: OTLPEncoding, compression: OTLPCompression,
+        timeout: Duration = .seconds(10)
     ) -> [(name: String, value: String)] {
         let reserved = [
             "content-type", "content-encoding", "user-agent", "content-length", "host", "te", "grpc-encoding",
+            "grpc-timeout",
         ]
         var fixed = [
             ("Content-Type", encoding.contentType),
@@ -29,11 +33,21 @@ enum OTLPCall {
         ]
         if encoding == .grpc {
             fixed.append(("TE", "trailers"))
+            fixed.append(("grpc-timeout", grpcTimeout(timeout)))
             if compression == .gzip { fixed.append(("grpc-encoding", "gzip")) }
         } else if compression == .gzip {
             fixed.append(("Content-Encoding", "gzip"))
         }
         return fixed + configured.filter { !reserved.contains($0.name.lowercased()) }
+    }
+
+    /// A deadline as gRPC writes it: at most eight digits and a unit, here whole milliseconds (`m`), or seconds
+    /// (`S`) past 27 hours; never zero, which a server would read as already passed.
+    static func grpcTimeout(_ timeout: Duration) -> String {
+        let milliseconds = max(
+            1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        if milliseconds <= 99_999_999 { return "\(milliseconds)m" }
+        return "\(min(milliseconds / 1000, 99_999_999))S"
     }
 
     /// The body that carries `message`: compressed when asked, and over gRPC in its length-prefixed frame (a flag
@@ -63,7 +77,8 @@ enum OTLPCall {
     ) -> OTLPRequest {
         OTLPRequest(
             url: url(export.endpoint, export.encoding, method),
-            headers: headers(export.headers, encoding: export.encoding, compression: export.compression),
+            headers: headers(
+                export.headers, encoding: export.encoding, compression: export.compression, timeout: export.timeout),
             body: body, timeout: export.timeout, isGRPC: export.encoding == .grpc)
     }
 }

@@ -1,7 +1,8 @@
 """An OTLP/gRPC collector for the tests, on grpcio and opentelemetry-proto's generated services.
 
 Serves TraceService/Export and MetricsService/Export in clear-text HTTP/2 on 127.0.0.1:PORT and appends one JSON
-line per call to OUT: the service, the call's metadata, the request as protobuf's JSON mapping, and when it came.
+line per call to OUT: the service, the call's metadata, the request as protobuf's JSON mapping, when it came, and
+the seconds left before the deadline the client sent (grpc-timeout; null without one).
 
   otlp_grpc_collector.py --port PORT --out FILE [--fail N --fail-code CODE [--retry-delay-ms MS]] [--reject N]
 
@@ -60,6 +61,7 @@ class Collector:
                 "call": call,
                 "at": time.monotonic(),
                 "metadata": {key: value for key, value in context.invocation_metadata()},
+                "deadline_seconds": context.time_remaining(),
                 "request": json_format.MessageToDict(request),
             }
             with open(self.arguments.out, "a") as out:
