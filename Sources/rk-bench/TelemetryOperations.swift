@@ -63,22 +63,33 @@ struct TelemetryOperations: Sendable {
                 }
             },
         ]
-            + [OTLPEncoding.protobuf, .json].map { encoding in
-                Operation(name: "otlp-encode-span-" + encoding.rawValue.dropFirst("http/".count)) { count in
-                    let batch = Self.exportBatch
-                    let resource = TelemetryResource(serviceName: "rk-bench")
-                    for _ in 0..<max(1, count / batch.count) {
-                        blackHole(OTLPTraceEncoding.encode(batch, resource: resource, as: encoding))
-                    }
+            + Self.exportOperations
+    }
+
+    /// Encoding an export batch, and compressing it, in either encoding.
+    private static var exportOperations: [Operation] {
+        let encodings: [OTLPEncoding] = [.protobuf, .json]
+        let encode = encodings.map { encoding in
+            Operation(name: "otlp-encode-span-" + encoding.rawValue.dropFirst("http/".count)) { count in
+                let batch = Self.exportBatch
+                let resource = TelemetryResource(serviceName: "rk-bench")
+                for _ in 0..<max(1, count / batch.count) {
+                    blackHole(OTLPTraceEncoding.encode(batch, resource: resource, as: encoding))
                 }
             }
-            + [
-                Operation(name: "otlp-gzip-span-protobuf") { count in
-                    let body = OTLPTraceEncoding.encode(
-                        Self.exportBatch, resource: TelemetryResource(serviceName: "rk-bench"), as: .protobuf)
-                    for _ in 0..<max(1, count / Self.exportBatch.count) { blackHole(Gzip.compress(body)) }
-                }
-            ]
+        }
+        let compress = encodings.map { encoding in
+            Operation(name: "otlp-gzip-span-" + encoding.rawValue.dropFirst("http/".count)) { count in
+                let body = Self.exportBody(encoding)
+                for _ in 0..<max(1, count / Self.exportBatch.count) { blackHole(Gzip.compress(body)) }
+            }
+        }
+        return encode + compress
+    }
+
+    /// ``exportBatch`` encoded as an export's body.
+    static func exportBody(_ encoding: OTLPEncoding) -> [UInt8] {
+        OTLPTraceEncoding.encode(exportBatch, resource: TelemetryResource(serviceName: "rk-bench"), as: encoding)
     }
 
     /// A full export batch (512) of what calls end: each call's `execute_tool`, `run` and result `POST` spans, as

@@ -1,4 +1,5 @@
 import Foundation
+import ResolveKitCore
 import ResolveKitTelemetry
 import ResolveKitTesting
 
@@ -49,6 +50,12 @@ struct TelemetryWorkload: Workload {
             var row = Measurement(
                 workload: name, contender: operation.name, value: best / Double(metricIterations) * 1e9, unit: "ns")
             if let count = allocations?[operation.name] { row.details["allocs"] = count }
+            if operation.name.hasPrefix("otlp-gzip-span-") {
+                // What the compression buys: one batch's bytes before and after.
+                let body = TelemetryOperations.exportBody(operation.name.hasSuffix("json") ? .json : .protobuf)
+                row.details["bytes_in"] = Double(body.count)
+                row.details["bytes_out"] = Double(Gzip.compress(body).count)
+            }
             rows.append(row)
             log("telemetry: \(operation.name) \(Report.rounded(row.value)) ns")
         }

@@ -1,5 +1,6 @@
-import ResolveKitCore
 import Testing
+
+@testable import ResolveKitCore
 
 @Suite struct GzipTests {
     /// Bytes like an OTLP export's: the same keys and names over and over, with ids and numbers that differ.
@@ -34,6 +35,37 @@ import Testing
         let input = Self.spansLike(500)
         let compressed = Gzip.compress(input)
         #expect(compressed.count * 5 <= input.count, "\(input.count) → \(compressed.count) bytes")
+    }
+
+    /// The type of the first DEFLATE block of a gzip member: 0 stored, 1 fixed codes, 2 dynamic codes.
+    static func firstBlockType(_ member: [UInt8]) -> UInt8 { member[10] >> 1 & 0b11 }
+
+    @Test func textIsWrittenWithCodesOfItsOwnAndRandomBytesAsTheyAre() throws {
+        let spans = Gzip.compress(Self.spansLike(500))
+        #expect(Self.firstBlockType(spans) == 2, "a batch of spans gets dynamic Huffman codes")
+        let input = Self.random(100_000)
+        let random = Gzip.compress(input)
+        #expect(Self.firstBlockType(random) == 0, "random bytes are stored")
+        // Stored blocks cost five bytes per block of at most 16,384 bytes here; fixed codes would add about 6 %.
+        #expect(random.count <= input.count + input.count / 500 + 18, "\(input.count) → \(random.count) bytes")
+        #expect(try Gzip.decompress(random, maxOutput: input.count) == input)
+        #expect(Self.firstBlockType(Gzip.compress(Array("a".utf8))) == 1, "one byte is cheapest in fixed codes")
+    }
+
+    @Test func aSkewedInputNeedsCodesCutToFifteenBitsAndStillReadsBack() throws {
+        // Byte i occurs fib(i) times: a Huffman tree of these counts is 24 levels deep, DEFLATE allows 15.
+        var fibonacci = [1, 1]
+        while fibonacci.count < 25 { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
+        let code = HuffmanCode(counts: fibonacci, limit: 15)
+        #expect(code.lengths.max() == 15)
+        let kraft = code.lengths.reduce(0.0) { $0 + 1 / Double(1 << Int($1)) }
+        #expect(kraft == 1, "the code is complete: every bit pattern is a symbol's")
+        var generator = SystemRandomNumberGenerator()
+        var input = fibonacci.enumerated().flatMap { byte, count in [UInt8](repeating: UInt8(byte), count: count) }
+        input.shuffle(using: &generator)
+        #expect(try Gzip.decompress(Gzip.compress(input), maxOutput: input.count) == input)
+        // A code of one used symbol still gets two codes, as zlib's reader wants.
+        #expect(HuffmanCode(counts: [0, 0, 5, 0], limit: 7).lengths == [1, 0, 1, 0])
     }
 
     @Test func damagedOrOversizedDataIsAnErrorThatSaysWhy() {

@@ -1,13 +1,17 @@
-/// DEFLATE (RFC 1951) compression in one block of fixed Huffman codes, with LZ77 matches found through a hash of
-/// each position's next three bytes. Fixed codes need no code tables in the output, which suits the short,
-/// repetitive bodies it is used for (OTLP exports: the same keys and names in every span): a batch of spans shrinks
-/// to a fifth or less.
+/// DEFLATE (RFC 1951) compression: LZ77 matches found through a hash of each position's next three bytes, taken
+/// lazily as zlib does (a match is kept only when the next position's is not longer), and written in blocks of
+/// about 16,000 symbols, each with the codes that suit it: Huffman codes built from its own symbol counts, the fixed
+/// codes when those are shorter (small blocks), or the bytes stored as they are (data that does not compress).
 package enum Deflate {
     static let minMatch = 3
     static let maxMatch = 258
     static let window = 32_768
     /// Candidates looked at per position, at most: more finds slightly longer matches, slower.
     static let maxChain = 32
+    /// A match this long is taken at once, without looking whether the next position has a longer one.
+    static let lazyLimit = 16
+    /// A three-byte match farther than this costs more bits than its three bytes as literals.
+    static let farthestShortMatch = 4096
 
     static let lengthBases: [Int] = [
         3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
@@ -24,29 +28,59 @@ package enum Deflate {
         0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
     ]
 
+    /// The order in which a dynamic block's header gives the lengths of the code-length code's symbols.
+    static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
     /// The raw DEFLATE stream of `input` (no zlib or gzip framing).
     package static func compress(_ input: [UInt8]) -> [UInt8] {
-        var output = BitWriter(capacity: input.count / 3 + 64)
-        output.write(1, bits: 1)  // BFINAL: the only block
-        output.write(1, bits: 2)  // BTYPE 01: fixed Huffman codes
+        var output = BitWriter(capacity: input.count / 4 + 64)
         input.withUnsafeBufferPointer { bytes in
+            var block = DeflateBlock(start: 0)
             var matcher = Matcher()
+            // A match found at `position - 1`, kept back to see whether the match at `position` is longer.
+            var pending: Match?
             var position = 0
             while position < bytes.count {
-                let (length, distance) = matcher.longestMatch(at: position, in: bytes)
-                if length >= minMatch {
-                    writeMatch(length: length, distance: distance, to: &output)
-                    for next in position..<(position + length) { matcher.insert(next, in: bytes) }
-                    position += length
+                let current = matcher.longestMatch(at: position, in: bytes)
+                matcher.insert(position, in: bytes)
+                if let previous = pending {
+                    if current.length > previous.length {
+                        block.literal(bytes[position - 1])
+                        pending = current
+                        position += 1
+                    } else {
+                        block.match(previous)
+                        let end = position - 1 + previous.length
+                        for next in (position + 1)..<end { matcher.insert(next, in: bytes) }
+                        pending = nil
+                        position = end
+                    }
+                } else if current.length >= lazyLimit {
+                    block.match(current)
+                    for next in (position + 1)..<(position + current.length) { matcher.insert(next, in: bytes) }
+                    position += current.length
+                } else if current.length >= minMatch {
+                    pending = current
+                    position += 1
                 } else {
-                    matcher.insert(position, in: bytes)
-                    writeLiteral(Int(bytes[position]), to: &output)
+                    block.literal(bytes[position])
                     position += 1
                 }
+                if pending == nil, block.isFull {
+                    block.write(to: &output, bytes: bytes, end: position, isFinal: false)
+                    block = DeflateBlock(start: position)
+                }
             }
+            if let pending { block.match(pending) }
+            block.write(to: &output, bytes: bytes, end: bytes.count, isFinal: true)
         }
-        writeLiteral(256, to: &output)  // end of block
         return output.finish()
+    }
+
+    /// An earlier copy of the bytes at a position: how many bytes, and how far back.
+    struct Match {
+        var length: Int
+        var distance: Int
     }
 
     /// The positions seen so far, chained by the hash of their next three bytes.
@@ -72,12 +106,12 @@ package enum Deflate {
             heads[hash] = Int32(position)
         }
 
-        /// The longest earlier match of the bytes at `position` within the window: its length (0 when none of at
-        /// least three bytes) and distance.
-        func longestMatch(at position: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (length: Int, distance: Int) {
-            guard position + minMatch <= bytes.count else { return (0, 0) }
+        /// The longest earlier match of the bytes at `position` within the window (length 0 when there is none
+        /// worth its bits: shorter than three bytes, or three bytes far back).
+        func longestMatch(at position: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Match {
+            guard position + minMatch <= bytes.count else { return Match(length: 0, distance: 0) }
             let limit = min(maxMatch, bytes.count - position)
-            var best = (length: 0, distance: 0)
+            var best = Match(length: 0, distance: 0)
             var candidate = Int(heads[Self.hash(bytes, position)])
             var looked = 0
             while candidate >= 0, candidate < position, position - candidate <= window, looked < maxChain {
@@ -85,7 +119,7 @@ package enum Deflate {
                     var length = 0
                     while length < limit, bytes[candidate + length] == bytes[position + length] { length += 1 }
                     if length > best.length {
-                        best = (length, position - candidate)
+                        best = Match(length: length, distance: position - candidate)
                         if length == limit { break }
                     }
                 }
@@ -94,57 +128,14 @@ package enum Deflate {
                 candidate = next
                 looked += 1
             }
+            if best.length == minMatch, best.distance > farthestShortMatch { return Match(length: 0, distance: 0) }
             return best
         }
-    }
-
-    private static func writeLiteral(_ symbol: Int, to output: inout BitWriter) {
-        let code = literalCodes[symbol]
-        output.write(Int(code.bits), bits: Int(code.length))
-    }
-
-    private static func writeMatch(length: Int, distance: Int, to output: inout BitWriter) {
-        let lengthIndex = Int(lengthIndexes[length])
-        writeLiteral(257 + lengthIndex, to: &output)
-        output.write(length - lengthBases[lengthIndex], bits: lengthExtraBits[lengthIndex])
-        var distanceIndex = 0
-        while distanceIndex + 1 < distanceBases.count, distanceBases[distanceIndex + 1] <= distance {
-            distanceIndex += 1
-        }
-        output.write(distanceCodes[distanceIndex], bits: 5)
-        output.write(distance - distanceBases[distanceIndex], bits: distanceExtraBits[distanceIndex])
-    }
-
-    /// Each literal/length symbol's fixed code (RFC 1951 §3.2.6), bit-reversed as it goes into the stream.
-    private static let literalCodes: [(bits: UInt16, length: UInt8)] = (0..<288).map { symbol in
-        let (code, length): (Int, Int)
-        switch symbol {
-        case 0...143: (code, length) = (0x30 + symbol, 8)
-        case 144...255: (code, length) = (0x190 + symbol - 144, 9)
-        case 256...279: (code, length) = (symbol - 256, 7)
-        default: (code, length) = (0xC0 + symbol - 280, 8)
-        }
-        return (UInt16(reversed(code, length)), UInt8(length))
-    }
-
-    /// The five-bit distance codes, bit-reversed.
-    private static let distanceCodes: [Int] = (0..<30).map { reversed($0, 5) }
-
-    /// The length symbol's index for each match length (3…258).
-    private static let lengthIndexes: [UInt8] = (0...maxMatch).map { length in
-        UInt8(lengthBases.lastIndex { $0 <= length } ?? 0)
-    }
-
-    /// Huffman codes go into the stream from their first bit; everything else from its last.
-    private static func reversed(_ code: Int, _ length: Int) -> Int {
-        var result = 0
-        for bit in 0..<length where code & (1 << bit) != 0 { result |= 1 << (length - 1 - bit) }
-        return result
     }
 }
 
 /// Writes values into bytes from their least significant bit, as DEFLATE packs them.
-private struct BitWriter {
+struct BitWriter {
     private var bytes: [UInt8] = []
     private var buffer: UInt64 = 0
     private var count = 0
@@ -162,6 +153,17 @@ private struct BitWriter {
             buffer >>= 8
             count -= 8
         }
+    }
+
+    /// Pads with zero bits to the next byte.
+    mutating func alignToByte() {
+        if count > 0 { write(0, bits: 8 - count) }
+    }
+
+    /// Appends `raw` as it is, at a byte boundary (``alignToByte()`` first).
+    mutating func append(_ raw: Slice<UnsafeBufferPointer<UInt8>>) {
+        precondition(count == 0, "raw bytes go at a byte boundary")
+        bytes.append(contentsOf: raw)
     }
 
     consuming func finish() -> [UInt8] {

@@ -111,15 +111,13 @@ package struct Inflate {
         }
     }
 
-    private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
-
     private mutating func dynamicTables() throws(GzipError) -> (Huffman, Huffman) {
         let literalCount = try bits(5) + 257
         let distanceCount = try bits(5) + 1
         let codeLengthCount = try bits(4) + 4
         guard literalCount <= 286, distanceCount <= 30 else { throw GzipError("too many codes in a dynamic block") }
         var codeLengths = [Int](repeating: 0, count: 19)
-        for index in 0..<codeLengthCount { codeLengths[Self.codeLengthOrder[index]] = try bits(3) }
+        for index in 0..<codeLengthCount { codeLengths[Deflate.codeLengthOrder[index]] = try bits(3) }
         let lengthCode = try Huffman(lengths: codeLengths)
         var lengths: [Int] = []
         while lengths.count < literalCount + distanceCount {
