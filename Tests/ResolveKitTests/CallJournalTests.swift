@@ -1,6 +1,7 @@
 import Foundation
-@testable import ResolveKit
 import Testing
+
+@testable import ResolveKit
 
 struct CallJournalTests {
     let key = CallJournal.Key(sessionID: "s", callID: "c1")
@@ -21,9 +22,10 @@ struct CallJournalTests {
         let second = journal.recordResult(key, .success("second"))
         #expect(first)
         #expect(!second)
-        #expect(journal.undelivered == [
-            ToolResultSubmission(turnID: "t", callID: "c1", idempotencyKey: "c1", outcome: .success("first")),
-        ])
+        #expect(
+            journal.undelivered == [
+                ToolResultSubmission(turnID: "t", callID: "c1", idempotencyKey: "c1", outcome: .success("first"))
+            ])
         journal.settle(key)
         #expect(journal.undelivered.isEmpty)
         let late = journal.recordResult(key, .success("late"))
@@ -39,7 +41,9 @@ struct CallJournalTests {
         reloaded.resolveInterruptedCalls()
         #expect(reloaded.undelivered.map(\.callID) == ["c1", "c2"])
         #expect(reloaded.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f") != .admitted)
-        guard case .failure(let error) = reloaded.undelivered[1].outcome else { Issue.record("expected failure"); return }
+        guard case .failure(let error) = reloaded.undelivered[1].outcome else {
+            Issue.record("expected failure"); return
+        }
         #expect(error.message.contains("may or may not have completed"))
     }
 
@@ -49,7 +53,8 @@ struct CallJournalTests {
         _ = journal.admit(sessionID: "s", callID: "b", turnID: "t", functionName: "g")
         journal.recordResult(CallJournal.Key(sessionID: "s", callID: "a"), .success(["n": 1]))
         journal.recordResult(
-            CallJournal.Key(sessionID: "s", callID: "b"), .failure(ResolveKitFunctionError(code: .init("disk_full"), message: "boom")))
+            CallJournal.Key(sessionID: "s", callID: "b"),
+            .failure(ResolveKitFunctionError(code: .init("disk_full"), message: "boom")))
         #expect(CallJournal(lines: journal.lines).undelivered == journal.undelivered)
     }
 
@@ -88,21 +93,29 @@ struct CallJournalTests {
         #expect(journal.status(CallJournal.Key(sessionID: "s", callID: "3")) == .received)
     }
 
-    @Test func aFullJournalForgetsAnEighthOfItsOldestSettledCallsAtOnceAndKeepsUnacknowledgedOnes() {
+    @Test func aFullJournalForgetsItsOldestSettledCallForEachNewOneAndKeepsUnacknowledgedOnes() {
         var journal = CallJournal(capacity: 64)
         let key = { (index: Int) in CallJournal.Key(sessionID: "s", callID: ToolCallID("\(index)")) }
         for index in 0..<64 {
             _ = journal.admit(sessionID: "s", callID: ToolCallID("\(index)"), turnID: "t", functionName: "f")
-            if index != 0 { journal.settle(key(index)) }
+            if index != 0 && index != 5 { journal.settle(key(index)) }
         }
         _ = journal.admit(sessionID: "s", callID: "64", turnID: "t", functionName: "f")
-        #expect(journal.entries.count == 56)
-        #expect(journal.status(key(0)) == .received)
-        #expect((1...9).allSatisfy { journal.status(key($0)) == nil })
-        #expect(journal.status(key(10)) == .settled)
-        for index in 65..<73 { _ = journal.admit(sessionID: "s", callID: ToolCallID("\(index)"), turnID: "t", functionName: "f") }
         #expect(journal.entries.count == 64)
-        #expect(journal.status(key(10)) == .settled)
+        #expect(journal.status(key(0)) == .received, "not acknowledged: kept")
+        #expect(journal.status(key(1)) == nil)
+        #expect(journal.status(key(2)) == .settled)
+        journal.settle(key(64))
+        // Thousands of calls later, still full, in order, and the two unacknowledged calls are still there.
+        for index in 65..<5_000 {
+            _ = journal.admit(sessionID: "s", callID: ToolCallID("\(index)"), turnID: "t", functionName: "f")
+            journal.settle(key(index))
+        }
+        #expect(journal.entries.count == 64)
+        #expect(journal.status(key(0)) == .received)
+        #expect(journal.status(key(5)) == .received)
+        #expect(journal.status(key(4_937)) == nil)
+        #expect((4_938..<5_000).allSatisfy { journal.status(key($0)) == .settled })
     }
 
     @Test func theMemoryStoreGivesBackWhatWasSavedAndItsReplacementDropsWhatTheJournalPruned() throws {
@@ -155,8 +168,13 @@ struct CallJournalTests {
         store.append(journal.takeChangedEntries())
         var next = store.load().journal
         next.resolveInterruptedCalls()
-        #expect(next.status(key) == .answered(.failure(.cancelled(
-            "Interrupted by a client restart after it was handed on to run; it may or may not have completed"))))
+        #expect(
+            next.status(key)
+                == .answered(
+                    .failure(
+                        .cancelled(
+                            "Interrupted by a client restart after it was handed on to run; it may or may not have completed"
+                        ))))
     }
 
     @Test func aJournalThatCannotBeWrittenIsAStateStoreErrorNamingTheFile() throws {

@@ -36,10 +36,14 @@ struct CallJournal: Equatable, Sendable {
         case duplicate(Status)
     }
 
-    /// The most entries kept; beyond it the oldest settled ones are forgotten, down to seven eighths of it.
+    /// The most entries kept; beyond it the oldest settled one is forgotten for each new one.
     let capacity: Int
     private(set) var entries: [Key: Entry] = [:]
     private var nextSequence = 0
+    /// Keys in the order they were admitted (an unacknowledged one passed over by pruning goes to the back), from
+    /// `oldestIndex` on: pruning takes from the front instead of sorting the journal.
+    private var admissionOrder: [Key] = []
+    private var oldestIndex = 0
     /// Entries changed since the last ``takeChangedEntries()``, for an append-only state file.
     private var changedKeys: Set<Key> = []
     /// The entries with a result not yet acknowledged: few, so delivery never scans the whole journal.
@@ -49,11 +53,19 @@ struct CallJournal: Equatable, Sendable {
         self.capacity = capacity
     }
 
+    /// Equal when they hold the same entries and changes: the order kept for pruning is bookkeeping.
+    static func == (lhs: CallJournal, rhs: CallJournal) -> Bool {
+        lhs.capacity == rhs.capacity && lhs.entries == rhs.entries && lhs.nextSequence == rhs.nextSequence
+            && lhs.changedKeys == rhs.changedKeys && lhs.answeredKeys == rhs.answeredKeys
+    }
+
     mutating func admit(sessionID: String, callID: ToolCallID, turnID: String, functionName: String) -> Admission {
         let key = Key(sessionID: sessionID, callID: callID)
         if let entry = entries[key] { return .duplicate(entry.status) }
-        entries[key] = Entry(key: key, turnID: turnID, functionName: functionName, status: .received, sequence: nextSequence)
+        entries[key] = Entry(
+            key: key, turnID: turnID, functionName: functionName, status: .received, sequence: nextSequence)
         nextSequence += 1
+        admissionOrder.append(key)
         changedKeys.insert(key)
         pruneIfNeeded()
         return .admitted
@@ -102,7 +114,8 @@ struct CallJournal: Equatable, Sendable {
         answeredKeys.compactMap { entries[$0] }.sorted { $0.sequence < $1.sequence }.compactMap { entry in
             guard case .answered(let outcome) = entry.status else { return nil }
             return ToolResultSubmission(
-                turnID: entry.turnID, callID: entry.key.callID, idempotencyKey: entry.key.callID.rawValue, outcome: outcome)
+                turnID: entry.turnID, callID: entry.key.callID, idempotencyKey: entry.key.callID.rawValue,
+                outcome: outcome)
         }
     }
 
@@ -110,7 +123,8 @@ struct CallJournal: Equatable, Sendable {
     /// stopped may or may not have had its effect, so it is answered with an error instead of being run again.
     mutating func resolveInterruptedCalls() {
         for (key, entry) in entries where entry.status == .received || entry.status == .running {
-            let message = entry.status == .running
+            let message =
+                entry.status == .running
                 ? "Interrupted by a client restart after it was handed on to run; it may or may not have completed"
                 : "Interrupted by a client restart before it ran"
             entries[key]?.status = .answered(.failure(.cancelled(message)))
@@ -119,14 +133,27 @@ struct CallJournal: Equatable, Sendable {
         }
     }
 
-    /// Past the capacity, forgets the oldest settled entries down to seven eighths of it in one pass: a full
-    /// journal is the steady state of a long-running host, and pruning one entry per admission sorted the whole
-    /// journal on every call. Calls without an acknowledged result are never forgotten.
+    /// Past the capacity, forgets the oldest settled entry: a full journal is the steady state of a long-running
+    /// host, so this runs on nearly every call and must not look at the whole journal (sorting it to forget an
+    /// eighth at once stopped one call in 513 for 1.3–4.5 ms). Calls without an acknowledged result are never
+    /// forgotten: passed over, they go to the back of the order and are looked at again later.
     private mutating func pruneIfNeeded() {
-        guard entries.count > capacity else { return }
-        let target = capacity - capacity / 8
-        let settled = entries.values.filter { $0.status == .settled }.map { ($0.sequence, $0.key) }
-            .sorted { $0.0 < $1.0 }
-        for (_, key) in settled.prefix(entries.count - target) { entries[key] = nil }
+        var looked = 0
+        let queued = admissionOrder.count - oldestIndex
+        while entries.count > capacity, looked < queued {
+            let key = admissionOrder[oldestIndex]
+            oldestIndex += 1
+            looked += 1
+            if entries[key]?.status == .settled {
+                entries[key] = nil
+            } else if entries[key] != nil {
+                admissionOrder.append(key)
+            }
+        }
+        // The spent front is dropped once it is half the list: a move of a few thousand keys, every few thousand calls.
+        if oldestIndex > 64, oldestIndex * 2 > admissionOrder.count {
+            admissionOrder.removeFirst(oldestIndex)
+            oldestIndex = 0
+        }
     }
 }
