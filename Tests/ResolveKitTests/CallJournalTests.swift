@@ -73,6 +73,7 @@ struct CallJournalTests {
         let appended = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
         #expect(appended.split(separator: "\n").count == 400)
         try store.replace(with: journal.entries.values.sorted { $0.sequence < $1.sequence })
+        store.waitForCompaction()
         let text = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
         #expect(text.split(separator: "\n").count == journal.entries.count)
         let (reloaded, records) = store.load()
@@ -175,6 +176,54 @@ struct CallJournalTests {
                         .cancelled(
                             "Interrupted by a client restart after it was handed on to run; it may or may not have completed"
                         ))))
+    }
+
+    @Test func linesAppendedWhileTheFileIsReplacedAreInTheNewFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = FileCallJournalStore(directory: directory)
+        var journal = CallJournal(capacity: 2_000)
+        func call(_ index: Int) -> CallJournal.Key { CallJournal.Key(sessionID: "s", callID: ToolCallID("c\(index)")) }
+        var next = 0
+        for round in 0..<20 {
+            // The replacement is written on the store's own queue while these appends go on.
+            for _ in 0..<100 {
+                _ = journal.admit(sessionID: "s", callID: call(next).callID, turnID: "t", functionName: "f")
+                journal.settle(call(next))
+                try store.append(journal.takeChangedEntries())
+                next += 1
+                if next % 100 == 50 {
+                    try store.replace(with: journal.entries.values.sorted { $0.sequence < $1.sequence })
+                }
+            }
+            store.waitForCompaction()
+            let (reloaded, records) = store.load()
+            #expect(reloaded.entries.count == next, "round \(round)")
+            #expect((0..<next).allSatisfy { reloaded.status(call($0)) == .settled }, "round \(round)")
+            #expect(records < next + 100, "the file was compacted (round \(round): \(records) lines)")
+        }
+    }
+
+    @Test func aReplacementThatFailsIsReportedByTheNextAppendAndLosesNoLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = FileCallJournalStore(directory: directory)
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s", callID: "c0", turnID: "t", functionName: "f")
+        try store.append(journal.takeChangedEntries())
+        // The replacement's file cannot be created: a folder is in its place.
+        try FileManager.default.createDirectory(
+            atPath: directory + "/journal.jsonl.new", withIntermediateDirectories: false)
+        try store.replace(with: Array(journal.entries.values))
+        store.waitForCompaction()
+        _ = journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f")
+        let error = #expect(throws: ResolveKitError.self) { try store.append(journal.takeChangedEntries()) }
+        #expect(error?.code == .stateStore)
+        #expect(error?.message.contains("journal.jsonl.new") == true)
+        _ = journal.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f")
+        try store.append(journal.takeChangedEntries())
+        let (reloaded, _) = store.load()
+        #expect(reloaded.entries.count == 3, "the append that reported the failure was written too")
     }
 
     @Test func aJournalThatCannotBeWrittenIsAStateStoreErrorNamingTheFile() throws {

@@ -44,7 +44,8 @@ extension CallJournal {
             case "answered":
                 if let message = item["error"]?.stringValue {
                     // Journals written before codes were kept have none: the error is the function's.
-                    let code = item["error_code"]?.stringValue.map(ResolveKitFunctionError.Code.init) ?? .executionFailed
+                    let code =
+                        item["error_code"]?.stringValue.map(ResolveKitFunctionError.Code.init) ?? .executionFailed
                     status = .answered(.failure(ResolveKitFunctionError(code: code, message: message)))
                 } else {
                     status = .answered(.success(item["result"] ?? .null))

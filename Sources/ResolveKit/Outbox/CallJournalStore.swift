@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Where the call journal survives a restart: one record per change, appended, and now and then replaced by the
@@ -10,26 +11,43 @@ protocol CallJournalStore: Sendable {
     func load() -> (journal: CallJournal, records: Int)
     /// Appends the entries that changed, one record each (the last record of a call wins).
     func append(_ changed: [CallJournal.Entry]) throws(ResolveKitError)
-    /// Replaces every record with one per entry of `entries`, oldest first.
+    /// Replaces every record with one per entry of `entries`, oldest first (a store may finish it later: nothing
+    /// waits for it, and records appended meanwhile are kept).
     func replace(with entries: [CallJournal.Entry]) throws(ResolveKitError)
+    /// Returns once a replacement still running has finished: before another process may take the journal over.
+    func waitForCompaction()
 }
 
 /// The journal in `<state>/journal.jsonl`: one JSON line per change, appended; replaced atomically (a new file
-/// renamed over the old one) when the session machine compacts it.
+/// renamed over the old one) when the session machine compacts it. The replacement is written on a queue of its
+/// own, so a session never waits for thousands of lines and an `fsync`: lines appended meanwhile go to the old file
+/// and are kept to be added to the new one before it takes the old one's place, and a crash at any moment leaves a
+/// file with every line.
 final class FileCallJournalStore: CallJournalStore {
     let directory: String
-    private let file = Mutex<JournalFile?>(nil)  // opened on the first write
+    private struct State {
+        var file: JournalFile?  // opened on the first write
+        /// Lines appended since the running compaction took its entries; `nil` when none runs.
+        var appendedDuringCompaction: [UInt8]?
+        var compactionFailure: JournalFile.Failure?
+    }
+    private let state = Mutex(State())
+    private let compactions = DispatchQueue(label: "resolvekit.journal-compaction", qos: .utility)
 
     init(directory: String) {
         self.directory = directory
     }
 
     func load() -> (journal: CallJournal, records: Int) {
-        guard let data = StateFileReader.contents(atPath: directory + "/journal.jsonl") else { return (CallJournal(), 0) }
+        guard let data = StateFileReader.contents(atPath: directory + "/journal.jsonl") else {
+            return (CallJournal(), 0)
+        }
         let lines = data.split(separator: UInt8(ascii: "\n"))
         return (CallJournal(lines: lines.compactMap { try? JSONValue(parsing: $0) }), lines.count)
     }
 
+    /// Appends the lines; a compaction that failed since the last append is reported here (the file still holds
+    /// every line; it is only longer than it needs to be).
     func append(_ changed: [CallJournal.Entry]) throws(ResolveKitError) {
         guard !changed.isEmpty else { return }
         var bytes: [UInt8] = []
@@ -37,19 +55,57 @@ final class FileCallJournalStore: CallJournalStore {
             bytes += entry.json.serializedBytes(options: .sortedKeys)
             bytes.append(UInt8(ascii: "\n"))
         }
-        try withFile { file throws(JournalFile.Failure) in try file.append(bytes) }
+        let failure = try withFile { state throws(JournalFile.Failure) in
+            try state.file?.append(bytes)
+            state.appendedDuringCompaction? += bytes
+            defer { state.compactionFailure = nil }
+            return state.compactionFailure
+        }
+        if let failure { throw ResolveKitError(.stateStore, failure.description, underlying: failure) }
     }
 
+    /// Starts replacing the file with `entries` and returns; while one replacement runs, another is not started
+    /// (the running one compacts the file as much).
     func replace(with entries: [CallJournal.Entry]) throws(ResolveKitError) {
-        try withFile { file throws(JournalFile.Failure) in try file.rewrite(entries.map(\.json)) }
+        let starts = try withFile { state throws(JournalFile.Failure) -> Bool in
+            guard state.appendedDuringCompaction == nil else { return false }
+            state.appendedDuringCompaction = []
+            return true
+        }
+        guard starts else { return }
+        compactions.async { [self] in compact(entries) }
     }
 
-    private func withFile(_ body: (JournalFile) throws(JournalFile.Failure) -> Void) throws(ResolveKitError) {
+    func waitForCompaction() {
+        compactions.sync {}
+    }
+
+    private func compact(_ entries: [CallJournal.Entry]) {
+        var replacement: JournalFile.Replacement?
         do {
-            try file.withLock { (file: inout JournalFile?) throws(JournalFile.Failure) in
-                if file == nil { file = try JournalFile(directory: directory) }
-                guard let file else { return }
-                try body(file)
+            replacement = try JournalFile.Replacement(directory: directory, lines: entries.map(\.json))
+            try state.withLock { (state: inout State) throws(JournalFile.Failure) in
+                defer { state.appendedDuringCompaction = nil }
+                try replacement?.append(state.appendedDuringCompaction ?? [])
+                try state.file?.take(replacement)
+                replacement = nil
+            }
+        } catch {
+            replacement?.discard()
+            state.withLock {
+                $0.appendedDuringCompaction = nil
+                $0.compactionFailure = error
+            }
+        }
+    }
+
+    private func withFile<Result: Sendable>(
+        _ body: (inout State) throws(JournalFile.Failure) -> Result
+    ) throws(ResolveKitError) -> Result {
+        do {
+            return try state.withLock { (state: inout State) throws(JournalFile.Failure) -> Result in
+                if state.file == nil { state.file = try JournalFile(directory: directory) }
+                return try body(&state)
             }
         } catch {
             throw ResolveKitError(.stateStore, error.description, underlying: error)
@@ -72,6 +128,8 @@ final class MemoryCallJournalStore: CallJournalStore {
             for entry in changed { saved[entry.key] = entry }
         }
     }
+
+    func waitForCompaction() {}
 
     func replace(with entries: [CallJournal.Entry]) {
         saved.withLock { saved in

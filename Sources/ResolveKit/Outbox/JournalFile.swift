@@ -33,26 +33,51 @@ final class JournalFile {
         try Self.writeAll(descriptor, bytes, path: path)
     }
 
-    /// Replaces the file with `lines` (the journal's current entries): written to a temporary file, synced, and
-    /// renamed over the old one, so a crash leaves the old or the new file.
-    func rewrite(_ lines: [JSONValue]) throws(Failure) {
-        var bytes: [UInt8] = []
-        for line in lines {
-            bytes += line.serializedBytes(options: .sortedKeys)
-            bytes.append(UInt8(ascii: "\n"))
+    /// A replacement for the file being written beside it (`journal.jsonl.new`): the journal's entries, synced to
+    /// disk, then the lines appended to the old file meanwhile; ``JournalFile/take(_:)`` renames it over the old
+    /// one, so a crash leaves the old or the new file, each with every line.
+    final class Replacement {
+        let path: String
+        private var descriptor: Int32
+
+        deinit { if descriptor >= 0 { close(descriptor) } }
+
+        init(directory: String, lines: [JSONValue]) throws(Failure) {
+            path = directory + "/journal.jsonl.new"
+            descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw Failure(operation: "rewrite", path: path, errno: errno) }
+            var bytes: [UInt8] = []
+            for line in lines {
+                bytes += line.serializedBytes(options: .sortedKeys)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            try JournalFile.writeAll(descriptor, bytes, path: path)
+            fsync(descriptor)
         }
-        let temporary = path + ".new"
-        let replacement = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard replacement >= 0 else { throw Failure(operation: "rewrite", path: temporary, errno: errno) }
-        do {
-            try Self.writeAll(replacement, bytes, path: temporary)
-        } catch {
-            close(replacement)
-            throw error
+
+        func append(_ bytes: [UInt8]) throws(Failure) {
+            try JournalFile.writeAll(descriptor, bytes, path: path)
         }
-        fsync(replacement)
-        close(replacement)
-        guard rename(temporary, path) == 0 else { throw Failure(operation: "replace", path: path, errno: errno) }
+
+        /// Removes the unfinished file.
+        func discard() {
+            close(descriptor)
+            descriptor = -1
+            unlink(path)
+        }
+
+        fileprivate func finish() {
+            fsync(descriptor)
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Puts `replacement` in the file's place; appends go to it from now on.
+    func take(_ replacement: Replacement?) throws(Failure) {
+        guard let replacement else { return }
+        replacement.finish()
+        guard rename(replacement.path, path) == 0 else { throw Failure(operation: "replace", path: path, errno: errno) }
         close(descriptor)
         descriptor = try Self.open(path)
     }
@@ -63,7 +88,7 @@ final class JournalFile {
         return descriptor
     }
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+    fileprivate static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -32,6 +32,8 @@ final class RuntimeStateStore: LocalStateStore {
     }
 
     func release() {
+        // The journal's replacement renames a file in the folder: it finishes before another runtime may take it.
+        journalStore.waitForCompaction()
         lock.withLock { $0 = nil }
     }
 

@@ -63,7 +63,8 @@ struct SessionMachine: Sendable {
             if epoch == link.epoch, batchID != 0, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
         case .ask(let waiter, let text, let requestID, let timeout):
             ask(waiter, text: text, requestID: requestID, timeout: timeout, now, &out)
-        case .send(let waiter, let text, let requestID): sendMessage(waiter, text: text, requestID: requestID, now, &out)
+        case .send(let waiter, let text, let requestID):
+            sendMessage(waiter, text: text, requestID: requestID, now, &out)
         case .resend(let waiter, let requestID): resend(waiter, requestID: requestID, now, &out)
         case .cancelled(let waiter): cancelled(waiter, now, &out)
         case .operation(let waiter, let operation): perform(operation, for: waiter, &out)
@@ -75,6 +76,7 @@ struct SessionMachine: Sendable {
             drainWaiter = nil
             out.append(.reply(waiter, .done(.success(()))))
         }
+        compactJournalIfDue(&out)
         return out.actions
     }
 
@@ -163,22 +165,23 @@ struct SessionMachine: Sendable {
         out.append(.write(.session(updated), sequence: writes.issue(journal: false)))
     }
 
-    /// Writes the journal's changes; once the store holds four records per entry (and at least 1,024), it is
-    /// replaced by the current entries. Only the changes travel: an action holding the journal itself would make
-    /// the next change copy every entry.
+    /// Writes the journal's changes. Only the changes travel: an action holding the journal itself would make the
+    /// next change copy every entry.
     mutating func persistJournal(_ out: inout SessionOutput) {
         let changed = calls.journal.takeChangedEntries()
         guard !changed.isEmpty else { return }
         calls.journalRecords += changed.count
-        let write: StateWrite
-        if calls.journalRecords > max(1024, calls.journal.entries.count * 4) {
-            let entries = calls.journal.entries.values.sorted { $0.sequence < $1.sequence }
-            calls.journalRecords = entries.count
-            write = .replaceJournal(entries)
-        } else {
-            write = .appendJournal(changed)
-        }
-        out.append(.write(write, sequence: writes.issue(journal: true)))
+        out.append(.write(.appendJournal(changed), sequence: writes.issue(journal: true)))
+    }
+
+    /// Once the store holds four records per journal entry (and at least 1,024), has it replaced by the current
+    /// entries: after everything else the event brought (a result's post goes first), and with nothing waiting for
+    /// it, since it holds no record the store does not already have.
+    private mutating func compactJournalIfDue(_ out: inout SessionOutput) {
+        guard calls.journalRecords > max(1024, calls.journal.entries.count * 4) else { return }
+        let entries = calls.journal.entries.values.sorted { $0.sequence < $1.sequence }
+        calls.journalRecords = entries.count
+        out.append(.write(.replaceJournal(entries), sequence: writes.issue(journal: false)))
     }
 
     /// A write completed: what waited for it goes on. A store that refuses because another process owns the key
