@@ -113,6 +113,8 @@ struct EventStreamTests {
         await harness.fireTimer(at: 46)
         #expect(await harness.next(3) == [F.connecting, F.open, F.event("1", "a")])
         #expect(harness.transport.requests.count == 2)
+        // The attempt given up on was told, so a transport gives up its connection; the one answered was not.
+        #expect(harness.transport.requests.map(\.stallSignal.isFired) == [true, false])
         _ = await harness.cancel()
     }
 

@@ -211,12 +211,11 @@ final class CurlMultiDriver {
     private func shutDownConnection(of easy: UnsafeMutableRawPointer) {
         var socket = curl_socket_t(-1)
         if rk_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK || socket < 0 {
-            // A transfer still running (the event stream's watchdog gave up on it): libcurl closes an HTTP/1.1
-            // connection such a transfer leaves, and an HTTP/2 one's socket is the one it waits on whose ends are
-            // the transfer's (an HTTP/2 client has few sockets to look through).
-            var version = 0
-            guard rk_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version) == CURLE_OK,
-                version == CURL_HTTP_VERSION_2_0, let ends = ConnectionEndpoints(transfer: easy),
+            // A transfer still running (the event stream's watchdog gave up on it, or on its response head): its
+            // socket is the one the thread waits on whose ends are the transfer's (a client has few sockets to look
+            // through). Over HTTP/1.1 it is the transfer's own, which libcurl would close anyway; the version is
+            // not asked, since a transfer still waiting for its head has none yet.
+            guard let ends = ConnectionEndpoints(transfer: easy),
                 let found = poller.descriptors.first(where: { ConnectionEndpoints(socket: $0) == ends })
             else { return }
             socket = found

@@ -130,8 +130,9 @@ public struct EventStream: Sendable {
     }
 
     /// Opens a connection. With an idle watchdog, a server that accepts the request but sends no response head
-    /// within the idle timeout is given up on like a silent open stream (retried with backoff); otherwise such a
-    /// server (a hung proxy, a stalled backend) would hold the stream in `connecting` for ever.
+    /// within the idle timeout is given up on like a silent open stream (retried with backoff), and the request's
+    /// ``StallSignal`` fired so the transport gives up its connection; otherwise such a server (a hung proxy, a
+    /// stalled backend) would hold the stream in `connecting` for ever.
     private func connect(_ request: EventStreamRequest) async throws -> EventStreamConnection {
         guard let idleTimeout = configuration.idleTimeout else { return try await transport.connect(request) }
         let deadline = time.now() + idleTimeout
@@ -149,11 +150,15 @@ public struct EventStream: Sendable {
                 await Self.closeLateConnections(&group)
                 throw error
             }
-            group.cancelAll()
-            await Self.closeLateConnections(&group)
             guard case .some(.some(let connection)) = first else {
+                // The connection under the request may have gone silent: it must not carry the next attempt.
+                request.stallSignal.fire()
+                group.cancelAll()
+                await Self.closeLateConnections(&group)
                 throw EventStreamError(code: .idleTimeout, message: "No response within the idle timeout")
             }
+            group.cancelAll()
+            await Self.closeLateConnections(&group)
             return connection
         }
     }

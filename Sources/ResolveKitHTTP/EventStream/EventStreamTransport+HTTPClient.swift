@@ -13,10 +13,11 @@ extension EventStreamTransport {
             var headers = HTTPHeaders()
             for field in request.headers { headers.add(name: field.name, value: field.value) }
             if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "text/event-stream") }
-            let response = try await client.execute(
-                HTTPRequest(
-                    method: .get, url: request.url, headers: headers, connectTimeout: connectTimeout,
-                    receiveBufferBytes: 2048, isLongLived: true, network: network))
+            var exchange = HTTPRequest(
+                method: .get, url: request.url, headers: headers, connectTimeout: connectTimeout,
+                receiveBufferBytes: 2048, isLongLived: true, network: network)
+            exchange.stallSignal = request.stallSignal
+            let response = try await client.execute(exchange)
             guard (200..<300).contains(response.status) else {
                 let body = (try? await response.body.collect(upTo: maxErrorBodyBytes)) ?? []
                 return EventStreamConnection(

@@ -20,15 +20,21 @@ public struct EventStreamRequest: Sendable {
     public var url: String
     /// The header fields, in order.
     public var headers: [(name: String, value: String)]
+    /// Fired when the stream gives up waiting for this request's response head (its idle timeout passed): a
+    /// transport gives up the connection under it too, as ``EventStreamConnection/abortStalled`` does for an open
+    /// stream.
+    public var stallSignal: StallSignal
 
     /// Creates a request.
     ///
     /// - Parameters:
     ///   - url: The absolute URL.
     ///   - headers: The header fields.
-    public init(url: String, headers: [(name: String, value: String)]) {
+    ///   - stallSignal: Fired when the stream gives up waiting for the response head.
+    public init(url: String, headers: [(name: String, value: String)], stallSignal: StallSignal = StallSignal()) {
         self.url = url
         self.headers = headers
+        self.stallSignal = stallSignal
     }
 }
 

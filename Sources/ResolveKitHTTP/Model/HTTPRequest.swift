@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable {
     /// (`CURLOPT_FORBID_REUSE`): for a server whose connections libcurl cannot reuse (gRPC servers over HTTP/2 with
     /// libcurl 7.88, which fails the next request on it).
     public var closesConnection = false
+    /// Fired from outside when the exchange stalled (e.g. no response head within a stream's idle timeout): it ends
+    /// as timed out and its connection is shut down.
+    public var stallSignal: StallSignal?
 
     /// Creates a request.
     public init(

@@ -38,6 +38,7 @@ final class Transfer: Sendable {
 
     /// Starts the exchange and waits for the response head.
     func execute() async throws(HTTPError) -> HTTPResponse {
+        request.stallSignal?.onFire { [weak self] in self?.cancel(.stalledError) }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: StateMachine.HeadContinuation) in
                 if let (continuation, error) = machine.withLock({ $0.start(continuation) }) {

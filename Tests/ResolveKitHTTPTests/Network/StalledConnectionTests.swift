@@ -71,15 +71,58 @@ struct StalledConnectionTests {
         }
     }
 
+    /// A stream the server ended cleanly reconnects at once, over the same HTTP/2 connection; if that connection went
+    /// silent in between, no response head comes, and the next attempt must not wait on it again.
+    @Test func aReconnectWhoseResponseHeadNeverComesGivesUpItsConnection() async throws {
+        let served = Mutex(0)
+        try await TLSFixture.run(respond: { _ in
+            let number = served.withLock { served in
+                served += 1
+                return served
+            }
+            return LoopbackResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream")],
+                body: .stream { writer in
+                    try await writer.write(Array("id: \(number)\ndata: hello\n\n".utf8))
+                    // The first stream ends here (a routine reconnect follows); the next is held open.
+                    if number > 1 { try await Task.sleep(for: .seconds(60)) }
+                })
+        }) { fixture in
+            let relay = try LoopbackTCPRelay(targetPort: fixture.proxy.process.port)
+            defer { relay.stop() }
+            let connected = Mutex<[Bool]>([])
+            var network = fixture.trusted
+            network.observer = { record in connected.withLock { $0.append(record.timings.connect > .zero) } }
+            let events = try await HTTPClient.withClient { client in
+                let stream = EventStream(
+                    url: "https://127.0.0.1:\(relay.port)/events",
+                    configuration: .init(
+                        backoff: .init(initialDelay: .milliseconds(50), jitter: 0), idleTimeout: .seconds(1)),
+                    transport: .http(client, network: network), clock: ContinuousClock(), headers: { [] })
+                return await Self.firstEventIDs(2, of: stream, within: .seconds(10), afterFirst: {}) { element in
+                    // The first stream ended; its connection goes silent before the reconnect is sent on it.
+                    if element == .state(.reconnecting(attempt: 0, delay: .zero)) { relay.stallOpenConnections() }
+                }
+            }
+            // Without giving the connection up, every attempt waited on it for a head that never came.
+            #expect(events == ["1", "2"])
+            #expect(connected.withLock { $0.first } == true)
+            #expect(connected.withLock { $0.last } == true, "the stream that delivered came over a new connection")
+            #expect(served.withLock { $0 } == 2)
+        }
+    }
+
     /// The ids of the first `count` events of `stream`, or fewer when `limit` passes first; `afterFirst` runs once
-    /// the first event arrived.
+    /// the first event arrived, `onElement` for every element.
     private static func firstEventIDs(
-        _ count: Int, of stream: EventStream, within limit: Duration, afterFirst: @escaping @Sendable () -> Void
+        _ count: Int, of stream: EventStream, within limit: Duration, afterFirst: @escaping @Sendable () -> Void,
+        onElement: @escaping @Sendable (EventStream.Element) -> Void = { _ in }
     ) async -> [String] {
         await withTaskGroup(of: [String]?.self) { group in
             group.addTask {
                 var ids: [String] = []
                 await stream.run { element in
+                    onElement(element)
                     guard case .event(let event) = element else { return }
                     ids.append(event.id ?? "")
                     if ids.count == 1 { afterFirst() }
