@@ -33,7 +33,7 @@ struct TLSVerificationTests {
         #expect(
             request == [
                 "method", "url", "headers", "body", "connectTimeout", "timeout", "followRedirects",
-                "receiveBufferBytes", "isLongLived", "network", "closesConnection",
+                "receiveBufferBytes", "isLongLived", "network", "closesConnection", "stallSignal",
             ])
         let network = Set(Mirror(reflecting: NetworkSettings()).children.compactMap(\.label))
         #expect(
