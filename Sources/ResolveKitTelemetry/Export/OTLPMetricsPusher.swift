@@ -14,6 +14,8 @@ public final class OTLPMetricsPusher: Sendable {
     private let startTime: UInt64
     private let stop = Wakeup()
     private let stopped = OneTimeSignal()
+    /// Encodes and compresses each push at the kernel's idle priority, as the span exporter does.
+    private let encoder = IdleThread(name: "rk-otlp-metrics")
 
     /// Creates a pusher.
     /// - Parameters:
@@ -55,10 +57,14 @@ public final class OTLPMetricsPusher: Sendable {
     /// - Returns: Whether the endpoint took them.
     @discardableResult
     public func push() async -> Bool {
-        let encoded = OTLPMetricsEncoding.encode(
-            registry.snapshot(), resource: resource, startTimeUnixNano: startTime, timeUnixNano: time.now(),
-            as: export.encoding)
-        let body = OTLPCall.body(encoded, export.encoding, export.compression)
+        // The values are read here (their locks are the calls' too); the bytes are made on the idle thread.
+        let snapshot = registry.snapshot()
+        let (resource, startTime, now, export) = (resource, startTime, time.now(), export)
+        let body = await encoder.run {
+            let encoded = OTLPMetricsEncoding.encode(
+                snapshot, resource: resource, startTimeUnixNano: startTime, timeUnixNano: now, as: export.encoding)
+            return OTLPCall.body(encoded, export.encoding, export.compression)
+        }
         do {
             let response = try await transport.send(OTLPCall.request(body, to: export, method: .metrics))
             let now = Int64(time.now() / 1_000_000_000)
