@@ -28,11 +28,14 @@ struct MachineScript {
     /// Whether writes complete as soon as they are issued, as a local store's do; a test of a shared store holds
     /// them and completes them with ``complete(_:)``.
     var writesCompleteAtOnce = true
+    /// The actions of the event fed last, without those of its writes' completions.
+    private(set) var eventActions: [SessionAction] = []
 
     /// Feeds one event; returns its actions and, with ``writesCompleteAtOnce``, those of its writes' completions.
     @discardableResult
     mutating func feed(_ event: SessionEvent) -> [SessionAction] {
         var actions = machine.handle(event, at: Moment(elapsed: now, date: date))
+        eventActions = actions
         log += actions
         guard writesCompleteAtOnce else { return actions }
         var index = 0
@@ -117,7 +120,9 @@ struct MachineScript {
     }
 
     static func streams(_ actions: [SessionAction]) -> [(generation: Int, cursor: String?)] {
-        actions.compactMap { if case .openStream(let generation, _, let cursor) = $0 { (generation, cursor) } else { nil } }
+        actions.compactMap {
+            if case .openStream(let generation, _, let cursor) = $0 { (generation, cursor) } else { nil }
+        }
     }
 
     static func persistedSessions(_ actions: [SessionAction]) -> [SessionRecord] {
@@ -144,7 +149,9 @@ struct MachineScript {
         functions: [String] = Array(MachineScript.functions.keys)
     ) -> SessionResponse {
         let claims = #"{"sid":"\#(id)","exp":\#(Int(date.timeIntervalSince1970 + expiresIn))}"#
-        let token = "eyJhbGciOiJIUzI1NiJ9." + Data(claims.utf8).base64EncodedString()
+        let token =
+            "eyJhbGciOiJIUzI1NiJ9."
+            + Data(claims.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "") + ".sig"
         let json: JSONValue = [
             "id": .string(id), "app_id": "app", "device_id": "device",
@@ -161,14 +168,18 @@ struct MachineScript {
     mutating func open(_ id: String = "s1", reused: Bool = false, restored: Restored = Restored()) {
         feed(.start(restored, hasAPIKey: true))
         feed(.answered(.setup(epoch: machine.link.epoch), .success(.registered)))
-        feed(.answered(.setup(epoch: machine.link.epoch), .success(.session(Self.sessionJSON(id, reused: reused, from: date)))))
+        feed(
+            .answered(
+                .setup(epoch: machine.link.epoch), .success(.session(Self.sessionJSON(id, reused: reused, from: date))))
+        )
         if reused { feed(.answered(.setup(epoch: machine.link.epoch), .success(.history([])))) }
         feed(.stream(generation: machine.link.streamGeneration, .state(.open)))
     }
 
     /// A stream event of `type` for `turnID`, with the next event id.
     mutating func event(
-        _ type: String, turn turnID: String = "turn-1", request requestID: String = "req-1", _ payload: JSONObject = [:],
+        _ type: String, turn turnID: String = "turn-1", request requestID: String = "req-1",
+        _ payload: JSONObject = [:],
         id: String? = nil, at timestamp: Date? = nil
     ) -> SessionEvent {
         eventNumber += 1
@@ -176,7 +187,8 @@ struct MachineScript {
             eventID: id ?? "\(eventNumber)-0", turnID: turnID, requestID: requestID,
             timestamp: ISO8601Timestamp.format(timestamp ?? date), type: type, payload: payload)
         let data = String(decoding: envelope.json.serializedBytes(), as: UTF8.self)
-        return .stream(generation: machine.link.streamGeneration, .event(SSEEvent(id: envelope.eventID, type: type, data: data)))
+        return .stream(
+            generation: machine.link.streamGeneration, .event(SSEEvent(id: envelope.eventID, type: type, data: data)))
     }
 
     mutating func toolCall(
@@ -191,7 +203,9 @@ struct MachineScript {
             ])
     }
 
-    mutating func turnComplete(_ text: String = "Done.", turn: String = "turn-1", request: String = "req-1") -> SessionEvent {
+    mutating func turnComplete(_ text: String = "Done.", turn: String = "turn-1", request: String = "req-1")
+        -> SessionEvent
+    {
         event(
             "turn_complete", turn: turn, request: request,
             ["full_text": .string(text), "usage": ["prompt_tokens": 3, "completion_tokens": 5]])
@@ -207,7 +221,8 @@ struct MachineScript {
     }
 
     static func transportFailure(_ endpoint: BackendFailurePolicy.Endpoint) -> Result<BackendAnswer, BackendFailure> {
-        .failure(.backend(BackendError(code: .transport, endpoint: "\(endpoint)", message: "Connection refused"), endpoint))
+        .failure(
+            .backend(BackendError(code: .transport, endpoint: "\(endpoint)", message: "Connection refused"), endpoint))
     }
 
     static func streamFailure(_ status: Int, detail: String = "x") -> EventStream.Termination {

@@ -57,7 +57,10 @@ struct SessionMachineCallTests {
         let owner = ResolveKitError(.keyOwnedElsewhere, "replica-b holds this key")
         let refused = script.complete(Script.writeSequences(received).last!, .failure(owner))
         #expect(Script.batches(refused).isEmpty)
-        #expect(Script.states(refused).contains { if case .failed(let error) = $0 { error.code == .keyOwnedElsewhere } else { false } })
+        #expect(
+            Script.states(refused).contains {
+                if case .failed(let error) = $0 { error.code == .keyOwnedElsewhere } else { false }
+            })
         #expect(refused.last == .finish)
     }
 
@@ -80,7 +83,8 @@ struct SessionMachineCallTests {
         #expect(Script.batches(script.feed(script.toolCall("b", "set_lights"))).isEmpty)
         let window = script.advance(.milliseconds(250))
         #expect(Script.batches(window).map { $0.calls.map(\.callID) } == [["a", "b"]])
-        #expect(Script.publications(window).contains { if case .batch(let rows) = $0 { rows.count == 2 } else { false } })
+        #expect(
+            Script.publications(window).contains { if case .batch(let rows) = $0 { rows.count == 2 } else { false } })
     }
 
     @Test func theEventsFlagIsNotTrustedTheLocalRegistrationDecides() {
@@ -115,7 +119,8 @@ struct SessionMachineCallTests {
         let error = ResolveKitFunctionError(code: .init("disk_full"), message: "No space left")
         let finished = Self.finish(&script, "c1", .failure(error))
         #expect(Script.journalWrites(finished).last?.status == .answered(.failure(error)))
-        let row = Script.publications(finished).compactMap { if case .callUpdated(let row) = $0 { row } else { nil } }.last
+        let row = Script.publications(finished).compactMap { if case .callUpdated(let row) = $0 { row } else { nil } }
+            .last
         #expect(row?.errorCode == .init("disk_full"))
         #expect(Script.postedResults(finished).first?.json["status"] == "disk_full")
     }
@@ -151,7 +156,8 @@ struct SessionMachineCallTests {
         let refused = script.feed(.answered(.delivery("c1", epoch: 0), Script.chatUnavailable(.toolResults)))
         let tag = Script.request(refused) { $0 == .createSession(reuse: true) }
         #expect(tag == .refresh(.delivery, epoch: 0))
-        let refreshed = script.feed(.answered(tag!, .success(.session(Script.sessionJSON("s1", reused: true, from: script.date)))))
+        let refreshed = script.feed(
+            .answered(tag!, .success(.session(Script.sessionJSON("s1", reused: true, from: script.date)))))
         #expect(Script.postedResults(refreshed).map(\.callID) == ["c1"])
     }
 
@@ -183,8 +189,11 @@ struct SessionMachineCallTests {
         script.feed(script.toolCall("running"))
         script.feed(script.toolCall("waiting", "set_lights"))
         let failed = script.feed(script.event("error", ["code": "llm_error", "message": "The model failed"]))
-        #expect(failed.contains(.stopCalls(
-            ["running"], sessionID: "s1", error: .cancelled("Not run: its turn ended (agent_error)"), cancellingRunning: true)))
+        #expect(
+            failed.contains(
+                .stopCalls(
+                    ["running"], sessionID: "s1", error: .cancelled("Not run: its turn ended (agent_error)"),
+                    cancellingRunning: true)))
         #expect(Script.journalWrites(failed).contains { $0.key.callID == "waiting" && $0.status == .settled })
         let finished = Self.finish(&script, "running", .failure(.cancelled("Cancelled before it finished")))
         #expect(Script.postedResults(finished).isEmpty)
@@ -198,7 +207,9 @@ struct SessionMachineCallTests {
         _ = journal.admit(sessionID: "s1", callID: "queued", turnID: "t", functionName: "set_lights")
         _ = journal.takeChangedEntries()
         var script = Script()
-        script.open("s1", reused: true, restored: Restored(session: SessionRecord(sessionID: "s1", cursor: "3-0"), journal: journal))
+        script.open(
+            "s1", reused: true,
+            restored: Restored(session: SessionRecord(sessionID: "s1", cursor: "3-0"), journal: journal))
         let posted = Script.postedResults(script.log)
         #expect(posted.map(\.callID) == ["handed"])
         guard case .failure(let error) = posted.first?.outcome else {
@@ -228,8 +239,13 @@ struct SessionMachineCallTests {
         script.feed(script.toolCall("windowed", "set_lights"))
         let waiter = script.waiter()
         let drain = script.feed(.drain(waiter))
-        #expect(Script.journalWrites(drain).contains { $0.key.callID == "windowed" && $0.status == .answered(
-            .failure(.cancelled("The service is shutting down; try again later"))) })
+        #expect(
+            Script.journalWrites(drain).contains {
+                $0.key.callID == "windowed"
+                    && $0.status
+                        == .answered(
+                            .failure(.cancelled("The service is shutting down; try again later")))
+            })
         #expect(Script.replies(drain)[waiter] == nil)
         let refused = script.feed(script.toolCall("new"))
         #expect(Script.batches(refused).isEmpty)
@@ -246,10 +262,18 @@ struct SessionMachineCallTests {
         script.feed(script.toolCall("c1"))
         script.feed(.call(.started("c1"), epoch: script.epoch))
         let gone = script.feed(.streamEnded(generation: script.generation, Script.streamFailure(410)))
-        #expect(gone.contains(.stopCalls(
-            ["c1"], sessionID: "s1", error: .cancelled("The session ended while the call ran"), cancellingRunning: true)))
-        #expect(Script.journalWrites(gone).contains { $0.key.callID == "c1" && $0.status == .answered(
-            .failure(.cancelled("The session ended while the call ran"))) })
+        #expect(
+            gone.contains(
+                .stopCalls(
+                    ["c1"], sessionID: "s1", error: .cancelled("The session ended while the call ran"),
+                    cancellingRunning: true)))
+        #expect(
+            Script.journalWrites(gone).contains {
+                $0.key.callID == "c1"
+                    && $0.status
+                        == .answered(
+                            .failure(.cancelled("The session ended while the call ran")))
+            })
         // The tools core's late report belongs to the ended session.
         #expect(Self.finish(&script, "c1", .success("late")).isEmpty)
     }
@@ -258,15 +282,34 @@ struct SessionMachineCallTests {
         var script = Script()
         // A long-running service: the journal is full, so each call adds records but no entry.
         script.open(restored: Restored(journal: CallJournal(capacity: 64)))
+        var compactingOutputs: [[SessionAction]] = []
+        func keepIfCompacting(_ actions: [SessionAction]) {
+            if actions.contains(where: { if case .write(.replaceJournal, _) = $0 { true } else { false } }) {
+                compactingOutputs.append(actions)
+            }
+        }
         for index in 0..<400 {
             let callID = ToolCallID("c\(index)")
             script.feed(script.toolCall(callID.rawValue, turn: "turn-\(index)"))
+            keepIfCompacting(script.eventActions)
             _ = Self.finish(&script, callID, .success("ok"))
+            keepIfCompacting(script.eventActions)
             script.feed(.answered(.delivery(callID, epoch: 0), .success(.delivered(deduplicated: false))))
+            keepIfCompacting(script.eventActions)
         }
         var replaced: [CallJournal.Entry]?
         for case .write(.replaceJournal(let entries), _) in script.log { replaced = entries }
         #expect(replaced != nil)
         #expect((replaced?.count ?? 0) <= 64)
+        // The replacement comes after everything else its event brought (a result's post first, when the store
+        // applies writes at once), and the event also appended its own changes, which are what a result waits for.
+        #expect(!compactingOutputs.isEmpty)
+        for actions in compactingOutputs {
+            guard case .write(.replaceJournal, _) = actions.last else {
+                Issue.record("the replacement is not the event's last action: \(actions)")
+                continue
+            }
+            #expect(actions.contains { if case .write(.appendJournal, _) = $0 { true } else { false } })
+        }
     }
 }

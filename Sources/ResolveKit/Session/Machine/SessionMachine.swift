@@ -178,7 +178,8 @@ struct SessionMachine: Sendable {
     /// entries: after everything else the event brought (a result's post goes first), and with nothing waiting for
     /// it, since it holds no record the store does not already have.
     private mutating func compactJournalIfDue(_ out: inout SessionOutput) {
-        guard calls.journalRecords > max(1024, calls.journal.entries.count * 4) else { return }
+        // Not after the run ended: the store may already be another run's.
+        guard !link.hasEnded, calls.journalRecords > max(1024, calls.journal.entries.count * 4) else { return }
         let entries = calls.journal.entries.values.sorted { $0.sequence < $1.sequence }
         calls.journalRecords = entries.count
         out.append(.write(.replaceJournal(entries), sequence: writes.issue(journal: false)))
