@@ -35,7 +35,8 @@ final class JournalFile {
 
     /// A replacement for the file being written beside it (`journal.jsonl.new`): the journal's entries, synced to
     /// disk, then the lines appended to the old file meanwhile; ``JournalFile/take(_:)`` renames it over the old
-    /// one, so a crash leaves the old or the new file, each with every line.
+    /// one, so a crash leaves the old or the new file, each with every line the old one had. The lines added last
+    /// are not synced again, as appends never are.
     final class Replacement {
         let path: String
         private var descriptor: Int32
@@ -44,7 +45,7 @@ final class JournalFile {
 
         init(directory: String, lines: [JSONValue]) throws(Failure) {
             path = directory + "/journal.jsonl.new"
-            descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw Failure(operation: "rewrite", path: path, errno: errno) }
             var bytes: [UInt8] = []
             for line in lines {
@@ -61,25 +62,25 @@ final class JournalFile {
 
         /// Removes the unfinished file.
         func discard() {
-            close(descriptor)
+            if descriptor >= 0 { close(descriptor) }
             descriptor = -1
             unlink(path)
         }
 
-        fileprivate func finish() {
-            fsync(descriptor)
-            close(descriptor)
-            descriptor = -1
+        /// Hands its open descriptor over.
+        fileprivate func takeDescriptor() -> Int32 {
+            defer { descriptor = -1 }
+            return descriptor
         }
     }
 
-    /// Puts `replacement` in the file's place; appends go to it from now on.
+    /// Puts `replacement` in the file's place; appends go to it from now on, through the descriptor it was written
+    /// with (opened for appending), so nothing can fail once the rename is done.
     func take(_ replacement: Replacement?) throws(Failure) {
         guard let replacement else { return }
-        replacement.finish()
         guard rename(replacement.path, path) == 0 else { throw Failure(operation: "replace", path: path, errno: errno) }
         close(descriptor)
-        descriptor = try Self.open(path)
+        descriptor = replacement.takeDescriptor()
     }
 
     private static func open(_ path: String) throws(Failure) -> Int32 {
