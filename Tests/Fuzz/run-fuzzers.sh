@@ -42,6 +42,7 @@ TARGETS=(
     "SchemaCoercion|ResolveKitCore=Sources/ResolveKitCore"
     "CodegenScanner|ResolveKitCore=Sources/ResolveKitCore ResolveKitCodegen=Sources/ResolveKitCodegen"
     "RESPParser|ResolveKitRedis=Sources/ResolveKitRedis/RESP"
+    "Gzip|ResolveKitCore=Sources/ResolveKitCore"
     "PolicyFile|$TOOLS"
     "MCPMessage|$TOOLS ResolveKitMCP=Sources/ResolveKitMCP"
     "ApprovalCommand|$TOOLS rk_service=$SERVICE_REQUESTS"
