@@ -131,7 +131,8 @@ enum ServiceFlags {
                 """
                 --metrics-listen serves the metrics the README's "Operating it" lists. Traces are exported over
                 OTLP/HTTP (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) or OTLP/gRPC
-                (OTEL_EXPORTER_OTLP_PROTOCOL=grpc, to a collector's address such as http://127.0.0.1:4317; gzip with
+                (OTEL_EXPORTER_OTLP_PROTOCOL=grpc, to a collector's address such as http://127.0.0.1:4317, or
+                collector:4317 over TLS unless OTEL_EXPORTER_OTLP_INSECURE=true; gzip with
                 OTEL_EXPORTER_OTLP_COMPRESSION=gzip) when OTEL_EXPORTER_OTLP_ENDPOINT (or
                 OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set; OTEL_SERVICE_NAME (default rk-service),
                 OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER and OTEL_SDK_DISABLED are
