@@ -72,10 +72,14 @@ struct CallJournalTests {
         }
         let appended = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
         #expect(appended.split(separator: "\n").count == 400)
-        try store.replace(with: journal.entries.values.sorted { $0.sequence < $1.sequence })
+        // The machine hands the entries over in no order; the file has them oldest first.
+        try store.replace(with: Array(journal.entries.values))
         store.waitForCompaction()
         let text = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
         #expect(text.split(separator: "\n").count == journal.entries.count)
+        let written = text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+            .compactMap { $0["call_id"]?.stringValue.flatMap { Int($0.dropFirst()) } }
+        #expect(written == Array(350..<400))
         let (reloaded, records) = store.load()
         #expect(records == journal.entries.count)
         #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c399")) == .settled)

@@ -83,7 +83,9 @@ final class FileCallJournalStore: CallJournalStore {
     private func compact(_ entries: [CallJournal.Entry]) {
         var replacement: JournalFile.Replacement?
         do {
-            replacement = try JournalFile.Replacement(directory: directory, lines: entries.map(\.json))
+            // Oldest first, as the journal admits them again when the file is loaded.
+            let ordered = entries.sorted { $0.sequence < $1.sequence }
+            replacement = try JournalFile.Replacement(directory: directory, lines: ordered.map(\.json))
             try state.withLock { (state: inout State) throws(JournalFile.Failure) in
                 defer { state.appendedDuringCompaction = nil }
                 try replacement?.append(state.appendedDuringCompaction ?? [])

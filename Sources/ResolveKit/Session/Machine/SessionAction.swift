@@ -35,7 +35,8 @@ enum SessionAction: Sendable, Equatable {
 enum StateWrite: Sendable, Equatable {
     /// Append these journal changes (one record each; the last record of a call wins).
     case appendJournal([CallJournal.Entry])
-    /// Replace the journal's records with these entries (compaction: appends left many records per call).
+    /// Replace the journal's records with these entries, in no particular order (compaction: appends left many
+    /// records per call).
     case replaceJournal([CallJournal.Entry])
     /// The session record (`nil` removes it).
     case session(SessionRecord?)

@@ -180,7 +180,8 @@ struct SessionMachine: Sendable {
     private mutating func compactJournalIfDue(_ out: inout SessionOutput) {
         // Not after the run ended: the store may already be another run's.
         guard !link.hasEnded, calls.journalRecords > max(1024, calls.journal.entries.count * 4) else { return }
-        let entries = calls.journal.entries.values.sorted { $0.sequence < $1.sequence }
+        // In no order: a store that keeps one (the folder's file) sorts them where it writes them, off this loop.
+        let entries = Array(calls.journal.entries.values)
         calls.journalRecords = entries.count
         out.append(.write(.replaceJournal(entries), sequence: writes.issue(journal: false)))
     }
