@@ -116,27 +116,54 @@ final class FileCallJournalStore: CallJournalStore {
 }
 
 /// The journal in memory only, for the life of the runtime object (a stop and a start keep it; a new process
-/// starts a new one). It keeps its own copy of the entries and applies each change to it.
+/// starts a new one). It keeps its own copy of the entries and applies each change to it; a replacement builds the
+/// new table on a queue of its own, as the folder's store writes its file, so a session never waits for it.
 final class MemoryCallJournalStore: CallJournalStore {
-    private let saved = Mutex<[CallJournal.Key: CallJournal.Entry]>([:])
+    private struct State {
+        var saved: [CallJournal.Key: CallJournal.Entry] = [:]
+        /// Entries appended since the running replacement took its entries; `nil` when none runs.
+        var appendedDuringCompaction: [CallJournal.Entry]?
+    }
+    private let state = Mutex(State())
+    private let compactions = DispatchQueue(label: "resolvekit.memory-journal-compaction", qos: .utility)
 
     func load() -> (journal: CallJournal, records: Int) {
-        let lines = saved.withLock { $0.values.sorted { $0.sequence < $1.sequence }.map(\.json) }
+        waitForCompaction()
+        let lines = state.withLock { $0.saved.values.sorted { $0.sequence < $1.sequence }.map(\.json) }
         return (CallJournal(lines: lines), lines.count)
     }
 
     func append(_ changed: [CallJournal.Entry]) {
-        saved.withLock { saved in
-            for entry in changed { saved[entry.key] = entry }
+        state.withLock { state in
+            for entry in changed { state.saved[entry.key] = entry }
+            state.appendedDuringCompaction? += changed
         }
     }
 
-    func waitForCompaction() {}
+    func waitForCompaction() {
+        compactions.sync {}
+    }
 
+    /// Starts replacing the table with `entries` and returns; while one replacement runs, another is not started
+    /// (the running one forgets as much).
     func replace(with entries: [CallJournal.Entry]) {
-        saved.withLock { saved in
-            saved = [:]
-            for entry in entries { saved[entry.key] = entry }
+        let starts = state.withLock { state -> Bool in
+            guard state.appendedDuringCompaction == nil else { return false }
+            state.appendedDuringCompaction = []
+            return true
         }
+        guard starts else { return }
+        compactions.async { [self] in compact(entries) }
+    }
+
+    private func compact(_ entries: [CallJournal.Entry]) {
+        var table = [CallJournal.Key: CallJournal.Entry](minimumCapacity: entries.count)
+        for entry in entries { table[entry.key] = entry }
+        state.withLock { state in
+            for entry in state.appendedDuringCompaction ?? [] { table[entry.key] = entry }
+            state.appendedDuringCompaction = nil
+            swap(&state.saved, &table)
+        }
+        // `table` now holds the old entries, freed here on this queue rather than under the lock.
     }
 }
