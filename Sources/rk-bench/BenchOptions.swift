@@ -2,6 +2,8 @@
 struct BenchOptions: Equatable {
     var workloads: [String]
     var json: Bool
+    /// Where to write every sample behind the percentiles (`--samples DIR`), or `nil`.
+    var samples: String? = nil
 
     enum Command: Equatable {
         case run(BenchOptions)
@@ -9,13 +11,16 @@ struct BenchOptions: Equatable {
     }
 
     static let usage = """
-        USAGE: rk-bench [<workload> ...] [--json]
+        USAGE: rk-bench [<workload> ...] [--json] [--samples <dir>]
 
         Runs benchmarks and prints a table, or one JSON object per line with --json.
+        --samples <dir> also writes every sample behind the percentiles of tool-latency and sessions
+        (concurrent-dispatch) to tab-separated files in <dir>, made when missing.
         Throughput is bytes per second of thread CPU time (stable on a shared machine), best of several runs.
         Build in release mode for meaningful figures.
 
-        EXAMPLE: swift run -c release rk-bench sse-parse --json
+        EXAMPLES: swift run -c release rk-bench sse-parse --json
+                  swift run -c release rk-bench tool-latency --samples /tmp/rk-samples
 
         WORKLOADS:
         """
@@ -23,12 +28,19 @@ struct BenchOptions: Equatable {
     /// Parses `arguments` (without the program name); unknown options and workloads are usage errors.
     static func parse(_ arguments: [String], known: [String]) -> Result<Command, BenchFailure> {
         var options = BenchOptions(workloads: [], json: false)
-        for argument in arguments {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
             switch argument {
             case "--help", "-h":
                 return .success(.help)
             case "--json":
                 options.json = true
+            case "--samples":
+                guard let directory = remaining.popFirst(), !directory.hasPrefix("-") else {
+                    return .failure(
+                        BenchFailure(message: "--samples needs a directory, e.g. --samples /tmp/rk-samples"))
+                }
+                options.samples = directory
             case _ where argument.hasPrefix("-"):
                 return .failure(BenchFailure(message: "unknown option \(argument); see rk-bench --help"))
             case _ where known.contains(argument):

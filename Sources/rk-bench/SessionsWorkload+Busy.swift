@@ -2,8 +2,11 @@ import Foundation
 import ResolveKit
 
 extension SessionsWorkload {
-    /// `count` sessions ask at once, `rounds` times (after one round not measured); each turn runs one call.
-    func concurrentDispatch(count: Int, rounds: Int, log: @Sendable (String) -> Void) async throws -> Measurement {
+    /// `count` sessions ask at once, `rounds` times (after one round not measured); each turn runs one call. With
+    /// `samples`, every call's dispatch time goes there too, by round.
+    func concurrentDispatch(
+        count: Int, rounds: Int, samples: SampleFiles?, log: @Sendable (String) -> Void
+    ) async throws -> Measurement {
         let child = try BackendChild()
         defer { child.stop() }
         let host = ResolveKitHost(
@@ -11,6 +14,7 @@ extension SessionsWorkload {
         let keys = (0..<count).map { "user-\($0)" }
         try await Self.open(keys, on: host)
         var dispatch: [Double] = []
+        var sampleRows: [[String]] = []
         var turnsPerSecond: [Double] = []
         var clientCPU = 0.0
         var backendCPU = 0.0
@@ -22,7 +26,9 @@ extension SessionsWorkload {
             let cpuBefore = ProcessStats.cpuSeconds()
             let waitBefore = ProcessStats.runQueueWaitSeconds()
             let calls = try await withThrowingTaskGroup(of: [String].self) { group in
-                for key in keys { group.addTask { try await host.ask("probe \(round)", as: key).toolCalls.map(\.id.rawValue) } }
+                for key in keys {
+                    group.addTask { try await host.ask("probe \(round)", as: key).toolCalls.map(\.id.rawValue) }
+                }
                 return try await group.reduce(into: [String]()) { $0 += $1 }
             }
             let seconds = Self.seconds(ContinuousClock.now - started)
@@ -42,8 +48,10 @@ extension SessionsWorkload {
                     throw BenchFailure(message: "no timing for call \(call)")
                 }
                 dispatch.append(Double(MonotonicTime.nanoseconds(start) - sent) / 1000)
+                sampleRows.append([String(round), call, String(dispatch[dispatch.count - 1])])
             }
         }
+        try samples?.write("sessions-concurrent-dispatch", columns: ["round", "call", "dispatch_us"], rows: sampleRows)
         await host.drain(timeout: .seconds(5))
         let sorted = dispatch.sorted()
         let rate = turnsPerSecond.sorted()[turnsPerSecond.count / 2]

@@ -1,6 +1,6 @@
 import Foundation
-import ResolveKitChildProcess
 import ResolveKit
+import ResolveKitChildProcess
 import ResolveKitTelemetry
 import ResolveKitTesting
 
@@ -28,6 +28,12 @@ struct SessionsWorkload: Workload {
     static let idleSeconds = 10.0
 
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
+        try await run(log: log, samples: nil)
+    }
+
+    /// Also writes `sessions-concurrent-dispatch.tsv`: per call of the measured rounds, its round (from 1), its id
+    /// and its dispatch time in us.
+    func run(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws(BenchFailure) -> [Measurement] {
         do {
             let limit = ProcessStats.raiseOpenFileLimit()
             log("sessions: open-file limit \(limit)")
@@ -37,7 +43,7 @@ struct SessionsWorkload: Workload {
                     rows += try await idleInChild(count: count, telemetry: recording, log: log)
                 }
             }
-            rows.append(try await concurrentDispatch(count: 100, rounds: 10, log: log))
+            rows.append(try await concurrentDispatch(count: 100, rounds: 10, samples: samples, log: log))
             rows.append(try await rotation(count: 100, log: log))
             return rows
         } catch let error as BenchFailure {

@@ -29,8 +29,14 @@ struct ToolLatencyWorkload: Workload {
     static let block = 100
 
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement] {
+        try await run(log: log, samples: nil)
+    }
+
+    /// Also writes `tool-latency.tsv`: per measured call of each runtime (`plain`, `telemetry`), its number (from
+    /// 1, warm-up calls included), both figures in us, and whether an export ran during it.
+    func run(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws(BenchFailure) -> [Measurement] {
         do {
-            return try await measure(log: log)
+            return try await measure(log: log, samples: samples)
         } catch let error as BenchFailure {
             throw error
         } catch {
@@ -88,7 +94,7 @@ struct ToolLatencyWorkload: Workload {
         }
     }
 
-    private func measure(log: @Sendable (String) -> Void) async throws -> [Measurement] {
+    private func measure(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws -> [Measurement] {
         let backend = ReferenceBackend(configuration: .init(apiKeys: ["rk_bench"]))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
         // The OTLP receiver answers at once and keeps nothing: what is measured is the runtime's side.
@@ -123,6 +129,16 @@ struct ToolLatencyWorkload: Workload {
             onFirst.toggle()
             next = range.upperBound
         }
+        try samples?.write(
+            name, columns: ["runtime", "call", "call_dispatch_us", "result_post_us", "export_overlapped"],
+            rows: [("plain", off), ("telemetry", on)].flatMap { runtime, contender in
+                contender.dispatch.indices.map { index in
+                    [
+                        runtime, String(Self.warmUp + index + 1), String(contender.dispatch[index]),
+                        String(contender.posting[index]), contender.overlapped[index] ? "1" : "0",
+                    ]
+                }
+            })
         await off.runtime.stop()
         await on.runtime.stop()
         await telemetry.shutdown(timeout: .seconds(5))

@@ -8,9 +8,16 @@ protocol Workload: Sendable {
     var summary: String { get }
     /// Runs the workload. `log` receives progress lines meant for people (stderr).
     func run(log: @Sendable (String) -> Void) async throws(BenchFailure) -> [Measurement]
+    /// Runs the workload and writes the samples behind its percentiles to `samples`, for a workload that keeps
+    /// them; the others just run.
+    func run(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws(BenchFailure) -> [Measurement]
 }
 
 extension Workload {
+    func run(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws(BenchFailure) -> [Measurement] {
+        try await run(log: log)
+    }
+
     /// The nearest-rank percentile `p` (0...1) of samples sorted ascending; 0 when there are none.
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {
         sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]

@@ -60,11 +60,20 @@ case .success(.help):
     print(BenchOptions.usage)
     for workload in Workloads.all { print("  \(workload.name)  \(workload.summary)") }
 case .success(.run(let options)):
+    var samples: SampleFiles?
+    if let directory = options.samples {
+        do throws(BenchFailure) {
+            samples = try SampleFiles(directory: directory)
+        } catch {
+            writeError("error: \(error.message)")
+            exit(64)
+        }
+    }
     var measurements: [Measurement] = []
     for name in options.workloads {
         guard let workload = Workloads.named(name) else { continue }
         do {
-            let rows = try await workload.run(log: writeError)
+            let rows = try await workload.run(log: writeError, samples: samples)
             measurements += rows
             if options.json { rows.forEach { print(Report.jsonLine($0)) } }
         } catch {
