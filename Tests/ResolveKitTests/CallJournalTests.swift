@@ -123,7 +123,7 @@ struct CallJournalTests {
         #expect((4_938..<5_000).allSatisfy { journal.status(key($0)) == .settled })
     }
 
-    @Test func theMemoryStoreGivesBackWhatWasSavedAndItsReplacementDropsWhatTheJournalPruned() throws {
+    @Test func theMemoryStoreGivesBackWhatWasSavedAndDeletesWhatTheJournalForgot() throws {
         let store = MemoryCallJournalStore()
         var journal = CallJournal()
         for index in 0..<5000 {
@@ -131,14 +131,31 @@ struct CallJournalTests {
             _ = journal.admit(sessionID: "s", callID: key.callID, turnID: "t", functionName: "f")
             journal.recordResult(key, .success("done"))
             if index < 4990 { journal.settle(key) }
-            store.append(journal.takeChangedEntries())
+            store.append(journal.takeChangedEntries(), forgetting: journal.takeForgottenKeys())
         }
-        store.replace(with: journal.entries.values.sorted { $0.sequence < $1.sequence })
-        let (reloaded, _) = store.load()
+        let (reloaded, records) = store.load()
+        #expect(records == journal.entries.count, "it holds no more than the journal")
         #expect(reloaded.undelivered == journal.undelivered)
         #expect(reloaded.undelivered.count == 10)
         #expect(reloaded.entries.count == journal.entries.count)
         #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c4999")) == .answered(.success("done")))
+        #expect(reloaded.status(CallJournal.Key(sessionID: "s", callID: "c0")) == nil)
+    }
+
+    @Test func theJournalReportsTheCallsItForgetsOldestFirstAndOnlyOnce() {
+        var journal = CallJournal(capacity: 64)
+        func key(_ index: Int) -> CallJournal.Key { CallJournal.Key(sessionID: "s", callID: ToolCallID("c\(index)")) }
+        var forgotten: [CallJournal.Key] = []
+        for index in 0..<100 {
+            _ = journal.admit(sessionID: "s", callID: key(index).callID, turnID: "t", functionName: "f")
+            // The third call's result is never acknowledged: it is passed over, not forgotten.
+            if index != 2 { journal.settle(key(index)) }
+            forgotten += journal.takeForgottenKeys()
+        }
+        #expect(forgotten == [0, 1].map(key) + (3..<37).map(key))
+        #expect(journal.takeForgottenKeys().isEmpty)
+        #expect(journal.entries.count == 64)
+        #expect(forgotten.allSatisfy { journal.status($0) == nil })
     }
 
     @Test func theStateStorePersistsSessionDeviceAndJournalAcrossInstances() throws {
@@ -150,9 +167,9 @@ struct CallJournalTests {
         var journal = CallJournal()
         let key = CallJournal.Key(sessionID: "s", callID: "c")
         _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
-        try store.journalStore.append(journal.takeChangedEntries())
+        try store.journalStore.append(journal.takeChangedEntries(), forgetting: [])
         journal.recordResult(key, .success("done"))
-        try store.journalStore.append(journal.takeChangedEntries())
+        try store.journalStore.append(journal.takeChangedEntries(), forgetting: [])
 
         let reopened = RuntimeStateStore(directory: directory)
         #expect(reopened.loadDeviceID() == "device-1")
@@ -170,7 +187,7 @@ struct CallJournalTests {
         let key = CallJournal.Key(sessionID: "s", callID: "c")
         _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
         journal.markRunning(key)
-        store.append(journal.takeChangedEntries())
+        store.append(journal.takeChangedEntries(), forgetting: [])
         var next = store.load().journal
         next.resolveInterruptedCalls()
         #expect(
@@ -182,17 +199,15 @@ struct CallJournalTests {
                         ))))
     }
 
-    @Test(arguments: ["folder", "memory"])
-    func changesAppendedWhileTheJournalIsReplacedAreKept(store kind: String) throws {
+    @Test func linesAppendedWhileTheFileIsReplacedAreInTheNewFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rk-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store: any CallJournalStore =
-            kind == "folder" ? FileCallJournalStore(directory: directory) : MemoryCallJournalStore()
+        let store = FileCallJournalStore(directory: directory)
         var journal = CallJournal(capacity: 2_000)
         func call(_ index: Int) -> CallJournal.Key { CallJournal.Key(sessionID: "s", callID: ToolCallID("c\(index)")) }
         var next = 0
         for round in 0..<20 {
-            // The replacement is made on the store's own queue while these appends go on.
+            // The replacement is written on the store's own queue while these appends go on.
             for _ in 0..<100 {
                 _ = journal.admit(sessionID: "s", callID: call(next).callID, turnID: "t", functionName: "f")
                 journal.settle(call(next))
@@ -206,7 +221,7 @@ struct CallJournalTests {
             let (reloaded, records) = store.load()
             #expect(reloaded.entries.count == next, "round \(round)")
             #expect((0..<next).allSatisfy { reloaded.status(call($0)) == .settled }, "round \(round)")
-            #expect(records < next + 100, "the journal was compacted (round \(round): \(records) records)")
+            #expect(records < next + 100, "the file was compacted (round \(round): \(records) lines)")
         }
     }
 

@@ -46,6 +46,8 @@ struct CallJournal: Equatable, Sendable {
     private var oldestIndex = 0
     /// Entries changed since the last ``takeChangedEntries()``, for an append-only state file.
     private var changedKeys: Set<Key> = []
+    /// Entries forgotten since the last ``takeForgottenKeys()``, for a store that can delete them one by one.
+    private var forgottenKeys: [Key] = []
     /// The entries with a result not yet acknowledged: few, so delivery never scans the whole journal.
     private(set) var answeredKeys: Set<Key> = []
 
@@ -109,6 +111,13 @@ struct CallJournal: Equatable, Sendable {
         return changedKeys.compactMap { entries[$0] }.sorted { $0.sequence < $1.sequence }
     }
 
+    /// The keys of the entries forgotten since the last call (settled ones pruned past the capacity): a store that
+    /// can delete records one by one (memory, Redis) deletes them, and never needs the whole journal rewritten.
+    mutating func takeForgottenKeys() -> [Key] {
+        defer { forgottenKeys.removeAll(keepingCapacity: true) }
+        return forgottenKeys
+    }
+
     /// Results not yet acknowledged, oldest first.
     var undelivered: [ToolResultSubmission] {
         answeredKeys.compactMap { entries[$0] }.sorted { $0.sequence < $1.sequence }.compactMap { entry in
@@ -146,6 +155,7 @@ struct CallJournal: Equatable, Sendable {
             looked += 1
             if entries[key]?.status == .settled {
                 entries[key] = nil
+                forgottenKeys.append(key)
             } else if entries[key] != nil {
                 admissionOrder.append(key)
             }

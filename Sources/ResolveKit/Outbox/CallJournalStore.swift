@@ -9,8 +9,9 @@ protocol CallJournalStore: Sendable {
     /// The journal as last saved (empty when there is none or it cannot be read; records that do not parse are
     /// skipped), and how many records the store holds for it.
     func load() -> (journal: CallJournal, records: Int)
-    /// Appends the entries that changed, one record each (the last record of a call wins).
-    func append(_ changed: [CallJournal.Entry]) throws(ResolveKitError)
+    /// Appends the entries that changed, one record each (the last record of a call wins), and deletes the records
+    /// of the calls in `forgotten` if the store can (a file keeps them until it is replaced).
+    func append(_ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key]) throws(ResolveKitError)
     /// Replaces every record with one per entry of `entries`, oldest first (a store may finish it later: nothing
     /// waits for it, and records appended meanwhile are kept).
     func replace(with entries: [CallJournal.Entry]) throws(ResolveKitError)
@@ -47,8 +48,11 @@ final class FileCallJournalStore: CallJournalStore {
     }
 
     /// Appends the lines; a compaction that failed since the last append is reported here (the file still holds
-    /// every line; it is only longer than it needs to be).
-    func append(_ changed: [CallJournal.Entry]) throws(ResolveKitError) {
+    /// every line; it is only longer than it needs to be). Forgotten calls keep their lines until the next
+    /// compaction, which leaves them out.
+    func append(
+        _ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key] = []
+    ) throws(ResolveKitError) {
         guard !changed.isEmpty else { return }
         var bytes: [UInt8] = []
         for entry in changed {
@@ -116,54 +120,30 @@ final class FileCallJournalStore: CallJournalStore {
 }
 
 /// The journal in memory only, for the life of the runtime object (a stop and a start keep it; a new process
-/// starts a new one). It keeps its own copy of the entries and applies each change to it; a replacement builds the
-/// new table on a queue of its own, as the folder's store writes its file, so a session never waits for it.
+/// starts a new one). It keeps its own copy of the entries, applies each change to it and deletes what the journal
+/// forgets, so it never holds more than the journal and is never replaced.
 final class MemoryCallJournalStore: CallJournalStore {
-    private struct State {
-        var saved: [CallJournal.Key: CallJournal.Entry] = [:]
-        /// Entries appended since the running replacement took its entries; `nil` when none runs.
-        var appendedDuringCompaction: [CallJournal.Entry]?
-    }
-    private let state = Mutex(State())
-    private let compactions = DispatchQueue(label: "resolvekit.memory-journal-compaction", qos: .utility)
+    private let saved = Mutex<[CallJournal.Key: CallJournal.Entry]>([:])
 
     func load() -> (journal: CallJournal, records: Int) {
-        waitForCompaction()
-        let lines = state.withLock { $0.saved.values.sorted { $0.sequence < $1.sequence }.map(\.json) }
+        let lines = saved.withLock { $0.values.sorted { $0.sequence < $1.sequence }.map(\.json) }
         return (CallJournal(lines: lines), lines.count)
     }
 
-    func append(_ changed: [CallJournal.Entry]) {
-        state.withLock { state in
-            for entry in changed { state.saved[entry.key] = entry }
-            state.appendedDuringCompaction? += changed
+    func append(_ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key] = []) {
+        saved.withLock { saved in
+            for entry in changed { saved[entry.key] = entry }
+            for key in forgotten { saved[key] = nil }
         }
     }
 
-    func waitForCompaction() {
-        compactions.sync {}
-    }
+    func waitForCompaction() {}
 
-    /// Starts replacing the table with `entries` and returns; while one replacement runs, another is not started
-    /// (the running one forgets as much).
+    /// Replaces the entries (the session machine never asks: this store deletes forgotten calls as it goes).
     func replace(with entries: [CallJournal.Entry]) {
-        let starts = state.withLock { state -> Bool in
-            guard state.appendedDuringCompaction == nil else { return false }
-            state.appendedDuringCompaction = []
-            return true
+        saved.withLock { saved in
+            saved = [:]
+            for entry in entries { saved[entry.key] = entry }
         }
-        guard starts else { return }
-        compactions.async { [self] in compact(entries) }
-    }
-
-    private func compact(_ entries: [CallJournal.Entry]) {
-        var table = [CallJournal.Key: CallJournal.Entry](minimumCapacity: entries.count)
-        for entry in entries { table[entry.key] = entry }
-        state.withLock { state in
-            for entry in state.appendedDuringCompaction ?? [] { table[entry.key] = entry }
-            state.appendedDuringCompaction = nil
-            swap(&state.saved, &table)
-        }
-        // `table` now holds the old entries, freed here on this queue rather than under the lock.
     }
 }

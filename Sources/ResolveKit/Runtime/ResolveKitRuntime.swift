@@ -129,6 +129,7 @@ public final class ResolveKitRuntime: Observable, Sendable {
         let output = makeOutput()
         var settings = SessionSettings(configuration, registry: registry)
         settings.writesApplyAtOnce = store is any LocalStateStore
+        settings.journalKeepsEveryRecord = store.journalKeepsEveryRecord
         let runner = ToolCallRunner(
             dispatcher: ToolDispatcher(
                 registry: registry, clock: configuration.clock, logger: configuration.logger,

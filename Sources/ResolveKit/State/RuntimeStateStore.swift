@@ -20,6 +20,9 @@ final class RuntimeStateStore: LocalStateStore {
         self.journalStore = directory.map { FileCallJournalStore(directory: $0) } ?? MemoryCallJournalStore()
     }
 
+    /// A folder's journal file keeps every line until it is replaced; memory deletes what the journal forgets.
+    var journalKeepsEveryRecord: Bool { directory != nil }
+
     func acquire() throws(ResolveKitError) {
         guard let directory else { return }
         do {
@@ -44,7 +47,7 @@ final class RuntimeStateStore: LocalStateStore {
 
     func applyNow(_ write: StateWrite) throws(ResolveKitError) {
         switch write {
-        case .appendJournal(let entries): try journalStore.append(entries)
+        case .appendJournal(let entries, let forgotten): try journalStore.append(entries, forgetting: forgotten)
         case .replaceJournal(let entries): try journalStore.replace(with: entries)
         case .session(let record):
             do {

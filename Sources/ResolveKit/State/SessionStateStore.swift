@@ -25,6 +25,9 @@ protocol SessionStateStore: Sendable {
     /// ``ResolveKitError/Code/keyOwnedElsewhere`` once another process took the state over while this run still
     /// holds it (its next write would be refused), else `nil`: a host checks it before it hands the run a request.
     func ownershipLost() -> ResolveKitError?
+    /// Whether the journal's records stay until the journal is replaced (an append-only file): the session machine
+    /// then has it compacted now and then. A store that deletes the records of forgotten calls says `false`.
+    var journalKeepsEveryRecord: Bool { get }
 }
 
 extension SessionStateStore {

@@ -132,7 +132,7 @@ struct MachineScript {
     static func journalWrites(_ actions: [SessionAction]) -> [CallJournal.Entry] {
         actions.flatMap { action -> [CallJournal.Entry] in
             switch action {
-            case .write(.appendJournal(let entries), _), .write(.replaceJournal(let entries), _): entries
+            case .write(.appendJournal(let entries, _), _), .write(.replaceJournal(let entries), _): entries
             default: []
             }
         }

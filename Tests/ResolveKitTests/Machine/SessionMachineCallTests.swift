@@ -312,4 +312,36 @@ struct SessionMachineCallTests {
             #expect(actions.contains { if case .write(.appendJournal, _) = $0 { true } else { false } })
         }
     }
+
+    @Test func aStoreThatDeletesForgottenCallsIsNeverReplacedAndHoldsNoMoreThanTheJournal() {
+        var settings = SessionSettings(functions: Script.functions)
+        settings.journalKeepsEveryRecord = false
+        var script = Script(settings: settings)
+        script.open(restored: Restored(journal: CallJournal(capacity: 64)))
+        let store = MemoryCallJournalStore()
+        var forgotten = 0
+        for index in 0..<400 {
+            let callID = ToolCallID("c\(index)")
+            script.feed(script.toolCall(callID.rawValue, turn: "turn-\(index)"))
+            _ = Self.finish(&script, callID, .success("ok"))
+            script.feed(.answered(.delivery(callID, epoch: 0), .success(.delivered(deduplicated: false))))
+        }
+        for case .write(let write, _) in script.log {
+            switch write {
+            case .appendJournal(let entries, let keys):
+                store.append(entries, forgetting: keys)
+                forgotten += keys.count
+            case .replaceJournal:
+                Issue.record("a store that deletes forgotten calls was asked to replace the journal")
+            case .session:
+                break
+            }
+        }
+        #expect(forgotten == 400 - 64)
+        let (stored, records) = store.load()
+        #expect(records == 64)
+        #expect(
+            stored.entries.keys.sorted { $0.callID.rawValue < $1.callID.rawValue }
+                == script.machine.calls.journal.entries.keys.sorted { $0.callID.rawValue < $1.callID.rawValue })
+    }
 }

@@ -14,10 +14,11 @@ struct RedisStateChangesTests {
 
     @Test func aCallStaysUnsettledFromItsHandOffUntilItIsSettledSoTheSweepFindsARunningOne() {
         let change = RedisStateStore.change(
-            for: .appendJournal([
-                Self.entry("c1", .running, sequence: 0), Self.entry("c2", .answered(.success("ok")), sequence: 1),
-                Self.entry("c3", .settled, sequence: 2),
-            ]))
+            for: .appendJournal(
+                [
+                    Self.entry("c1", .running, sequence: 0), Self.entry("c2", .answered(.success("ok")), sequence: 1),
+                    Self.entry("c3", .settled, sequence: 2),
+                ], forgotten: []))
         let marks = change.operations.compactMap { operation -> String? in
             switch operation {
             case .markUndelivered(let field): "U " + field
@@ -37,6 +38,21 @@ struct RedisStateChangesTests {
         #expect(json["call_id"] == "c1")
     }
 
+    @Test func aCallTheJournalForgotLosesItsFieldAfterTheNewEntriesArePut() {
+        let change = RedisStateStore.change(
+            for: .appendJournal(
+                [Self.entry("c9", .received, sequence: 9)],
+                forgotten: [
+                    CallJournal.Key(sessionID: "s1", callID: "c1"), CallJournal.Key(sessionID: "s1", callID: "c2"),
+                ]
+            ))
+        #expect(change.operations.count == 4)
+        #expect(
+            Array(change.operations.suffix(2)) == [
+                .removeJournalEntry(callID: "s1/c1"), .removeJournalEntry(callID: "s1/c2"),
+            ])
+    }
+
     @Test func aCompactedJournalClearsTheOldEntriesFirstAndTheSessionRecordIsOneField() {
         let replace = RedisStateStore.change(for: .replaceJournal([Self.entry("c9", .settled, sequence: 9)]))
         #expect(replace.operations.first == .clearJournal)
@@ -49,9 +65,10 @@ struct RedisStateChangesTests {
 
     @Test func theNextOwnerRestoresTheJournalInAdmissionOrderWithTheSessionAndDeviceID() {
         let writes = RedisStateStore.change(
-            for: .appendJournal([
-                Self.entry("late", .answered(.success(1)), sequence: 7), Self.entry("early", .running, sequence: 3),
-            ]))
+            for: .appendJournal(
+                [
+                    Self.entry("late", .answered(.success(1)), sequence: 7), Self.entry("early", .running, sequence: 3),
+                ], forgotten: []))
         var journal: [String: String] = [:]
         for case .putJournalEntry(let field, let line) in writes.operations { journal[field] = line }
         journal["s1/garbage"] = "not json"

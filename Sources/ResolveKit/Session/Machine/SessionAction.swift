@@ -33,8 +33,9 @@ enum SessionAction: Sendable, Equatable {
 
 /// A change of a session's durable state.
 enum StateWrite: Sendable, Equatable {
-    /// Append these journal changes (one record each; the last record of a call wins).
-    case appendJournal([CallJournal.Entry])
+    /// Append these journal changes (one record each; the last record of a call wins), and delete the records of
+    /// the calls the journal forgot, where the store can (a folder's file keeps them until it is replaced).
+    case appendJournal([CallJournal.Entry], forgotten: [CallJournal.Key])
     /// Replace the journal's records with these entries, in no particular order (compaction: appends left many
     /// records per call).
     case replaceJournal([CallJournal.Entry])

@@ -169,17 +169,23 @@ struct SessionMachine: Sendable {
     /// next change copy every entry.
     mutating func persistJournal(_ out: inout SessionOutput) {
         let changed = calls.journal.takeChangedEntries()
-        guard !changed.isEmpty else { return }
+        let forgotten = calls.journal.takeForgottenKeys()
+        guard !changed.isEmpty || !forgotten.isEmpty else { return }
         calls.journalRecords += changed.count
-        out.append(.write(.appendJournal(changed), sequence: writes.issue(journal: true)))
+        // What is forgotten holds nothing back: a store that keeps it a while longer loses nothing.
+        let write = StateWrite.appendJournal(changed, forgotten: forgotten)
+        out.append(.write(write, sequence: writes.issue(journal: !changed.isEmpty)))
     }
 
     /// Once the store holds four records per journal entry (and at least 1,024), has it replaced by the current
     /// entries: after everything else the event brought (a result's post goes first), and with nothing waiting for
-    /// it, since it holds no record the store does not already have.
+    /// it, since it holds no record the store does not already have. Only for a store that keeps every record it
+    /// was given (a folder's file); the others delete what the journal forgets as it goes.
     private mutating func compactJournalIfDue(_ out: inout SessionOutput) {
         // Not after the run ended: the store may already be another run's.
-        guard !link.hasEnded, calls.journalRecords > max(1024, calls.journal.entries.count * 4) else { return }
+        guard !link.hasEnded, settings.journalKeepsEveryRecord,
+            calls.journalRecords > max(1024, calls.journal.entries.count * 4)
+        else { return }
         // In no order: a store that keeps one (the folder's file) sorts them where it writes them, off this loop.
         let entries = Array(calls.journal.entries.values)
         calls.journalRecords = entries.count

@@ -1,4 +1,5 @@
 import Foundation
+
 /// What the session machine needs of the configuration and the registry: timings, limits, and which functions
 /// exist and need approval. A value, so the machine is made and tested without a runtime.
 struct SessionSettings: Sendable {
@@ -17,6 +18,9 @@ struct SessionSettings: Sendable {
     /// memory): a result's post then follows its journal write at once instead of waiting for the write's
     /// completion, as a shared store's writes must.
     var writesApplyAtOnce = false
+    /// Whether the journal's store keeps every record it was given until it is replaced (a folder's append-only
+    /// file), so the machine has it compacted now and then; memory and Redis delete what the journal forgets.
+    var journalKeepsEveryRecord = true
 
     /// Settings from a runtime's configuration and registry.
     init(_ configuration: ResolveKitConfiguration, registry: ResolveKitRegistry) {

@@ -19,8 +19,9 @@ extension RedisStateStore {
     static func change(for write: StateWrite) -> RedisStateChange {
         var change = RedisStateChange()
         switch write {
-        case .appendJournal(let entries):
+        case .appendJournal(let entries, let forgotten):
             for entry in entries { put(entry, into: &change) }
+            for key in forgotten { change.operations.append(.removeJournalEntry(callID: RedisStateKeys.entry(key))) }
         case .replaceJournal(let entries):
             change.operations.append(.clearJournal)
             for entry in entries { put(entry, into: &change) }

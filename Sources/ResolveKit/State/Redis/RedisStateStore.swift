@@ -25,6 +25,8 @@ final class RedisStateStore: SessionStateStore {
     /// lease.
     let holder: String
     let settings: ReplicaSettings
+    /// The journal's hash loses a call's field when the journal forgets the call: never rewritten whole.
+    var journalKeepsEveryRecord: Bool { false }
     private let leases: Result<RedisLeaseStore, ResolveKitError>
     private let held = Mutex<Held?>(nil)
 
@@ -123,7 +125,7 @@ final class RedisStateStore: SessionStateStore {
                     // Directly on the caller's task: a task of its own per write costs a hop on a busy machine.
                     guard !Task.isCancelled else { throw RedisError(.cancelled, "The run is ending") }
                     try await write()
-                } catch where error.code == .cancelled {
+                } catch  where error.code == .cancelled {
                     try await Self.shielded(write).get()
                 }
                 return
