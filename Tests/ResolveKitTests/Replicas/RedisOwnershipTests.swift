@@ -92,4 +92,29 @@ struct RedisOwnershipTests {
             await hostB.drain(timeout: .seconds(2))
         }
     }
+
+    /// The hash holds no more than the journal: the write that forgets a call deletes its field, so Redis never
+    /// needs the whole journal rewritten.
+    @Test func aCallTheJournalForgetsLosesItsFieldInTheSameWrite() async throws {
+        try await ReplicaHarness.run { harness in
+            let store = RedisStateStore(
+                url: harness.url("replica-a"), prefix: harness.prefix, userKey: "forgetful",
+                settings: ReplicaSettings(name: "replica-a", sweepInterval: nil))
+            #expect(!store.journalKeepsEveryRecord)
+            try await store.acquire()
+            var journal = CallJournal(capacity: 8)
+            for index in 0..<20 {
+                let key = CallJournal.Key(sessionID: "s1", callID: ToolCallID("c\(index)"))
+                _ = journal.admit(sessionID: "s1", callID: key.callID, turnID: "t", functionName: "get_time")
+                journal.recordResult(key, .success("ok"))
+                journal.settle(key)
+                try await store.apply(
+                    .appendJournal(journal.takeChangedEntries(), forgotten: journal.takeForgottenKeys()))
+            }
+            let stored = try await harness.stored("forgetful")
+            #expect(stored.journal.keys.sorted() == (12..<20).map { "s1/c\($0)" }.sorted())
+            #expect(stored.undelivered.isEmpty)
+            await store.release()
+        }
+    }
 }
