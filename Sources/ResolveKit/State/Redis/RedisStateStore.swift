@@ -125,7 +125,7 @@ final class RedisStateStore: SessionStateStore {
                     // Directly on the caller's task: a task of its own per write costs a hop on a busy machine.
                     guard !Task.isCancelled else { throw RedisError(.cancelled, "The run is ending") }
                     try await write()
-                } catch  where error.code == .cancelled {
+                } catch where error.code == .cancelled {
                     try await Self.shielded(write).get()
                 }
                 return
