@@ -68,7 +68,7 @@ struct CallJournalTests {
             _ = journal.admit(sessionID: "s", callID: key.callID, turnID: "t", functionName: "f")
             journal.recordResult(key, .success(.number(Double(index))))
             journal.settle(key)
-            try store.append(journal.takeChangedEntries())
+            try store.append(journal.takeChangedEntries(), forgetting: [])
         }
         let appended = try String(contentsOfFile: directory + "/journal.jsonl", encoding: .utf8)
         #expect(appended.split(separator: "\n").count == 400)
@@ -211,7 +211,7 @@ struct CallJournalTests {
             for _ in 0..<100 {
                 _ = journal.admit(sessionID: "s", callID: call(next).callID, turnID: "t", functionName: "f")
                 journal.settle(call(next))
-                try store.append(journal.takeChangedEntries())
+                try store.append(journal.takeChangedEntries(), forgetting: [])
                 next += 1
                 if next % 100 == 50 {
                     try store.replace(with: journal.entries.values.sorted { $0.sequence < $1.sequence })
@@ -231,18 +231,20 @@ struct CallJournalTests {
         let store = FileCallJournalStore(directory: directory)
         var journal = CallJournal()
         _ = journal.admit(sessionID: "s", callID: "c0", turnID: "t", functionName: "f")
-        try store.append(journal.takeChangedEntries())
+        try store.append(journal.takeChangedEntries(), forgetting: [])
         // The replacement's file cannot be created: a folder is in its place.
         try FileManager.default.createDirectory(
             atPath: directory + "/journal.jsonl.new", withIntermediateDirectories: false)
         try store.replace(with: Array(journal.entries.values))
         store.waitForCompaction()
         _ = journal.admit(sessionID: "s", callID: "c1", turnID: "t", functionName: "f")
-        let error = #expect(throws: ResolveKitError.self) { try store.append(journal.takeChangedEntries()) }
+        let error = #expect(throws: ResolveKitError.self) {
+            try store.append(journal.takeChangedEntries(), forgetting: [])
+        }
         #expect(error?.code == .stateStore)
         #expect(error?.message.contains("journal.jsonl.new") == true)
         _ = journal.admit(sessionID: "s", callID: "c2", turnID: "t", functionName: "f")
-        try store.append(journal.takeChangedEntries())
+        try store.append(journal.takeChangedEntries(), forgetting: [])
         let (reloaded, _) = store.load()
         #expect(reloaded.entries.count == 3, "the append that reported the failure was written too")
     }
@@ -252,7 +254,7 @@ struct CallJournalTests {
         var journal = CallJournal()
         _ = journal.admit(sessionID: "s", callID: "c", turnID: "t", functionName: "f")
         do {
-            try store.append(journal.takeChangedEntries())
+            try store.append(journal.takeChangedEntries(), forgetting: [])
             Issue.record("a journal under /proc was written")
         } catch {
             #expect(error.code == .stateStore)

@@ -51,7 +51,7 @@ final class FileCallJournalStore: CallJournalStore {
     /// every line; it is only longer than it needs to be). Forgotten calls keep their lines until the next
     /// compaction, which leaves them out.
     func append(
-        _ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key] = []
+        _ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key]
     ) throws(ResolveKitError) {
         guard !changed.isEmpty else { return }
         var bytes: [UInt8] = []
@@ -130,7 +130,7 @@ final class MemoryCallJournalStore: CallJournalStore {
         return (CallJournal(lines: lines), lines.count)
     }
 
-    func append(_ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key] = []) {
+    func append(_ changed: [CallJournal.Entry], forgetting forgotten: [CallJournal.Key]) {
         saved.withLock { saved in
             for entry in changed { saved[entry.key] = entry }
             for key in forgotten { saved[key] = nil }

@@ -138,6 +138,11 @@ struct MachineScript {
         }
     }
 
+    /// The statuses journal writes gave `callID`, in order.
+    static func journaled(_ actions: [SessionAction], _ callID: ToolCallID) -> [CallJournal.Status] {
+        journalWrites(actions).filter { $0.key.callID == callID }.map(\.status)
+    }
+
     static func postedResults(_ actions: [SessionAction]) -> [ToolResultSubmission] {
         requests(actions).compactMap { if case .toolResult(let submission) = $0.call { submission } else { nil } }
     }

@@ -194,7 +194,7 @@ struct SessionMachineCallTests {
                 .stopCalls(
                     ["running"], sessionID: "s1", error: .cancelled("Not run: its turn ended (agent_error)"),
                     cancellingRunning: true)))
-        #expect(Script.journalWrites(failed).contains { $0.key.callID == "waiting" && $0.status == .settled })
+        #expect(Script.journaled(failed, "waiting").contains(.settled))
         let finished = Self.finish(&script, "running", .failure(.cancelled("Cancelled before it finished")))
         #expect(Script.postedResults(finished).isEmpty)
         #expect(Script.journalWrites(finished).last?.status == .settled)
@@ -239,13 +239,8 @@ struct SessionMachineCallTests {
         script.feed(script.toolCall("windowed", "set_lights"))
         let waiter = script.waiter()
         let drain = script.feed(.drain(waiter))
-        #expect(
-            Script.journalWrites(drain).contains {
-                $0.key.callID == "windowed"
-                    && $0.status
-                        == .answered(
-                            .failure(.cancelled("The service is shutting down; try again later")))
-            })
+        let shuttingDown = ToolCallOutcome.failure(.cancelled("The service is shutting down; try again later"))
+        #expect(Script.journaled(drain, "windowed").contains(.answered(shuttingDown)))
         #expect(Script.replies(drain)[waiter] == nil)
         let refused = script.feed(script.toolCall("new"))
         #expect(Script.batches(refused).isEmpty)
@@ -267,13 +262,8 @@ struct SessionMachineCallTests {
                 .stopCalls(
                     ["c1"], sessionID: "s1", error: .cancelled("The session ended while the call ran"),
                     cancellingRunning: true)))
-        #expect(
-            Script.journalWrites(gone).contains {
-                $0.key.callID == "c1"
-                    && $0.status
-                        == .answered(
-                            .failure(.cancelled("The session ended while the call ran")))
-            })
+        let ended = ToolCallOutcome.failure(.cancelled("The session ended while the call ran"))
+        #expect(Script.journaled(gone, "c1").contains(.answered(ended)))
         // The tools core's late report belongs to the ended session.
         #expect(Self.finish(&script, "c1", .success("late")).isEmpty)
     }
