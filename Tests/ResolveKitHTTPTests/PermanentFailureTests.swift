@@ -18,7 +18,8 @@ struct PermanentFailureTests {
                 let error = await #expect(throws: HTTPError.self) {
                     try await client.send(HTTPRequest(url: url, timeout: .seconds(30)))
                 }
-                #expect(ContinuousClock.now - started < .seconds(5))
+                // Half the request's 30 s timeout: at once, with room for a machine busy with the whole suite.
+                #expect(ContinuousClock.now - started < .seconds(15))
                 #expect(error?.code == .tlsFailed)
                 #expect(error?.curlCode == 35)
                 #expect(error?.isPermanent == true)

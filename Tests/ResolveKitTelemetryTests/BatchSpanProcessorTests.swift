@@ -120,8 +120,8 @@ struct BatchSpanProcessorTests {
         let timing = Self.endSpans(1_000, with: tracer)
         // The refused export is retried after a backoff on the manual clock, so nothing leaves meanwhile.
         await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(1)))
-        #expect(timing.max < .milliseconds(100), "the slowest end() took \(timing.max)")
-        #expect(timing.total < .milliseconds(500), "1,000 ends took \(timing.total)")
+        #expect(timing.max < .milliseconds(500), "the slowest end() took \(timing.max)")
+        #expect(timing.total < .seconds(2), "1,000 ends took \(timing.total)")
         let queueFull = processor.droppedCount(.queueFull)
         #expect(queueFull == 1_000 - 100 - 10 || queueFull == 1_000 - 100, "queue 100, one batch of 10 out")
         let shutdown = Task { await processor.shutdown(timeout: .seconds(2)) }
@@ -153,8 +153,8 @@ struct BatchSpanProcessorTests {
             for index in 0..<10 { tracer.startSpan("first \(index)").end() }
             await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(30)))
             let timing = Self.endSpans(1_000, with: tracer)
-            #expect(timing.max < .milliseconds(100), "the slowest end() took \(timing.max)")
-            #expect(timing.total < .milliseconds(500), "1,000 ends took \(timing.total)")
+            #expect(timing.max < .milliseconds(500), "the slowest end() took \(timing.max)")
+            #expect(timing.total < .seconds(2), "1,000 ends took \(timing.total)")
             #expect(processor.droppedCount(.queueFull) == 900)
             clock.advance(by: .seconds(30))
             // The second try is refused as well, and the third: the batch is dropped after its last try.
@@ -188,8 +188,8 @@ struct BatchSpanProcessorTests {
         #expect(await Self.exported { receiver.requests.count == 1 })
         let timing = Self.endSpans(1_000, with: tracer)
         #expect(processor.exportedCount == 0, "the first export is still waiting for its answer")
-        #expect(timing.max < .milliseconds(100), "the slowest end() took \(timing.max)")
-        #expect(timing.total < .milliseconds(500), "1,000 ends took \(timing.total)")
+        #expect(timing.max < .milliseconds(500), "the slowest end() took \(timing.max)")
+        #expect(timing.total < .seconds(2), "1,000 ends took \(timing.total)")
         #expect(processor.queuedCount == 100)
         #expect(processor.droppedCount(.queueFull) == 900)
         let shutdown = Task { await processor.shutdown(timeout: .seconds(1)) }

@@ -52,7 +52,8 @@ struct MetricsEndpointTests {
         let start = clock.now
         let answer = await RawClient.exchange(port: endpoint.port, Array("GET /metr".utf8))
         #expect(answer.isEmpty)
-        #expect(clock.now - start < .seconds(4), "closed by the endpoint, not by the client's 5 s timeout")
+        // Half the client's 30 s: room for a machine busy with the whole suite, far from a wait for the client.
+        #expect(clock.now - start < .seconds(15), "closed by the endpoint, not by the client's 30 s timeout")
         let healthy = await RawClient.exchange(port: endpoint.port, Array("GET /metrics HTTP/1.1\r\n\r\n".utf8))
         #expect(String(decoding: healthy, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
     }

@@ -64,7 +64,8 @@ struct OTLPTransportTests {
                 try await PlainHTTPTransport().send(Self.request(server.baseURL, timeout: .milliseconds(300)))
             }
             #expect(error?.code == .timedOut)
-            #expect(clock.now - start < .seconds(5))
+            // By the 300 ms timeout, not the receiver's 30 s, with room for a machine busy with the whole suite.
+            #expect(clock.now - start < .seconds(15))
         }
     }
 

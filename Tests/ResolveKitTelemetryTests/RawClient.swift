@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 
 /// A plain TCP client for the metrics endpoint's tests: sends bytes and reads until the server closes, on a thread
-/// of its own (the socket blocks, with a 5 s receive timeout).
+/// of its own (the socket blocks, with a 30 s receive timeout, far beyond any limit of the endpoint's tests).
 enum RawClient {
-    static func exchange(port: Int, _ bytes: [UInt8], closeAfterSending: Bool = false) async -> [UInt8] {
+    static func exchange(port: Int, _ bytes: [UInt8]) async -> [UInt8] {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(returning: blockingExchange(port: port, bytes))
@@ -15,7 +15,7 @@ enum RawClient {
     private static func blockingExchange(port: Int, _ bytes: [UInt8]) -> [UInt8] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

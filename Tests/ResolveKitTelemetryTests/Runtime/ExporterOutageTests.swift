@@ -54,7 +54,7 @@ struct ExporterOutageTests {
                 withOutage = try await Self.askTimes(runtime, count: 20)
             }
             // A call that waited for the exporter would wait for its 10 s answer or timeout.
-            #expect(withOutage.longest < .seconds(2), "the slowest turn took \(withOutage.longest)")
+            #expect(withOutage.longest < .seconds(5), "the slowest turn took \(withOutage.longest)")
             #expect(
                 withOutage.median < withoutTelemetry.median + .milliseconds(100),
                 "median turn \(withOutage.median) with the \(outage) endpoint, \(withoutTelemetry.median) without")

@@ -20,7 +20,7 @@ struct RedisOwnershipTests {
             let second = ResolveKitRuntime(configuration: harness.configuration("replica-b", lease: .seconds(30)))
             let started = ContinuousClock.now
             let error = await #expect(throws: ResolveKitError.self) { try await second.start() }
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(10), "at once, not when the 30 s lease runs out")
             #expect(error?.code == .keyOwnedElsewhere)
             #expect(error?.keyOwner?.replica == "replica-a")
             #expect(error?.keyOwner?.holder.hasPrefix("replica-a#") == true)
