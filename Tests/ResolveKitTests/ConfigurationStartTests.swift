@@ -42,19 +42,18 @@ struct ConfigurationStartTests {
         #expect(checked.baseURL.absoluteString == "http://127.0.0.1:8080")
     }
 
-    @Test(
-        arguments: [
-            (nil, [:], ResolveKitError.Code.missingBaseURL, "No backend base URL: set RESOLVEKIT_BASE_URL"),
-            (nil, ["RESOLVEKIT_BASE_URL": "  "], .missingBaseURL, "or pass baseURL: to ResolveKitConfiguration"),
-            (
-                nil, ["RESOLVEKIT_BASE_URL": "agent.example.com"], .invalidConfiguration,
-                "RESOLVEKIT_BASE_URL 'agent.example.com' is not an http:// or https:// URL"
-            ),
-            (
-                "ftp://agent.example.com", [:], .invalidConfiguration,
-                "The configuration's baseURL 'ftp://agent.example.com' is not an http:// or https:// URL"
-            ),
-        ] as [(String?, [String: String], ResolveKitError.Code, String)])
+    @Test(arguments: [
+        (nil, [:], ResolveKitError.Code.missingBaseURL, "No backend base URL: set RESOLVEKIT_BASE_URL"),
+        (nil, ["RESOLVEKIT_BASE_URL": "  "], .missingBaseURL, "or pass baseURL: to ResolveKitConfiguration"),
+        (
+            nil, ["RESOLVEKIT_BASE_URL": "agent.example.com"], .invalidConfiguration,
+            "RESOLVEKIT_BASE_URL 'agent.example.com' is not an http:// or https:// URL"
+        ),
+        (
+            "ftp://agent.example.com", [:], .invalidConfiguration,
+            "The configuration's baseURL 'ftp://agent.example.com' is not an http:// or https:// URL"
+        ),
+    ] as [(String?, [String: String], ResolveKitError.Code, String)])
     func aBaseURLThatCannotWorkIsNamed(
         given: String?, environment: [String: String], code: ResolveKitError.Code, text: String
     ) {
@@ -94,10 +93,8 @@ struct ConfigurationStartTests {
         #expect(configuration.programName == ProcessInfo.processInfo.processName)
         var named = configuration
         named.programName = "my-service"
-        #expect(
-            named.resolvedStateDirectory?.hasSuffix(
-                "/my-service/agent.example.com-"
-                    + String(SHA256.hexDigest("k").prefix(12))) == true)
+        #expect(named.resolvedStateDirectory?.hasSuffix("/my-service/agent.example.com-"
+            + String(SHA256.hexDigest("k").prefix(12))) == true)
         #expect(named.resolvedStateDirectory?.hasPrefix(ResolveKitDefaults.stateRoot + "/") == true)
     }
 }

@@ -9,8 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct SetupFailureTests {
     /// A runtime whose clock never moves unless the test moves it.
-    static func runtime(_ baseURL: String, clock: ResolveKitClock = ResolveKitClock(ManualClock())) -> ResolveKitRuntime
-    {
+    static func runtime(
+        _ baseURL: String, clock: ResolveKitClock = ResolveKitClock(ManualClock())
+    ) -> ResolveKitRuntime {
         ResolveKitRuntime(
             configuration: ResolveKitConfiguration(
                 baseURL: URL(string: baseURL)!, apiKeyProvider: { "rk_dev" }, stateLocation: .inMemory, clock: clock))
