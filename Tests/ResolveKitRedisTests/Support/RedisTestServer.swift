@@ -19,8 +19,9 @@ extension RedisServerProcess {
     }
 }
 
-/// Checks an async `condition` every 5 ms until it holds or `timeout` passes, for a real server's state.
-func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+/// Checks an async `condition` every 5 ms until it holds or `timeout` passes, for a real server's state (20 s by
+/// default, for a machine busy with the whole suite: a condition that holds returns as soon as it does).
+func eventually(timeout: Duration = .seconds(20), _ condition: () async -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while await !condition() {

@@ -25,7 +25,7 @@ struct RuntimeObserverTests {
             withObservationTracking {
                 _ = runtime.toolCallChecklist
             } onChange: {
-                let waited = resultArrived.wait(timeout: .now() + 5)
+                let waited = resultArrived.wait(timeout: .now() + 20)
                 observerWaited.withLock { $0 = waited }
             }
             let payload: JSONValue = [
