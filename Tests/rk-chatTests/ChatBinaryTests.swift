@@ -2,8 +2,9 @@ import Foundation
 import ResolveKitChildProcess
 import Testing
 
-/// Runs the built `rk-chat` binary as a user or a script would.
-@Suite(.timeLimit(.minutes(1)))
+/// Runs the built `rk-chat` binary as a user or a script would. Two minutes each: one test waits out rk-chat's real
+/// 30 s connect budget, which took 40 s beside a loaded machine.
+@Suite(.timeLimit(.minutes(2)))
 struct ChatBinaryTests {
     static let binary: URL = {
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
