@@ -100,10 +100,17 @@ public final class Telemetry: Sendable {
     }
 
     /// Runs the export loops until ``shutdown(timeout:)`` or cancellation; returns at once when nothing exports.
+    ///
+    /// The loops run at background priority whatever the caller's (on Linux a pool thread at `nice` 10): what an
+    /// export does between its encoding and its transport, which already run on threads at the kernel's idle
+    /// priority, never takes a core from a tool call.
     public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            if let spanProcessor { group.addTask { await spanProcessor.run() } }
-            if let metricsPusher { group.addTask { await metricsPusher.run() } }
+        guard spanProcessor != nil || metricsPusher != nil else { return }
+        await runAtBackgroundPriority { [spanProcessor, metricsPusher] in
+            await withTaskGroup(of: Void.self) { group in
+                if let spanProcessor { group.addTask { await spanProcessor.run() } }
+                if let metricsPusher { group.addTask { await metricsPusher.run() } }
+            }
         }
     }
 
