@@ -97,7 +97,8 @@ struct TelemetryHarness: Sendable {
     }
 
     /// Exports what is queued and returns the collector's spans of `traceID` (every span when `nil`), once
-    /// `complete` holds for them (at most 20 s, for a machine busy with the whole suite): a request's span may end just after the turn its answer belongs to.
+    /// `complete` holds for them (at most 20 s, for a machine busy with the whole suite): a request's span may end
+    /// just after the turn its answer belongs to.
     func exportedSpans(
         trace traceID: String? = nil, until complete: ([OTLPTraceCollector.Span]) -> Bool = { _ in true }
     ) async -> [OTLPTraceCollector.Span] {
