@@ -1,4 +1,5 @@
 import Glibc
+import ResolveKitCore
 import ResolveKitTools
 import Synchronization
 
@@ -25,14 +26,7 @@ final class MCPOutput: Sendable {
     private func write(_ message: JSONObject) {
         var bytes = JSONValue.object(message).serializedBytes(options: .sortedKeys)
         bytes.append(UInt8(ascii: "\n"))
-        lock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        // A closed output loses the message: the client that would read it is gone.
+        lock.withLock { _ in _ = FileDescriptorWrite.all(bytes, to: fd) }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import ResolveKitCore
 
 /// Where `--samples DIR` puts every sample behind a workload's percentiles, one tab-separated file per figure
 /// (`<workload>-<figure>.tsv`, a header line first): to find the single calls a p99 is made of, or the rounds a
@@ -34,14 +35,8 @@ struct SampleFiles: Sendable {
             throw BenchFailure(message: "--samples: cannot write \(path): \(Self.reason(errno))")
         }
         defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                throw BenchFailure(message: "--samples: cannot write \(path): \(Self.reason(errno))")
-            }
-            written += count
+        if let failure = FileDescriptorWrite.all(bytes, to: descriptor) {
+            throw BenchFailure(message: "--samples: cannot write \(path): \(Self.reason(failure))")
         }
     }
 

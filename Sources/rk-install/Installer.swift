@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResolveKitCore
 import ResolveKitChildProcess
 
 /// Carries out an ``InstallPlan``: every file is written beside its destination and renamed over it, so a tool
@@ -108,13 +109,7 @@ struct Installer {
         guard descriptor >= 0 else {
             throw Failure(description: "cannot write \(destination): \(String(cString: strerror(errno)))")
         }
-        var remaining = bytes[...]
-        var failure: Int32 = 0
-        while !remaining.isEmpty, failure == 0 {
-            let written = remaining.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno != EINTR { failure = errno }
-            if written > 0 { remaining = remaining.dropFirst(written) }
-        }
+        var failure = FileDescriptorWrite.all(bytes, to: descriptor) ?? 0
         // The mode asked for, whatever the umask took away.
         if failure == 0, fchmod(descriptor, mode_t(mode)) != 0 { failure = errno }
         if close(descriptor) != 0, failure == 0 { failure = errno }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResolveKitCore
 
 /// The call journal's file: opened once with `O_APPEND`, one JSON line per change; rewritten atomically (write a
 /// new file, rename it over the old one) when it has grown too long. Only the runtime holding the state folder's
@@ -90,14 +91,8 @@ final class JournalFile {
     }
 
     fileprivate static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(operation: "write", path: path, errno: errno)
-            }
-            offset += written
+        if let failure = FileDescriptorWrite.all(bytes, to: descriptor) {
+            throw Failure(operation: "write", path: path, errno: failure)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ResolveKitCore
 import Synchronization
 
 /// One append-only, hash-chained JSON-lines file of every approval decision and every call outcome, written by
@@ -77,15 +78,9 @@ public final class ApprovalAuditTrail: Sendable {
                 .stateStore, "Cannot open the audit trail \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < line.count {
-            let written = line[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                throw ResolveKitError(
-                    .stateStore, "Cannot write the audit trail \(path): \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        if let failure = FileDescriptorWrite.all(line, to: descriptor) {
+            throw ResolveKitError(
+                .stateStore, "Cannot write the audit trail \(path): \(String(cString: strerror(failure)))")
         }
     }
 }
