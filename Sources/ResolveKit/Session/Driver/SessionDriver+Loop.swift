@@ -21,18 +21,18 @@ extension SessionDriver {
         let queueBehind = !event.isStream && parts.http.streamChunksWaiting > 0
         let runLoop = core.withLock { core -> Bool? in
             core.inbox.append(event)
-            switch core.loop {
+            switch core.inbox.loop {
             case .running:
                 return nil
             case .queued:
                 guard event.isStream else { return nil }
             case .idle:
                 if queueBehind {
-                    core.loop = .queued
+                    core.inbox.loop = .queued
                     return false
                 }
             }
-            core.loop = .running
+            core.inbox.loop = .running
             return true
         }
         switch runLoop {
@@ -55,21 +55,17 @@ extension SessionDriver {
         let counting = parts.telemetry.metrics != nil
         while true {
             let step = core.withLock { core -> Step in
-                guard core.inboxHead < core.inbox.count else {
-                    if let held = core.unpublished.take() { return .publish(held) }
-                    // Freed, not kept: an event is a few hundred bytes, and an idle session held the capacity of its
-                    // last burst (half a KiB each of a thousand idle sessions) to save one allocation per burst.
-                    core.inbox.removeAll()
-                    core.inboxHead = 0
-                    core.loop = .idle
+                guard let next = core.inbox.takeNext() else {
+                    if let held = core.inbox.unpublished.take() { return .publish(held) }
+                    core.inbox.release()
+                    core.inbox.loop = .idle
                     return .idle
                 }
-                let next = core.inbox[core.inboxHead]
-                core.inboxHead += 1
                 let actions = core.machine.handle(next, at: Moment(elapsed: clock.elapsed, date: Date()))
                 // Once the run finished its counts were given back: later events change nothing it holds.
                 guard counting, !core.hasFinished else { return .perform(actions, queuedAsks: 0, journalEntries: 0) }
-                return .perform(actions, queuedAsks: core.countQueuedAsks(), journalEntries: core.countJournalEntries())
+                let changes = core.gauges.changes(in: core.machine)
+                return .perform(actions, queuedAsks: changes.queuedAsks, journalEntries: changes.journalEntries)
             }
             switch step {
             case .idle:
@@ -90,10 +86,10 @@ extension SessionDriver {
     /// has those held so far performed first.
     private func performInOrder(_ action: SessionAction) {
         if case .publish(let publication) = action {
-            core.withLock { $0.unpublished.append(publication) }
+            core.withLock { $0.inbox.unpublished.append(publication) }
             return
         }
-        if !action.mayOvertakePublications, let held = core.withLock({ $0.unpublished.take() }) {
+        if !action.mayOvertakePublications, let held = core.withLock({ $0.inbox.unpublished.take() }) {
             for publication in held { publish(publication) }
         }
         perform(action)
@@ -103,10 +99,9 @@ extension SessionDriver {
     /// empty (the loop ends here).
     private func queueBehindStreams() -> Bool {
         let queued = core.withLock { core -> Bool in
-            guard core.inboxHead < core.inbox.count else { return false }
             // This session's own stream event goes first, not behind everyone's.
-            if core.inbox[core.inboxHead...].contains(where: \.isStream) { return false }
-            core.loop = .queued
+            guard core.inbox.hasEvents, !core.inbox.holdsStreamEvent else { return false }
+            core.inbox.loop = .queued
             return true
         }
         guard queued else { return false }
@@ -118,8 +113,8 @@ extension SessionDriver {
     private func runQueued() {
         spawn(immediately: false) { [self] in
             let runLoop = core.withLock { core -> Bool in
-                guard case .queued = core.loop else { return false }
-                core.loop = .running
+                guard case .queued = core.inbox.loop else { return false }
+                core.inbox.loop = .running
                 return true
             }
             if runLoop { drain() }
@@ -153,9 +148,4 @@ extension Array {
         defer { self = [] }
         return self
     }
-}
-
-extension SessionEvent {
-    /// Whether the event came from the session's event stream.
-    fileprivate var isStream: Bool { if case .stream = self { true } else { false } }
 }

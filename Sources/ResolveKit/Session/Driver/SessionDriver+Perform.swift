@@ -16,7 +16,7 @@ extension SessionDriver {
         case .openStream(let generation, let path, let cursor):
             openStream(generation: generation, path: path, cursor: cursor)
         case .closeStream:
-            core.withLock { $0.stream.take() }?.cancel()
+            core.withLock { $0.tasks.stream.take() }?.cancel()
         case .runBatch(let batch, let sessionID, let allowedNames, let epoch):
             let runner = parts.runner
             let settings = parts.settings
@@ -45,19 +45,18 @@ extension SessionDriver {
         case .arm(let timer, let deadline):
             arm(timer, at: deadline)
         case .disarm(let timer):
-            core.withLock { $0.timers.removeValue(forKey: timer) }?.cancel()
+            core.withLock { $0.tasks.timers.removeValue(forKey: timer) }?.cancel()
         case .publish(let publication):
             publish(publication)
         case .reply(let waiter, let reply):
             parts.telemetry.replied(waiter, reply)
-            core.withLock { $0.replies.removeValue(forKey: waiter) }?.resume(returning: reply)
+            core.withLock { $0.waiters.replies.removeValue(forKey: waiter) }?.resume(returning: reply)
         case .finish:
-            let (waiter, queued, journal) = core.withLock { core in
+            let (waiter, counts) = core.withLock { core in
                 core.hasFinished = true
-                defer { (core.queuedAsks, core.journalEntries) = (0, 0) }
-                return (core.runWaiter.take(), core.queuedAsks, core.journalEntries)
+                return (core.waiters.run.take(), core.gauges.takeAll())
             }
-            parts.telemetry.finished(queuedAsks: queued, journalEntries: journal)
+            parts.telemetry.finished(queuedAsks: counts.queuedAsks, journalEntries: counts.journalEntries)
             waiter?.resume()
         }
     }
@@ -102,7 +101,7 @@ extension SessionDriver {
             do { try await clock.sleep(untilElapsed: deadline) } catch { return }
             send(.timerFired(timer, at: deadline))
         }
-        core.withLock { $0.timers.updateValue(task, forKey: timer) }?.cancel()
+        core.withLock { $0.tasks.timers.updateValue(task, forKey: timer) }?.cancel()
     }
 
     /// The event stream from `cursor`, replacing the one open; its elements and its end come back as events of
@@ -132,8 +131,8 @@ extension SessionDriver {
             send(.streamEnded(generation: generation, termination))
         }
         core.withLock { core in
-            let old = core.stream
-            core.stream = task
+            let old = core.tasks.stream
+            core.tasks.stream = task
             return old
         }?.cancel()
     }

@@ -12,10 +12,9 @@ extension SessionDriver {
 
         func enqueue(_ write: StateWrite, sequence: Int) {
             let continuation = driver.core.withLock { core in
-                if let queue = core.writeQueue { return (queue, false) }
+                if let queue = core.writes.queue { return (queue, false) }
                 let (stream, queue) = AsyncStream<(StateWrite, Int)>.makeStream()
-                core.writeQueue = queue
-                core.pendingWrites = stream
+                core.writes = StoreWrites(queue: queue, pending: stream)
                 return (queue, true)
             }
             if continuation.1 { startWriting() }
@@ -23,7 +22,7 @@ extension SessionDriver {
         }
 
         private func startWriting() {
-            guard let stream = driver.core.withLock({ $0.pendingWrites.take() }) else { return }
+            guard let stream = driver.core.withLock({ $0.writes.pending.take() }) else { return }
             let store = driver.parts.store
             driver.spawn(immediately: false) { [driver] in
                 for await (write, sequence) in stream {
@@ -41,4 +40,11 @@ extension SessionDriver {
     }
 
     var writer: Writer { Writer(self) }
+
+    /// The queue of writes to a shared store (``Writer``), made with the first write.
+    struct StoreWrites: Sendable {
+        var queue: AsyncStream<(StateWrite, Int)>.Continuation?
+        /// The stream the writer's task reads, until that task takes it.
+        var pending: AsyncStream<(StateWrite, Int)>?
+    }
 }

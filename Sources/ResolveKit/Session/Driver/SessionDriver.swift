@@ -32,29 +32,47 @@ final class SessionDriver: Sendable {
 
     struct Core: Sendable {
         var machine: SessionMachine
-        var inbox: [SessionEvent] = []
-        var inboxHead = 0
-        /// Who runs the loop over the inbox, if anyone.
-        var loop = Loop.idle
-        /// Publications held back while the I/O that came after them started (see
-        /// ``SessionAction/mayOvertakePublications``).
-        var unpublished: [Publication] = []
-        var hasFinished = false
-        var backend: BackendClient?
-        var replies: [WaiterID: CheckedContinuation<Reply, Never>] = [:]
-        var nextWaiter: UInt64 = 0
-        var runWaiter: CheckedContinuation<Void, Never>?
-        var timers: [TimerID: Task<Void, Never>] = [:]
-        var stream: Task<Void, Never>?
-        var tasks: [Int: Task<Void, Never>] = [:]
+        var inbox = Inbox()
+        var tasks = OwnedTasks()
+        var waiters = Waiters()
         /// Writes to a shared store, in order, and the stream its writer task reads (until that task starts).
-        var writeQueue: AsyncStream<(StateWrite, Int)>.Continuation?
-        var pendingWrites: AsyncStream<(StateWrite, Int)>?
-        var tasksEnded: Set<Int> = []
-        var nextTask = 0
+        var writes = StoreWrites()
         /// The machine's queued questions and journal entries, as the gauges last saw them.
+        var gauges = GaugeCounts()
+        var backend: BackendClient?
+        var hasFinished = false
+    }
+
+    /// Who waits for the machine: callers of ``reply(_:)`` by number, and ``run()``.
+    struct Waiters: Sendable {
+        var replies: [WaiterID: CheckedContinuation<Reply, Never>] = [:]
+        var run: CheckedContinuation<Void, Never>?
+        private var lastID: UInt64 = 0
+
+        /// A number for a new caller.
+        mutating func nextID() -> WaiterID {
+            lastID += 1
+            return WaiterID(rawValue: lastID)
+        }
+    }
+
+    /// The figures the session's gauges last saw, to report changes as differences.
+    struct GaugeCounts: Sendable {
         var queuedAsks = 0
         var journalEntries = 0
+
+        /// How many more questions wait behind a running turn, and entries the call journal holds, than last time.
+        mutating func changes(in machine: SessionMachine) -> (queuedAsks: Int, journalEntries: Int) {
+            let now = (machine.turns.queue.count, machine.calls.journal.entries.count)
+            defer { (queuedAsks, journalEntries) = now }
+            return (now.0 - queuedAsks, now.1 - journalEntries)
+        }
+
+        /// The figures, leaving zero: the session ended and gives its counts back.
+        mutating func takeAll() -> (queuedAsks: Int, journalEntries: Int) {
+            defer { (queuedAsks, journalEntries) = (0, 0) }
+            return (queuedAsks, journalEntries)
+        }
     }
 
     let parts: Parts
@@ -77,7 +95,7 @@ final class SessionDriver: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let finishedAlready = core.withLock { core -> Bool in
                     if core.hasFinished { return true }
-                    core.runWaiter = continuation
+                    core.waiters.run = continuation
                     return false
                 }
                 if finishedAlready { continuation.resume() }
@@ -106,13 +124,10 @@ final class SessionDriver: Sendable {
     /// Sends the event `make` builds for a new waiter, and waits for the machine's reply to it. A cancelled caller
     /// stops waiting (the machine answers it at once).
     func reply(_ make: (WaiterID) -> SessionEvent) async -> Reply {
-        let waiter = core.withLock { core -> WaiterID in
-            core.nextWaiter += 1
-            return WaiterID(rawValue: core.nextWaiter)
-        }
+        let waiter = core.withLock { $0.waiters.nextID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-                core.withLock { $0.replies[waiter] = continuation }
+                core.withLock { $0.waiters.replies[waiter] = continuation }
                 send(make(waiter))
                 if Task.isCancelled { send(.cancelled(waiter)) }
             }
@@ -124,12 +139,8 @@ final class SessionDriver: Sendable {
     /// Cancels every task the session started and waits until they ended.
     private func endTasks() async {
         let tasks = core.withLock { core -> [Task<Void, Never>] in
-            let all = Array(core.tasks.values) + Array(core.timers.values)
-            core.writeQueue?.finish()
-            core.tasks = [:]
-            core.timers = [:]
-            core.stream = nil
-            return all
+            core.writes.queue?.finish()
+            return core.tasks.removeAll()
         }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
@@ -139,36 +150,13 @@ final class SessionDriver: Sendable {
     /// first suspension.
     @discardableResult
     func spawn(immediately: Bool, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        let id = core.withLock { core -> Int in
-            core.nextTask += 1
-            return core.nextTask
-        }
+        let id = core.withLock { $0.tasks.nextID() }
         let work: @Sendable () async -> Void = { [self] in
             await body()
-            core.withLock { core in
-                if core.tasks.removeValue(forKey: id) == nil { core.tasksEnded.insert(id) }
-            }
+            core.withLock { $0.tasks.ended(id) }
         }
         let task = immediately ? Task.immediate(operation: work) : Task(operation: work)
-        core.withLock { core in
-            if core.tasksEnded.remove(id) == nil { core.tasks[id] = task }
-        }
+        core.withLock { $0.tasks.keep(task, id: id) }
         return task
-    }
-}
-
-extension SessionDriver.Core {
-    /// How many more questions wait behind a running turn than the gauge last saw.
-    mutating func countQueuedAsks() -> Int {
-        let now = machine.turns.queue.count
-        defer { queuedAsks = now }
-        return now - queuedAsks
-    }
-
-    /// How many more entries the call journal holds than the gauge last saw.
-    mutating func countJournalEntries() -> Int {
-        let now = machine.calls.journal.entries.count
-        defer { journalEntries = now }
-        return now - journalEntries
     }
 }
