@@ -53,21 +53,39 @@ extension BatchSpanProcessor {
         private enum Phase { case running, shuttingDown, finished }
         private enum Waiting { case none, forSpans, forTimer, forRetry }
 
+        /// The batch taken from the queue, until it is exported or dropped.
+        private struct InFlight {
+            var spans: [QueuedSpan]
+            /// An attempt is running.
+            var exporting = true
+            var attempts = 1
+            var retryDelay: Duration = .zero
+            /// The wait before the next attempt is over.
+            var retryDue = false
+        }
+
+        /// Spans queued and spans exported or dropped after queueing, since the start: a flush waits for the
+        /// second to reach the first's value at its request.
+        private struct Flushes {
+            var queuedTotal = 0
+            var settledTotal = 0
+            var waiting: [(id: Int, target: Int)] = []
+
+            /// The flushes the spans settled so far complete, forgetting them.
+            mutating func completed() -> [Int] {
+                let done = waiting.filter { $0.target <= settledTotal }.map(\.id)
+                waiting.removeAll { $0.target <= settledTotal }
+                return done
+            }
+        }
+
         let configuration: Configuration
         private var queue: [QueuedSpan] = []
         private var phase = Phase.running
         private var waiting = Waiting.none
         private var timerDue = false
-        private var inFlight: [QueuedSpan]?
-        private var exporting = false
-        private var attempts = 0
-        private var retryDelay: Duration = .zero
-        private var retryDue = false
-        /// Spans queued and spans exported or dropped after queueing, since the start: a flush waits for the
-        /// second to reach the first's value at its request.
-        private var queuedTotal = 0
-        private var settledTotal = 0
-        private var flushes: [(id: Int, target: Int)] = []
+        private var inFlight: InFlight?
+        private var flushes = Flushes()
         private(set) var dropped: [DropReason: Int] = [:]
         private(set) var exported = 0
         /// Spans handed to the processor, queued or not: once the loop ended, each was exported or dropped.
@@ -84,7 +102,7 @@ extension BatchSpanProcessor {
             guard phase == .running else { return drop(.shutdown, count: 1) }
             guard queue.count < configuration.maxQueueSize else { return drop(.queueFull, count: 1) }
             queue.append(span)
-            queuedTotal += 1
+            flushes.queuedTotal += 1
             let wake =
                 (waiting == .forSpans && queue.count == 1)
                 || (queue.count == configuration.maxBatchSize && (waiting == .forTimer || waiting == .forSpans))
@@ -94,18 +112,16 @@ extension BatchSpanProcessor {
         mutating func nextAction() -> LoopAction {
             guard phase != .finished else { return .finish }
             if let batch = inFlight {
-                guard retryDue else { return park(.forRetry, retryDelay) }
-                retryDue = false
-                exporting = true
-                return .export(batch)
+                guard batch.retryDue else { return park(.forRetry, batch.retryDelay) }
+                inFlight?.retryDue = false
+                inFlight?.exporting = true
+                return .export(batch.spans)
             }
-            let urgent = !flushes.isEmpty || phase == .shuttingDown
+            let urgent = !flushes.waiting.isEmpty || phase == .shuttingDown
             if !queue.isEmpty, queue.count >= configuration.maxBatchSize || timerDue || urgent {
                 let batch = takeBatch()
                 timerDue = false
-                inFlight = batch
-                attempts = 1
-                exporting = true
+                inFlight = InFlight(spans: batch)
                 return .export(batch)
             }
             if phase == .shuttingDown {
@@ -133,7 +149,7 @@ extension BatchSpanProcessor {
             if timedOut {
                 switch waiting {
                 case .forTimer: timerDue = true
-                case .forRetry: retryDue = true
+                case .forRetry: inFlight?.retryDue = true
                 case .none, .forSpans: break
                 }
             }
@@ -142,43 +158,46 @@ extension BatchSpanProcessor {
 
         /// An export attempt ended; returns the flushes it completed. `jitter` (−1…1) spreads the backoff.
         mutating func exportEnded(_ result: SpanExportResult, jitter: Double) -> [Int] {
-            guard let batch = inFlight, exporting else { return [] }
-            exporting = false
+            guard var attempt = inFlight, attempt.exporting else { return [] }
+            attempt.exporting = false
+            inFlight = attempt
+            let count = attempt.spans.count
             switch result {
             case .success:
-                exported += batch.count
+                exported += count
                 inFlight = nil
-                settle(batch.count)
+                settle(count)
             case .partialSuccess(let rejected):
-                let refused = min(max(0, rejected), batch.count)
-                exported += batch.count - refused
+                let refused = min(max(0, rejected), count)
+                exported += count - refused
                 _ = drop(.rejected, count: refused)
                 inFlight = nil
-                settle(batch.count)
-            case .retry(let after) where attempts < configuration.maxAttempts && phase != .finished:
-                attempts += 1
-                let backoff = configuration.initialBackoff * (1 << min(attempts - 2, 16))
+                settle(count)
+            case .retry(let after) where attempt.attempts < configuration.maxAttempts && phase != .finished:
+                attempt.attempts += 1
+                let backoff = configuration.initialBackoff * (1 << min(attempt.attempts - 2, 16))
                 let spread = min(backoff, configuration.maxBackoff) * (1 + 0.2 * max(-1, min(1, jitter)))
-                retryDelay = min(after ?? spread, configuration.maxBackoff)
+                attempt.retryDelay = min(after ?? spread, configuration.maxBackoff)
+                inFlight = attempt
             case .retry, .failure:
-                _ = drop(.exportFailed, count: batch.count)
+                _ = drop(.exportFailed, count: count)
                 inFlight = nil
-                settle(batch.count)
+                settle(count)
             }
-            return completedFlushes()
+            return flushes.completed()
         }
 
         /// A flush asks for every span queued so far; returns whether it is already complete, and whether the loop
         /// must be woken.
         mutating func flushRequested(id: Int) -> (done: Bool, wake: Bool) {
-            guard settledTotal < queuedTotal else { return (true, false) }
-            flushes.append((id, queuedTotal))
+            guard flushes.settledTotal < flushes.queuedTotal else { return (true, false) }
+            flushes.waiting.append((id, flushes.queuedTotal))
             return (false, waiting != .none && waiting != .forRetry)
         }
 
         /// A flush's caller stopped waiting (its deadline passed).
         mutating func flushAbandoned(id: Int) {
-            flushes.removeAll { $0.id == id }
+            flushes.waiting.removeAll { $0.id == id }
         }
 
         /// Stops taking spans; the loop exports what is queued and finishes. Returns whether to wake it.
@@ -195,13 +214,13 @@ extension BatchSpanProcessor {
             phase = .finished
             var count = queue.count
             queue.removeAll()
-            if let batch = inFlight, !exporting {
-                count += batch.count
+            if let batch = inFlight, !batch.exporting {
+                count += batch.spans.count
                 inFlight = nil
             }
             _ = drop(.shutdown, count: count)
             settle(count)
-            return completedFlushes()
+            return flushes.completed()
         }
 
         private mutating func park(_ reason: Waiting, _ duration: Duration?) -> LoopAction {
@@ -215,13 +234,7 @@ extension BatchSpanProcessor {
         }
 
         private mutating func settle(_ count: Int) {
-            settledTotal += count
-        }
-
-        private mutating func completedFlushes() -> [Int] {
-            let done = flushes.filter { $0.target <= settledTotal }.map(\.id)
-            flushes.removeAll { $0.target <= settledTotal }
-            return done
+            flushes.settledTotal += count
         }
     }
 }
