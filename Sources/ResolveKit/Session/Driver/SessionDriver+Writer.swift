@@ -41,7 +41,7 @@ extension SessionDriver {
 
     var writer: Writer { Writer(self) }
 
-    /// The queue of writes to a shared store (``Writer``), made with the first write.
+    /// The queue of writes to a shared store (``Writer``), in order, made with the first write.
     struct StoreWrites: Sendable {
         var queue: AsyncStream<(StateWrite, Int)>.Continuation?
         /// The stream the writer's task reads, until that task takes it.

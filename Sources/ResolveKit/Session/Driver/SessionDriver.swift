@@ -35,9 +35,7 @@ final class SessionDriver: Sendable {
         var inbox = Inbox()
         var tasks = OwnedTasks()
         var waiters = Waiters()
-        /// Writes to a shared store, in order, and the stream its writer task reads (until that task starts).
         var writes = StoreWrites()
-        /// The machine's queued questions and journal entries, as the gauges last saw them.
         var gauges = GaugeCounts()
         var backend: BackendClient?
         var hasFinished = false
@@ -56,16 +54,18 @@ final class SessionDriver: Sendable {
         }
     }
 
-    /// The figures the session's gauges last saw, to report changes as differences.
+    /// The machine's queued questions and journal entries as the session's gauges last saw them, to report changes as
+    /// differences.
     struct GaugeCounts: Sendable {
         var queuedAsks = 0
         var journalEntries = 0
 
         /// How many more questions wait behind a running turn, and entries the call journal holds, than last time.
         mutating func changes(in machine: SessionMachine) -> (queuedAsks: Int, journalEntries: Int) {
-            let now = (machine.turns.queue.count, machine.calls.journal.entries.count)
-            defer { (queuedAsks, journalEntries) = now }
-            return (now.0 - queuedAsks, now.1 - journalEntries)
+            let queued = machine.turns.queue.count
+            let entries = machine.calls.journal.entries.count
+            defer { (queuedAsks, journalEntries) = (queued, entries) }
+            return (queued - queuedAsks, entries - journalEntries)
         }
 
         /// The figures, leaving zero: the session ended and gives its counts back.
