@@ -194,6 +194,8 @@ let package = Package(
                 "ResolveKitMCP", "ResolveKit", "rk-mcp", "ResolveKitChildProcess", "ResolveKitTelemetry",
                 "ResolveKitTesting", "ResolveKitHTTP",
             ]),
+        // rk-bench's command line and its report of a series of runs (the workloads run in `swift run -c release`).
+        .testTarget(name: "rk-benchTests", dependencies: ["rk-bench"]),
         .testTarget(
             name: "rk-devserverTests",
             dependencies: ["rk-devserver", "ResolveKitTesting", "ResolveKitCore", "ResolveKitChildProcess"]),

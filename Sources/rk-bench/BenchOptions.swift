@@ -4,6 +4,9 @@ struct BenchOptions: Equatable {
     var json: Bool
     /// Where to write every sample behind the percentiles (`--samples DIR`), or `nil`.
     var samples: String? = nil
+    /// How many times to run the workloads (`--runs N`): a target such as "p99 under 5 ms in nine of ten runs" is
+    /// checked on a series, since one run moves with the machine's speed.
+    var runs = 1
 
     enum Command: Equatable {
         case run(BenchOptions)
@@ -11,16 +14,20 @@ struct BenchOptions: Equatable {
     }
 
     static let usage = """
-        USAGE: rk-bench [<workload> ...] [--json] [--samples <dir>]
+        USAGE: rk-bench [<workload> ...] [--json] [--samples <dir>] [--runs <n>]
 
         Runs benchmarks and prints a table, or one JSON object per line with --json.
         --samples <dir> also writes every sample behind the percentiles of tool-latency and sessions
-        (concurrent-dispatch) to tab-separated files in <dir>, made when missing.
+        (concurrent-dispatch) to tab-separated files in <dir>, made when missing (<dir>/run-<i> with --runs).
+        --runs <n> runs the workloads n times (1 to 100) and prints each row's series: its p99 (or its value)
+        in every run, their median, and how many runs met the row's target where it has one; with --json,
+        every row has its "run" (from 1).
         Throughput is bytes per second of thread CPU time (stable on a shared machine), best of several runs.
         Build in release mode for meaningful figures.
 
         EXAMPLES: swift run -c release rk-bench sse-parse --json
                   swift run -c release rk-bench tool-latency --samples /tmp/rk-samples
+                  swift run -c release rk-bench sessions --runs 10
 
         WORKLOADS:
         """
@@ -41,6 +48,11 @@ struct BenchOptions: Equatable {
                         BenchFailure(message: "--samples needs a directory, e.g. --samples /tmp/rk-samples"))
                 }
                 options.samples = directory
+            case "--runs":
+                guard let text = remaining.popFirst(), let runs = Int(text), (1...100).contains(runs) else {
+                    return .failure(BenchFailure(message: "--runs needs a number from 1 to 100, e.g. --runs 10"))
+                }
+                options.runs = runs
             case _ where argument.hasPrefix("-"):
                 return .failure(BenchFailure(message: "unknown option \(argument); see rk-bench --help"))
             case _ where known.contains(argument):

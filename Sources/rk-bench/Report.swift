@@ -2,7 +2,8 @@ import ResolveKitCore
 
 /// Renders measurements as a table for people or as one JSON object per line.
 enum Report {
-    static func jsonLine(_ measurement: Measurement) -> String {
+    /// One JSON object: the row's fields and details, and `run` (from 1) when it is one of several runs.
+    static func jsonLine(_ measurement: Measurement, run: Int? = nil) -> String {
         var object: JSONObject = [
             "workload": .string(measurement.workload),
             "contender": .string(measurement.contender),
@@ -11,6 +12,7 @@ enum Report {
         ]
         if let chunk = measurement.chunk { object["chunk"] = .number(Double(chunk)) }
         for (name, value) in measurement.details { object[name] = .number(rounded(value)) }
+        if let run { object["run"] = .number(Double(run)) }
         return JSONValue.object(object).serialized(options: .sortedKeys)
     }
 
@@ -30,13 +32,20 @@ enum Report {
                     .joined(separator: ", "),
             ])
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return aligned([header] + rows)
+    }
+
+    /// `lines` (a header first) in columns as wide as their widest cell, a rule under the header.
+    static func aligned(_ lines: [[String]]) -> String {
+        guard let header = lines.first else { return "" }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { cell, width in
+            let padded = zip(cells, widths).map { cell, width in
                 cell + String(repeating: " ", count: width - cell.count)
-            }.joined(separator: "  ")
+            }
+            return String(padded.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
         }
-        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + lines.dropFirst().map(line))
             .joined(separator: "\n")
     }
 

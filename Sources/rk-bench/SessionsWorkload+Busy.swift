@@ -68,7 +68,8 @@ extension SessionsWorkload {
                 "backend_cpu_us_per_turn": backendCPU / Double(count * rounds) * 1e6,
                 "client_run_queue_us_per_turn": clientWait / Double(count * rounds) * 1e6,
                 "backend_run_queue_us_per_turn": backendWait / Double(count * rounds) * 1e6,
-            ])
+            ],
+            target: .init(figure: "p99", limit: 5000))
     }
 
     /// When the child appended each `tool_call_request`, by call id, in `CLOCK_MONOTONIC` nanoseconds.
@@ -126,6 +127,7 @@ extension SessionsWorkload {
                 "n": Double(count), "p50": Self.percentile(sorted, 0.5), "p99": Self.percentile(sorted, 0.99),
                 "lost": Double(lost), "duplicates": Double(duplicates), "rotations": Double(gaps.count),
                 "calls": Double(injected.count),
-            ])
+            ],
+            target: .init(figure: "p99", limit: 50))
     }
 }

@@ -49,6 +49,17 @@ struct Measurement: Sendable {
     /// More figures of the row, each its own JSON field: latency percentiles (`p50`, `p99`, in `unit`), the
     /// session count `n`, counts such as `lost` and `duplicates`.
     var details: [String: Double] = [:]
+    /// What the row must stay under, where it has a target: a series of runs (`--runs`) counts the runs that were.
+    var target: Target? = nil
+
+    /// A target: `figure` (a detail's name, or `value`) at most `limit`, in the row's unit (in % for `vs_off_*`).
+    struct Target: Sendable, Equatable {
+        var figure: String
+        var limit: Double
+    }
+
+    /// The figure `name`: `value`, or one of the details.
+    func figure(_ name: String) -> Double? { name == "value" ? value : details[name] }
 }
 
 /// A workload whose contenders disagreed or whose input was wrong: the figures cannot be trusted.

@@ -60,26 +60,31 @@ case .success(.help):
     print(BenchOptions.usage)
     for workload in Workloads.all { print("  \(workload.name)  \(workload.summary)") }
 case .success(.run(let options)):
-    var samples: SampleFiles?
-    if let directory = options.samples {
-        do throws(BenchFailure) {
-            samples = try SampleFiles(directory: directory)
-        } catch {
-            writeError("error: \(error.message)")
-            exit(64)
+    var runs: [[Measurement]] = []
+    for run in 1...options.runs {
+        if options.runs > 1 { writeError("rk-bench: run \(run) of \(options.runs)") }
+        var samples: SampleFiles?
+        if let directory = options.samples {
+            do throws(BenchFailure) {
+                samples = try SampleFiles(directory: options.runs > 1 ? directory + "/run-\(run)" : directory)
+            } catch {
+                writeError("error: \(error.message)")
+                exit(64)
+            }
         }
-    }
-    var measurements: [Measurement] = []
-    for name in options.workloads {
-        guard let workload = Workloads.named(name) else { continue }
-        do {
-            let rows = try await workload.run(log: writeError, samples: samples)
-            measurements += rows
-            if options.json { rows.forEach { print(Report.jsonLine($0)) } }
-        } catch {
-            writeError("error: \(name): \(error)")
-            exit(1)
+        var measurements: [Measurement] = []
+        for name in options.workloads {
+            guard let workload = Workloads.named(name) else { continue }
+            do {
+                let rows = try await workload.run(log: writeError, samples: samples)
+                measurements += rows
+                if options.json { rows.forEach { print(Report.jsonLine($0, run: options.runs > 1 ? run : nil)) } }
+            } catch {
+                writeError("error: \(name): \(error)")
+                exit(1)
+            }
         }
+        runs.append(measurements)
     }
-    if !options.json { print(Report.table(measurements)) }
+    if !options.json { print(options.runs > 1 ? Report.series(runs) : Report.table(runs[0])) }
 }
