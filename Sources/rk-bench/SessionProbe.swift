@@ -20,6 +20,12 @@ struct SessionProbe: AnyResolveKitFunction {
         return "ok"
     }
 
+    /// Forgets every call: each run of a series (`--runs`) counts its own, though the rotation's injected calls have
+    /// the same ids in every run.
+    static func reset() {
+        runs.withLock { $0.removeAll(keepingCapacity: true) }
+    }
+
     /// When the call first started, and how many times it ran (0 when never).
     static func record(_ callID: String) -> (count: Int, firstStart: ContinuousClock.Instant?) {
         runs.withLock { runs in runs[callID].map { ($0.count, $0.firstStart) } ?? (0, nil) }

@@ -34,6 +34,7 @@ struct SessionsWorkload: Workload {
     /// Also writes `sessions-concurrent-dispatch.tsv`: per call of the measured rounds, its round (from 1), its id
     /// and its dispatch time in us.
     func run(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws(BenchFailure) -> [Measurement] {
+        SessionProbe.reset()
         do {
             let limit = ProcessStats.raiseOpenFileLimit()
             log("sessions: open-file limit \(limit)")

@@ -95,6 +95,7 @@ struct ToolLatencyWorkload: Workload {
     }
 
     private func measure(log: @Sendable (String) -> Void, samples: SampleFiles?) async throws -> [Measurement] {
+        Probe.reset()
         let backend = ReferenceBackend(configuration: .init(apiKeys: ["rk_bench"]))
         let server = try LoopbackHTTPServer.start(handler: backend.handler)
         // The OTLP receiver answers at once and keeps nothing: what is measured is the runtime's side.
@@ -242,6 +243,11 @@ struct Probe: AnyResolveKitFunction {
     }
 
     static func times(_ callID: String) -> (started: Double, returned: Double)? { recorded.withLock { $0[callID] } }
+
+    /// Forgets every call, keeping the room (a run of a series, `--runs`, starts empty and never grows the table).
+    static func reset() {
+        recorded.withLock { $0.removeAll(keepingCapacity: true) }
+    }
 
     static func invoke(arguments: JSONObject, context: ResolveKitFunctionContext) async throws -> JSONValue {
         let started = now()
