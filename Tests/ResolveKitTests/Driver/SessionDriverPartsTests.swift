@@ -8,7 +8,7 @@ import Testing
 struct SessionDriverPartsTests {
     @Test("a task that ended before it was kept is not kept, so ending the session waits for nothing stale")
     func taskEndedBeforeKept() async {
-        var tasks = SessionDriver.OwnedTasks()
+        var tasks = SessionTasks()
         let early = tasks.nextID()
         let late = tasks.nextID()
         #expect(early != late)
@@ -26,7 +26,7 @@ struct SessionDriverPartsTests {
 
     @Test("a kept task that ends is forgotten; timers are handed over with the rest and the stream is dropped")
     func keptTaskEnds() {
-        var tasks = SessionDriver.OwnedTasks()
+        var tasks = SessionTasks()
         let id = tasks.nextID()
         let task = Task<Void, Never> {}
         tasks.keep(task, id: id)
@@ -40,7 +40,7 @@ struct SessionDriverPartsTests {
 
     @Test("the inbox gives events in order, says when a stream event waits, and empties")
     func inboxOrder() {
-        var inbox = SessionDriver.Inbox()
+        var inbox = SessionInbox()
         #expect(!inbox.hasEvents)
         inbox.append(.stop)
         inbox.append(.stream(generation: 1, .comment("keep-alive")))

@@ -3,17 +3,6 @@ import ResolveKitHTTP
 import Synchronization
 
 extension SessionDriver {
-    /// Who runs the loop over the inbox.
-    enum Loop: Sendable {
-        /// Nobody: the next event's sender runs it.
-        case idle
-        /// A thread is in the loop; other senders only add their events.
-        case running
-        /// A task queued behind other sessions' stream chunks will run it; a stream event of this session runs it
-        /// at once instead.
-        case queued
-    }
-
     /// Puts `event` in the inbox and, unless a loop is running, runs the loop on this thread until the inbox is
     /// empty; or, when other sessions' stream chunks wait for a thread and `event` is not a stream event, in a task
     /// queued behind them.

@@ -32,8 +32,8 @@ final class SessionDriver: Sendable {
 
     struct Core: Sendable {
         var machine: SessionMachine
-        var inbox = Inbox()
-        var tasks = OwnedTasks()
+        var inbox = SessionInbox()
+        var tasks = SessionTasks()
         var waiters = Waiters()
         var writes = StoreWrites()
         var gauges = GaugeCounts()
