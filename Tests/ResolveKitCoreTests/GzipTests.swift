@@ -100,4 +100,30 @@ import Testing
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(CRC32.checksum([]) == 0)
     }
+
+    /// Eight bytes a step must give the polynomial's own answer, bit by bit, at every length and starting offset,
+    /// and whether the bytes come at once or in pieces.
+    @Test func eightBytesAStepAgreeWithTheBitByBitDefinition() {
+        func bitByBit(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for start in 0..<9 {
+            for end in start..<min(start + 80, bytes.count) {
+                #expect(CRC32.checksum(Array(bytes[start..<end])) == bitByBit(bytes[start..<end]))
+            }
+        }
+        for split in [0, 1, 7, 8, 9, 63, 150, 299, 300] {
+            var crc = CRC32()
+            bytes[..<split].withUnsafeBufferPointer { crc.update($0) }
+            bytes[split...].withUnsafeBufferPointer { crc.update($0) }
+            #expect(crc.value == bitByBit(bytes[...]), "split at \(split)")
+        }
+    }
 }
