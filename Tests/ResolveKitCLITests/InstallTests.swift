@@ -4,8 +4,9 @@ import ResolveKitTesting
 import Testing
 
 /// The README's install step: `rk-install` puts the tools built beside it, their manual pages and completions
-/// under a prefix, and the installed tools run.
-@Suite(.timeLimit(.minutes(2)))
+/// under a prefix, and the installed tools run. One test at a time: each install checksums about 100 MB of debug-built
+/// tools, and four at once held both cores for seconds while the rest of the parallel run waited.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct InstallTests {
     static let installed = ["rk-chat", "rk-service", "rk-approve", "rk-mcp", "rk-devserver", "rk-codegen"]
 

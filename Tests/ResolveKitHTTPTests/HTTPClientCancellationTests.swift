@@ -21,9 +21,10 @@ struct HTTPClientCancellationTests {
                 #expect(await pollUntil { server.closedConnectionCount == 1 })
                 let latency = clock.now - start
                 #expect(httpErrorCode(result) == .cancelled)
-                // Without the abort the server would hold the transfer open until the test's time limit; the bound
-                // leaves room for a loaded 2-core machine (0.53 s was seen while another build ran).
-                #expect(latency < .seconds(2), "the server saw the close after \(latency)")
+                // Without the abort the server would hold the transfer open until the test's time limit (a minute);
+                // the bound leaves room for a 2-core machine busy with the whole parallel run, where the close was
+                // seen after 4 s (0.53 s while another build ran).
+                #expect(latency < .seconds(15), "the server saw the close after \(latency)")
             }
         }
     }

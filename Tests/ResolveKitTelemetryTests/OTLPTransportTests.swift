@@ -5,7 +5,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct OTLPTransportTests {
-    static func request(_ url: String, timeout: Duration = .seconds(5)) -> OTLPRequest {
+    /// A request to `url`; the default timeout leaves room for a machine busy with the whole parallel run, where a
+    /// loopback exchange has taken over 5 s.
+    static func request(_ url: String, timeout: Duration = .seconds(30)) -> OTLPRequest {
         OTLPRequest(
             url: url, headers: [("Content-Type", "application/json"), ("Api-Key", "s3cret")],
             body: Array(#"{"resourceSpans":[]}"#.utf8), timeout: timeout)

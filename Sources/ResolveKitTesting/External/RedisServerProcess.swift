@@ -73,7 +73,9 @@ package final class RedisServerProcess: Sendable {
             executable, arguments: [directory + "/redis.conf"], standardInput: .nullDevice,
             standardOutput: .nullDevice, standardError: .nullDevice)
         child.withLock { $0 = process }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        // A server that died fails at once; a live one gets a minute, for a machine busy with a whole parallel
+        // test run, where checking took over ten seconds.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         var ready = false
         while !ready, process.isRunning, ContinuousClock.now < deadline {
             ready = await Self.answers(port: port)
