@@ -46,7 +46,7 @@ struct MCPTelemetryTests {
             _ = try await pipes.client.response(4)
             pipes.client.closeOutput()
             await pipes.serving.value
-            #expect(await telemetry.flush(timeout: .seconds(10)))
+            #expect(await telemetry.flush(timeout: .seconds(30)))
 
             let spans = collector.spans.filter { $0.traceID == Self.clientTrace }
             let request = try #require(spans.first { $0.name == "tools/call set_lights" })

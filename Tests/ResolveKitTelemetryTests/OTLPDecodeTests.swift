@@ -46,7 +46,7 @@ struct OTLPDecodeTests {
             let processor = try BatchSpanProcessor(exporter: exporter)
             async let loop: Void = processor.run()
             Self.recordTurn(with: Tracer(processor: processor))
-            #expect(await processor.forceFlush(timeout: .seconds(10)))
+            #expect(await processor.forceFlush(timeout: .seconds(30)))
             await processor.shutdown(timeout: .seconds(5))
             await loop
             #expect(receiver.requests.count == 1)

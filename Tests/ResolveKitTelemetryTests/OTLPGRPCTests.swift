@@ -162,7 +162,7 @@ struct OTLPGRPCTests {
         let running = Task { await telemetry.run() }
         let tracer = telemetry.tracer
         tracer.startSpan("invoke_agent", kind: .client, parent: .root).end()
-        #expect(await pollUntil(timeout: .seconds(10)) { !collector.calls.isEmpty })
+        #expect(await pollUntil { !collector.calls.isEmpty })
         await telemetry.shutdown(timeout: .seconds(5))
         await running.value
         let calls = collector.calls

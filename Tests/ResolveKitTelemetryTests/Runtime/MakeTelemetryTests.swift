@@ -17,7 +17,7 @@ struct MakeTelemetryTests {
                 environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_RESOURCE_ATTRIBUTES": "team=7"])
             let exporting = Task { await telemetry.run() }
             telemetry.tracer.startSpan("probe").end()
-            #expect(await telemetry.flush(timeout: .seconds(10)))
+            #expect(await telemetry.flush(timeout: .seconds(30)))
             await telemetry.shutdown(timeout: .seconds(2))
             await exporting.value
             let request = try #require(collector.requests.first)

@@ -104,7 +104,7 @@ struct TelemetryHarness: Sendable {
     ) async -> [OTLPTraceCollector.Span] {
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))
         while true {
-            await telemetry.flush(timeout: .seconds(10))
+            await telemetry.flush(timeout: .seconds(30))
             let spans = collector.spans.filter { traceID == nil || $0.traceID == traceID }
             if complete(spans) || ContinuousClock.now > deadline { return spans }
             try? await Task.sleep(for: .milliseconds(10))
