@@ -1,8 +1,8 @@
 /// The CRC-32 of ISO 3309 (gzip's, zlib's, PNG's): reflected polynomial `0xEDB88320`.
 ///
 /// Eight bytes at a time ("slicing-by-8"): table `k` holds each byte's checksum followed by `k` zero bytes, so one
-/// step folds a 64-bit load into the checksum with eight lookups. `rk-install` checksums every tool it installs, and
-/// byte by byte that took two seconds of a debug build's tools (about 100 MB).
+/// step folds a 64-bit load into the checksum with eight lookups. `rk-install` checksums every tool it installs:
+/// byte by byte, a debug build's tools (about 100 MB) took two seconds.
 package struct CRC32: Sendable {
     /// Eight tables of 256 entries, one after the other.
     private static let tables: [UInt32] = {
