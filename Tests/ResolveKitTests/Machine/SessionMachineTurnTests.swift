@@ -196,6 +196,29 @@ struct SessionMachineTurnTests {
         #expect(Script.notices(lost) == ["The assistant did not answer."])
     }
 
+    /// The backend went away mid-turn (after the call's result was posted, say): the history cannot be read either,
+    /// and the turn is lost after the second check all the same. Before, each failed read only re-armed the
+    /// watchdog, and `rk-chat -m` waited for ever.
+    @Test func aTurnWhoseHistoryCannotBeReadIsLostAtTheSecondCheck() {
+        var script = Script()
+        script.open()
+        let waiter = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let first = Script.request(script.advance(.seconds(60))) { $0 == .history }
+        #expect(first == .watchdog(turnID: "turn-1", firstCheck: true, epoch: 0))
+        let unread = script.feed(.answered(first!, Script.transportFailure(.sessionRead)))
+        #expect(Script.replies(unread)[waiter] == nil, "one failed read is not yet a lost turn")
+        let second = Script.request(script.advance(.seconds(60))) { $0 == .history }
+        #expect(second == .watchdog(turnID: "turn-1", firstCheck: false, epoch: 0))
+        let lost = script.feed(.answered(second!, Script.transportFailure(.sessionRead)))
+        guard case .turn(.failure(let error)) = Script.replies(lost)[waiter] else {
+            Issue.record("the ask did not end: \(lost)")
+            return
+        }
+        #expect(error.code == .turnLost)
+        #expect(Script.notices(lost) == ["The assistant did not answer."])
+    }
+
     @Test func aTurnThatEndedUnseenIsReconciledFromTheHistory() throws {
         var script = Script()
         script.open()

@@ -131,7 +131,8 @@ extension SessionMachine {
 
     /// The history says whether the turn ended unseen. Either way the stream missed events, so it is reopened
     /// without its cursor; while the turn is still running only on the first check. A turn still unanswered at a
-    /// later check is lost.
+    /// later check is lost, and so is one whose history cannot be read then either: a backend that went away
+    /// mid-turn must not leave `ask` waiting for ever.
     mutating func watchdogAnswered(
         _ turnID: String, firstCheck: Bool, _ result: Result<BackendAnswer, BackendFailure>, _ now: Moment,
         _ out: inout SessionOutput
@@ -139,7 +140,12 @@ extension SessionMachine {
         guard turns.tracker.turnID == turnID else { return }
         guard case .success(.history(let history)) = result else {
             out.log("The turn watchdog could not read the history: \(Self.describe(result))", .warning)
-            armWatchdog(now, &out)
+            if firstCheck {
+                armWatchdog(now, &out)
+            } else {
+                let reason = "no event for two watchdog periods, and the history could not be read"
+                loseTurn(turnID, because: reason, now, &out)
+            }
             return
         }
         if let last = history.last, last.role != "user" {
@@ -156,11 +162,19 @@ extension SessionMachine {
             resetStream(now, &out)
             armWatchdog(now, &out)
         } else {
-            out.publish(.notice("The assistant did not answer."))
-            out.log("Turn \(turnID) is lost: no event and no answer for two watchdog periods", .warning)
-            let error = ResolveKitError(
-                .turnLost, "The backend lost the turn: no event and no answer within \(settings.turnWatchdog * 2)")
-            finishTurn(.failure(error), lost: true, now, &out)
+            loseTurn(turnID, because: "no event and no answer for two watchdog periods", now, &out)
         }
+    }
+
+    /// Ends the silent turn as lost: the user is told once, and the session is remembered as possibly holding its
+    /// lock (§7.6).
+    private mutating func loseTurn(
+        _ turnID: String, because reason: String, _ now: Moment, _ out: inout SessionOutput
+    ) {
+        out.publish(.notice("The assistant did not answer."))
+        out.log("Turn \(turnID) is lost: \(reason)", .warning)
+        let error = ResolveKitError(
+            .turnLost, "The backend lost the turn: no event and no answer within \(settings.turnWatchdog * 2)")
+        finishTurn(.failure(error), lost: true, now, &out)
     }
 }
