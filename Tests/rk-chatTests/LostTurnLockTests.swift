@@ -25,10 +25,11 @@ struct LostTurnLockTests {
         /// What it prints, read to the end on a thread of its own so it never blocks on a full pipe.
         let output = Pipe()
 
-        init(folder: String) throws {
+        /// Starts it with `options` (by default: lose the next turn, keeping its lock 600 s).
+        init(folder: String, options: [String] = ["--restart-mid-turn", "600"]) throws {
             process = try ChildProcess.spawn(
                 LostTurnLockTests.binary("rk-devserver"),
-                arguments: ["--port", "0", "--api-key", "rk_wedge", "--restart-mid-turn", "600"],
+                arguments: ["--port", "0", "--api-key", "rk_wedge"] + options,
                 standardInput: .nullDevice, standardOutput: .pipe(output), standardError: .nullDevice)
             var line = ""
             for byte in output.fileHandleForReading.availableBytes(until: "\n") { line.append(Character(UnicodeScalar(byte))) }
@@ -122,6 +123,38 @@ struct LostTurnLockTests {
         #expect(second.output.contains("lost track of the last question"), "\(second.output)")
         // One watchdog period (2 s) of silence, then a new session; well short of the lock's 600 s.
         #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    /// The backend goes away mid-turn, once the call ran and while its result's POST is held: the turn's history
+    /// cannot be read either, and `rk-chat` still ends, the turn lost after two watchdog periods, instead of
+    /// waiting for ever.
+    @Test func aBackendThatWentAwayMidTurnEndsTheOneShotWithTheTurnLost() async throws {
+        let folder = try Folder()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
+        let server = try DevServer(folder: folder.path, options: ["--delay", "POST /v1/sessions/*/tool-results:60000"])
+        defer { server.stop() }
+        let chat = Mutex<ChildProcess?>(nil)
+        let watcher = Thread {
+            for _ in 0..<2400 {
+                let journal = try? String(contentsOfFile: folder.state + "/journal.jsonl", encoding: .utf8)
+                if journal?.contains("answered") == true {
+                    server.process.send(SIGKILL)
+                    break
+                }
+                usleep(25_000)
+            }
+            // A one-shot that waits for ever would hold this test, and the run, until its time limit and beyond.
+            for _ in 0..<3600 {
+                guard chat.withLock({ $0 })?.isRunning ?? true else { return }
+                usleep(25_000)
+            }
+            chat.withLock { $0 }?.send(SIGKILL)
+        }
+        watcher.start()
+        let run = try await Self.chat(server, folder) { process in chat.withLock { $0 = process } }
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("get_local_time completed"), "\(run.output)")
+        #expect(run.output.contains("The backend lost the turn"), "\(run.output)")
     }
 }
 
