@@ -43,8 +43,8 @@ struct CodegenWorkload: Workload {
             }
             log("codegen round \(round): read \(Self.format(reads.last!)) ms, pipeline \(Self.format(runs.last!)) ms")
         }
-        let read = Self.median(reads)
-        let pipeline = Self.median(runs)
+        let read = reads.median ?? 0
+        let pipeline = runs.median ?? 0
         var rows = [
             Measurement(
                 workload: name, contender: "read-files", chunk: nil, value: read, unit: "ms",
@@ -94,7 +94,7 @@ struct CodegenWorkload: Workload {
             }
             rows.append(
                 Measurement(
-                    workload: name, contender: contender, chunk: nil, value: Self.median(times), unit: "ms",
+                    workload: name, contender: contender, chunk: nil, value: times.median ?? 0, unit: "ms",
                     details: ["best": times.min()!]))
         }
         return rows
@@ -105,7 +105,6 @@ struct CodegenWorkload: Workload {
         return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
-    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

@@ -22,19 +22,11 @@ extension Report {
             return [
                 first.workload, first.contender + (first.chunk.map { " (\($0) B)" } ?? ""),
                 first.details["n"].map { String(Int($0)) } ?? "-", figure,
-                figure.hasPrefix("vs_off") ? "%" : first.unit, median(values).map { String(rounded($0)) } ?? "-",
+                figure.hasPrefix("vs_off") ? "%" : first.unit, values.median.map { String(rounded($0)) } ?? "-",
                 met ?? "-", values.map { String(rounded($0)) }.joined(separator: " "),
             ]
         }
         return aligned([header] + lines)
-    }
-
-    /// The middle value (the mean of the two middle ones for an even count); `nil` for none.
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private static func seriesKey(_ measurement: Measurement) -> String {

@@ -40,10 +40,11 @@ enum Report {
         guard let header = lines.first else { return "" }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            let padded = zip(cells, widths).map { cell, width in
+            var text = zip(cells, widths).map { cell, width in
                 cell + String(repeating: " ", count: width - cell.count)
-            }
-            return String(padded.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
+            }.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
         }
         return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + lines.dropFirst().map(line))
             .joined(separator: "\n")
