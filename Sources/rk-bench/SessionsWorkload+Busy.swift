@@ -31,7 +31,7 @@ extension SessionsWorkload {
                 }
                 return try await group.reduce(into: [String]()) { $0 += $1 }
             }
-            let seconds = Self.seconds(ContinuousClock.now - started)
+            let seconds = (ContinuousClock.now - started).inSeconds
             guard calls.count == count else {
                 throw BenchFailure(message: "\(calls.count) calls ran for \(count) turns")
             }

@@ -146,7 +146,7 @@ struct SessionsWorkload: Workload {
         let cpuBefore = ProcessStats.cpuSeconds()
         let started = ContinuousClock.now
         try await Task.sleep(for: .seconds(Self.idleSeconds))
-        let seconds = Self.seconds(ContinuousClock.now - started)
+        let seconds = (ContinuousClock.now - started).inSeconds
         let cpuPercent = (ProcessStats.cpuSeconds() - cpuBefore) / seconds * 100
         let open = host.openSessionKeys.count
         await host.drain(timeout: .seconds(5))
@@ -166,9 +166,5 @@ struct SessionsWorkload: Workload {
                 workload: name, contender: "idle-cpu" + suffix, chunk: nil, value: cpuPercent, unit: "%",
                 details: ["n": Double(count)]),
         ]
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -9,10 +9,12 @@ import ResolveKitTesting
 ///   counted exactly with glibc's `mtrace` in a child process (`allocs`);
 /// - span rows: one span started and ended, under a disabled tracer, with its spans discarded, and exported in
 ///   batches over the plain transport to a loopback OTLP receiver that answers 200, or to a closed port; `p50` and
-///   `p99` are the wall time of one `end()`, `exported` and `dropped` what became of the spans.
+///   `p99` are the wall time of one `end()`, `exported` and `dropped` what became of the spans;
+/// - `flush`, `flush-busy`: the time to export a full queue, on a quiet machine and with every core busy.
 struct TelemetryWorkload: Workload {
     let name = "telemetry"
-    let summary = "hot-path cost of metrics and spans: ns per operation (thread CPU), allocations, span end() p50/p99"
+    let summary =
+        "hot-path cost of metrics and spans: ns per operation (thread CPU), allocations, span end() p50/p99; flush (ms)"
     var metricIterations = 1_000_000
     var spanIterations = 100_000
     var repetitions = 5
@@ -68,6 +70,9 @@ struct TelemetryWorkload: Workload {
         }
         rows.append(
             try await exported("span-exported", to: receiver.baseURL, allocations: allocations?["span-start-end"]))
+        for busy in [false, true] {
+            rows.append(try await flush(to: receiver.baseURL, busy: busy, log: log))
+        }
         await receiver.stop()
         rows.append(try await exported("span-exporter-down", to: receiver.baseURL, allocations: nil))
         if let calls = allocations?["call-spans"] {

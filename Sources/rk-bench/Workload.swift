@@ -77,3 +77,10 @@ struct BenchFailure: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }
+
+extension Duration {
+    /// The duration in seconds.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
