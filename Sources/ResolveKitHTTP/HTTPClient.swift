@@ -59,6 +59,12 @@ public final class HTTPClient: Sendable {
         loop.requestStop()
     }
 
+    /// Starts the client's thread now, at the calling thread's priority, instead of at the first request's: for a
+    /// client whose requests come from code running at background priority but must not wait like it.
+    package func startThread() {
+        loop.start()
+    }
+
     /// Creates a client, runs `body` with it, and shuts it down afterwards, also when `body` throws.
     public static func withClient<R>(
         configuration: Configuration = Configuration(), isolation: isolated (any Actor)? = #isolation,

@@ -91,7 +91,8 @@ public final class Telemetry: Sendable {
         }
     }
 
-    /// Exports the spans queued so far, when the export loop runs; returns at once otherwise.
+    /// Exports the spans queued so far, when the export loop runs; returns at once otherwise. The exports it waits
+    /// for are encoded and sent at normal priority, not the kernel's idle one.
     /// - Returns: Whether they were exported (or dropped) before `timeout`.
     @discardableResult
     public func flush(timeout: Duration) async -> Bool {
@@ -115,7 +116,7 @@ public final class Telemetry: Sendable {
     }
 
     /// Exports what is queued and ends ``run()``; each loop gets at most `timeout` (what is left is dropped and
-    /// counted). Then the transport is shut down.
+    /// counted), and its last exports run at normal priority. Then the transport is shut down.
     public func shutdown(timeout: Duration) async {
         async let spans: Void = spanProcessor?.shutdown(timeout: timeout) ?? ()
         async let metrics: Void = metricsPusher?.shutdown(timeout: timeout) ?? ()

@@ -11,6 +11,9 @@ public import ResolveKitTelemetry
 /// ```
 public struct CurlOTLPTransport: OTLPTransport {
     private let client: HTTPClient
+    /// When the transport made its own clients: the one for urgent requests (a flush, the last export at
+    /// shutdown), whose thread runs at normal priority. With the caller's client, every request goes through that.
+    private let urgentClient: HTTPClient?
     private let ownsClient: Bool
     /// Trust, client identity, pins, proxy and headers of every export.
     public let network: NetworkSettings
@@ -24,14 +27,20 @@ public struct CurlOTLPTransport: OTLPTransport {
     ///     default).
     public init(client: HTTPClient, network: NetworkSettings = NetworkSettings()) {
         self.client = client
+        self.urgentClient = nil
         self.ownsClient = false
         self.network = network
     }
 
-    /// Creates a transport with a client of its own, shut down by ``shutdown()``, whose thread runs at the kernel's
-    /// idle priority: on a busy machine, exports wait for a core no tool call wants.
+    /// Creates a transport with clients of its own, shut down by ``shutdown()``. Exports go through one whose thread
+    /// runs at the kernel's idle priority: on a busy machine, they wait for a core no tool call wants. Urgent ones
+    /// (``OTLPRequest/isUrgent``: a flush, the last export at shutdown) go through a second, whose thread starts here
+    /// at the caller's priority, so that a service asked to stop while its cores are busy still sends them.
     public init(network: NetworkSettings = NetworkSettings()) {
         self.client = HTTPClient(configuration: HTTPClient.Configuration(userAgent: nil, isBackground: true))
+        let urgentClient = HTTPClient(configuration: HTTPClient.Configuration(userAgent: nil))
+        urgentClient.startThread()
+        self.urgentClient = urgentClient
         self.ownsClient = true
         self.network = network
     }
@@ -54,7 +63,7 @@ public struct CurlOTLPTransport: OTLPTransport {
         // call gets its own; exports are seconds apart.
         http.closesConnection = request.isGRPC
         do {
-            let response = try await client.execute(http)
+            let response = try await (request.isUrgent ? urgentClient ?? client : client).execute(http)
             let body = try await response.body.collect(upTo: Self.maxBodyBytes)
             var answer = OTLPResponse(status: response.status, retryAfter: response.headers["Retry-After"], body: body)
             if request.isGRPC {
@@ -70,9 +79,11 @@ public struct CurlOTLPTransport: OTLPTransport {
         }
     }
 
-    /// Shuts the client down when the transport created it.
+    /// Shuts the clients down when the transport created them.
     public func shutdown() async {
-        if ownsClient { await client.shutdown() }
+        guard ownsClient else { return }
+        await client.shutdown()
+        await urgentClient?.shutdown()
     }
 
     static func telemetryError(_ error: HTTPError, url: String) -> TelemetryError {

@@ -222,6 +222,28 @@ struct BatchSpanProcessorTests {
         }
     }
 
+    /// A batch someone waits for (a flush, shutdown) is exported urgently, at normal priority; a full batch on its
+    /// own in the background.
+    @Test func flushesAndShutdownExportUrgentlyAndFullBatchesDoNot() async throws {
+        let exporter = UrgencyNotingExporter()
+        let processor = try BatchSpanProcessor(
+            exporter: exporter,
+            configuration: BatchSpanProcessor.Configuration(
+                maxQueueSize: 100, maxExportBatchSize: 2, scheduleDelay: .seconds(5)),
+            clock: ManualClock(), jitter: { 0 })
+        async let loop: Void = processor.run()
+        let tracer = Tracer(processor: processor)
+        for index in 0..<2 { tracer.startSpan("full \(index)").end() }
+        #expect(await pollUntil { exporter.batches.count == 1 })
+        tracer.startSpan("flushed").end()
+        #expect(await processor.forceFlush(timeout: .seconds(30)))
+        tracer.startSpan("at shutdown").end()
+        await processor.shutdown(timeout: .seconds(30))
+        await loop
+        #expect(exporter.batches.map(\.count) == [2, 1, 1])
+        #expect(exporter.batches.map(\.urgently) == [false, true, true])
+    }
+
     @Test func aRefusedBatchIsDroppedNotRetried() async throws {
         let receiver = OTLPReceiver([OTLPReceiver.Reply(status: 400)])
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
@@ -312,4 +334,21 @@ struct BatchSpanProcessorTests {
         }
         return (slowest, total)
     }
+}
+
+/// An exporter that notes each batch's size and urgency, and takes it.
+private final class UrgencyNotingExporter: SpanExporter {
+    private let noted = Mutex<[(count: Int, urgently: Bool)]>([])
+    var batches: [(count: Int, urgently: Bool)] { noted.withLock { $0 } }
+
+    func export(_ spans: [FinishedSpan]) async -> SpanExportResult {
+        await export(spans, urgently: false)
+    }
+
+    func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
+        noted.withLock { $0.append((spans.count, urgently)) }
+        return .success
+    }
+
+    func shutdown() async {}
 }

@@ -128,6 +128,27 @@ struct BatchSpanStateMachineTests {
         #expect(machine.flushRequested(id: 10) == (done: true, wake: false))
     }
 
+    /// Exports run at normal priority while someone waits for them, at the kernel's idle priority otherwise.
+    @Test func exportsAreUrgentWhileAFlushOrShutdownWaits() {
+        var machine = Self.machine(queue: 8, batch: 2)
+        for number: UInt64 in 1...3 { _ = machine.spanEnded(Self.span(number)) }
+        #expect(machine.nextAction() == .export([Self.span(1), Self.span(2)]))
+        #expect(!machine.isUrgent, "a full batch on its own is routine")
+        _ = machine.exportEnded(.success, jitter: 0)
+        #expect(!machine.flushRequested(id: 1).done)
+        #expect(machine.isUrgent)
+        #expect(machine.nextAction() == .export([Self.span(3)]))
+        #expect(machine.exportEnded(.success, jitter: 0) == [1])
+        #expect(!machine.isUrgent, "the flush is settled")
+        _ = machine.spanEnded(Self.span(4))
+        _ = machine.flushRequested(id: 2)
+        machine.flushAbandoned(id: 2)
+        #expect(!machine.isUrgent, "nobody waits any more")
+        _ = machine.shutdownRequested()
+        #expect(machine.isUrgent)
+        #expect(machine.nextAction() == .export([Self.span(4)]))
+    }
+
     @Test func shutdownExportsWhatIsQueuedThenFinishesAndDropsLaterSpans() {
         var machine = Self.machine()
         _ = machine.spanEnded(Self.span(1))

@@ -18,17 +18,36 @@ struct IdleThreadTests {
         #expect(seen.allSatisfy { $0.policy == 5 })
     }
 
-    /// The thread lives as long as its owner: dropping the last reference ends it.
-    @Test func theThreadEndsOnceItsOwnerIsGone() async throws {
+    /// Work someone waits for runs on a second thread at the policy and `nice` of the code that made the object,
+    /// also when a task at background priority asks (its thread runs at `nice` 10, and an unprivileged process
+    /// cannot make a thread faster than itself).
+    @Test func urgentJobsRunOnASecondThreadAtTheMakersPriority() async {
+        let thread = IdleThread(name: "rk-test-urgent")
+        let makersNice = currentNice()
+        let urgent = await Task.detached(priority: .background) {
+            await thread.run(urgently: true) {
+                (thread: currentThreadID(), policy: sched_getscheduler(0), nice: currentNice())
+            }
+        }.value
+        let idle = await thread.run { currentThreadID() }
+        #expect(urgent.policy == SCHED_OTHER)
+        #expect(urgent.nice == makersNice)
+        #expect(urgent.thread != idle)
+        #expect(urgent.thread != currentThreadID())
+    }
+
+    /// The threads live as long as their owner: dropping the last reference ends them.
+    @Test func theThreadsEndOnceTheirOwnerIsGone() async throws {
         var thread: IdleThread? = IdleThread(name: "rk-test-ending")
-        let id = await thread!.run { currentThreadID() }
-        #expect(FileManager.default.fileExists(atPath: "/proc/self/task/\(id)"))
+        let ids = [await thread!.run { currentThreadID() }, await thread!.run(urgently: true) { currentThreadID() }]
+        let paths = ids.map { "/proc/self/task/\($0)" }
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
         thread = nil
         let deadline = ContinuousClock.now + .seconds(10)
-        while FileManager.default.fileExists(atPath: "/proc/self/task/\(id)"), ContinuousClock.now < deadline {
+        while paths.contains(where: { FileManager.default.fileExists(atPath: $0) }), ContinuousClock.now < deadline {
             await Task.yield()
         }
-        #expect(!FileManager.default.fileExists(atPath: "/proc/self/task/\(id)"))
+        #expect(!paths.contains { FileManager.default.fileExists(atPath: $0) })
     }
 }
 
@@ -36,4 +55,11 @@ struct IdleThreadTests {
 private func currentThreadID() -> Int32 {
     let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
     return Int32(target.split(separator: "/").last ?? "") ?? -1
+}
+
+/// The calling thread's `nice`: field 19 of `/proc/thread-self/stat`, counted after its name's closing parenthesis.
+private func currentNice() -> Int {
+    let stat = (try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8)) ?? ""
+    let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+    return fields.count > 16 ? Int(fields[16]) ?? -100 : -100
 }

@@ -137,11 +137,12 @@ struct OTLPMetricsTests {
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
             let clock = ManualClock()
             let metrics = try Self.recordedCatalog()
+            let transport = UrgencyNotingTransport(try PlainHTTPTransport())
             let pusher = OTLPMetricsPusher(
                 registry: metrics.registry,
                 export: TelemetryConfiguration.Export(
                     endpoint: server.baseURL + "/v1/metrics", headers: [("api-key", "k")], timeout: .seconds(5)),
-                resource: TelemetryResource(serviceName: "metrics-test"), transport: try PlainHTTPTransport(),
+                resource: TelemetryResource(serviceName: "metrics-test"), transport: transport,
                 interval: .seconds(60), clock: clock)
             async let loop: Void = pusher.run()
             await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(60)))
@@ -152,6 +153,7 @@ struct OTLPMetricsTests {
             await pusher.shutdown(timeout: .seconds(30))
             await loop
             #expect(receiver.requests.count == 2)
+            #expect(transport.urgency == [false, true], "the last push, at shutdown, is waited for")
             let request = try #require(receiver.requests.last)
             #expect(request.path == "/v1/metrics")
             #expect(request.header("api-key") == "k")
@@ -251,5 +253,25 @@ extension Telemetry {
         record()
         await shutdown(timeout: .seconds(30))
         await loop
+    }
+}
+
+/// A transport that notes whether each request was urgent, and passes it on.
+private final class UrgencyNotingTransport: OTLPTransport {
+    private let base: any OTLPTransport
+    private let noted = Mutex<[Bool]>([])
+    var urgency: [Bool] { noted.withLock { $0 } }
+
+    init(_ base: any OTLPTransport) {
+        self.base = base
+    }
+
+    func send(_ request: OTLPRequest) async throws(TelemetryError) -> OTLPResponse {
+        noted.withLock { $0.append(request.isUrgent) }
+        return try await base.send(request)
+    }
+
+    func shutdown() async {
+        await base.shutdown()
     }
 }

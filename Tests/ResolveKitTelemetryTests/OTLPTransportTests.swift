@@ -40,9 +40,16 @@ struct OTLPTransportTests {
             #expect(first.header("Api-Key") == "s3cret")
             #expect(first.body == Array(#"{"resourceSpans":[]}"#.utf8))
             #expect(server.connectionCount == 1, "the connection is kept alive between exports")
+            // A flush's export, sent at normal priority (the curl transport's second client).
+            var urgent = Self.request(url)
+            urgent.isUrgent = true
+            #expect(try await transport.send(urgent).status == 200)
+            #expect(receiver.requests.count == 3)
             await transport.shutdown()
-            let error = await #expect(throws: TelemetryError.self) { try await transport.send(Self.request(url)) }
-            #expect(error?.code == .shutdown)
+            for request in [Self.request(url), urgent] {
+                let error = await #expect(throws: TelemetryError.self) { try await transport.send(request) }
+                #expect(error?.code == .shutdown)
+            }
         }
     }
 

@@ -6,8 +6,8 @@ import Synchronization
 /// The shared side of the one thread that owns a client's curl multi handle: other threads post commands and wake
 /// the thread through an `eventfd`; the thread (``CurlMultiDriver``) does every curl call on the handles.
 ///
-/// The thread starts with the first transfer (never from an initialiser) and ends on ``stop()``, which returns only
-/// after every transfer was aborted and the multi handle cleaned up.
+/// The thread starts with the first transfer (never from an initialiser), or earlier on ``start()``, and ends on
+/// ``stop()``, which returns only after every transfer was aborted and the multi handle cleaned up.
 final class CurlLoop: Sendable {
     /// Work for the curl thread.
     enum Command: Sendable {
@@ -62,6 +62,18 @@ final class CurlLoop: Sendable {
             inbox.nextID += 1
             return inbox.nextID
         }
+    }
+
+    /// Starts the thread now, from the calling thread, rather than with the first transfer: a thread inherits its
+    /// maker's `nice`, and the first transfer may come from a thread at a lower priority that an unprivileged
+    /// process cannot raise again. Does nothing once started or stopped.
+    func start() {
+        let starts = inbox.withLock { inbox -> Bool in
+            guard inbox.phase == .idle else { return false }
+            inbox.phase = .running
+            return true
+        }
+        if starts { startDriverThread() }
     }
 
     /// Posts `command` and wakes the curl thread, starting it for the first transfer.

@@ -97,6 +97,10 @@ extension BatchSpanProcessor {
 
         var queuedCount: Int { queue.count }
 
+        /// Whether someone waits for the exports: a flush, or shutdown. Their work then runs at normal priority
+        /// rather than at the kernel's idle one, which on a busy machine would leave it a sliver of a core.
+        var isUrgent: Bool { !flushes.waiting.isEmpty || phase == .shuttingDown }
+
         mutating func spanEnded(_ span: consuming QueuedSpan) -> EndAction {
             received += 1
             guard phase == .running else { return drop(.shutdown, count: 1) }
@@ -117,8 +121,7 @@ extension BatchSpanProcessor {
                 inFlight?.exporting = true
                 return .export(batch.spans)
             }
-            let urgent = !flushes.waiting.isEmpty || phase == .shuttingDown
-            if !queue.isEmpty, queue.count >= configuration.maxBatchSize || timerDue || urgent {
+            if !queue.isEmpty, queue.count >= configuration.maxBatchSize || timerDue || isUrgent {
                 let batch = takeBatch()
                 timerDue = false
                 inFlight = InFlight(spans: batch)

@@ -75,7 +75,8 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     private let droppedCounter: Counter<EnumLabel<DropReason>>?
     private let exportedCounter: Counter<>?
     private let running = Atomic<Bool>(false)
-    /// Where deferred spans are described before export: at the kernel's idle priority, as the exporters encode.
+    /// Where deferred spans are described before export: at the kernel's idle priority, as the exporters encode (at
+    /// normal priority while a flush or shutdown waits).
     private let describer = IdleThread(name: "rk-otlp-describe")
 
     /// Creates a processor.
@@ -164,7 +165,8 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
         }
         while true {
             if Task.isCancelled { abandon() }
-            switch machine.withLock({ $0.nextAction() }) {
+            let (action, urgently) = machine.withLock { ($0.nextAction(), $0.isUrgent) }
+            switch action {
             case .finish:
                 await exporter.shutdown()
                 return
@@ -172,8 +174,8 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
                 let timedOut = await wakeup.wait(for: duration, clock: clock)
                 machine.withLock { $0.waitEnded(timedOut: timedOut) }
             case .export(let batch):
-                let spans = await describer.run { batch.map(\.finished) }
-                let result = await exporter.export(spans)
+                let spans = await describer.run(urgently: urgently) { batch.map(\.finished) }
+                let result = await exporter.export(spans, urgently: urgently)
                 let jitter = self.jitter()
                 complete(counting { $0.exportEnded(result, jitter: jitter) })
             }

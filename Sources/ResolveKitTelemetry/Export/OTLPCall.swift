@@ -73,12 +73,14 @@ enum OTLPCall {
 
     /// The request for an export of `body` (already built with ``body(_:_:_:)``) to `export`.
     static func request(
-        _ body: [UInt8], to export: TelemetryConfiguration.Export, method: Method
+        _ body: [UInt8], to export: TelemetryConfiguration.Export, method: Method, urgently: Bool
     ) -> OTLPRequest {
-        OTLPRequest(
+        var request = OTLPRequest(
             url: url(export.endpoint, export.encoding, method),
             headers: headers(
                 export.headers, encoding: export.encoding, compression: export.compression, timeout: export.timeout),
             body: body, timeout: export.timeout, isGRPC: export.encoding == .grpc)
+        request.isUrgent = urgently
+        return request
     }
 }

@@ -14,7 +14,8 @@ public final class OTLPMetricsPusher: Sendable {
     private let startTime: UInt64
     private let stop = Wakeup()
     private let stopped = OneTimeSignal()
-    /// Encodes and compresses each push at the kernel's idle priority, as the span exporter does.
+    /// Encodes and compresses each push at the kernel's idle priority (the last, at normal priority), as the span
+    /// exporter does.
     private let encoder = IdleThread(name: "rk-otlp-metrics")
 
     /// Creates a pusher.
@@ -48,25 +49,28 @@ public final class OTLPMetricsPusher: Sendable {
         defer { stopped.fire() }
         while !Task.isCancelled {
             let timedOut = await stop.wait(for: interval, clock: clock)
-            _ = await push()
+            // The last push, at shutdown, is waited for: at normal priority.
+            _ = await push(urgently: !timedOut)
             if !timedOut { return }
         }
     }
 
-    /// Pushes the registry's current values once.
+    /// Pushes the registry's current values once; `urgently`, at normal priority rather than in the background
+    /// (the last push at shutdown is).
     /// - Returns: Whether the endpoint took them.
     @discardableResult
-    public func push() async -> Bool {
+    public func push(urgently: Bool = false) async -> Bool {
         // The values are read here (their locks are the calls' too); the bytes are made on the idle thread.
         let snapshot = registry.snapshot()
         let (resource, startTime, now, export) = (resource, startTime, time.now(), export)
-        let body = await encoder.run {
+        let body = await encoder.run(urgently: urgently) {
             let encoded = OTLPMetricsEncoding.encode(
                 snapshot, resource: resource, startTimeUnixNano: startTime, timeUnixNano: now, as: export.encoding)
             return OTLPCall.body(encoded, export.encoding, export.compression)
         }
         do {
-            let response = try await transport.send(OTLPCall.request(body, to: export, method: .metrics))
+            let response = try await transport.send(
+                OTLPCall.request(body, to: export, method: .metrics, urgently: urgently))
             let now = Int64(time.now() / 1_000_000_000)
             switch OTLPAnswer.verdict(response, isGRPC: export.encoding == .grpc, nowUnixSeconds: now) {
             case .accepted(let body):

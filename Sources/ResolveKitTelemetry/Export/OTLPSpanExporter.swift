@@ -4,7 +4,8 @@ public import ResolveKitCore
 /// the default) or JSON, or as a gRPC call to the collector's `TraceService/Export`; gzipped when asked. A batch is
 /// encoded (and compressed) on a thread of the exporter's own at the kernel's idle priority: a 512-span batch takes a
 /// core for about a fifth of a millisecond in protobuf (half a millisecond in JSON, and about 0.6 ms more with gzip),
-/// which on a busy machine it only gets when no tool call wants it.
+/// which on a busy machine it only gets when no tool call wants it. A batch someone waits for (a flush, the last
+/// exports at shutdown) is encoded at normal priority instead.
 ///
 /// 2xx is success (a partial success drops the spans the endpoint rejected, and says why in a warning); 429, 502,
 /// 503 and 504 are retried (after `Retry-After` when the endpoint sends it), as are transport failures; any other
@@ -53,13 +54,20 @@ public struct OTLPSpanExporter: SpanExporter {
 
     /// Encodes, compresses when asked and (over gRPC) frames the batch on the exporter's idle thread, and posts it.
     public func export(_ spans: [FinishedSpan]) async -> SpanExportResult {
+        await export(spans, urgently: false)
+    }
+
+    /// Exports the batch as ``export(_:)`` does; `urgently`, its encoding and its request run at normal priority
+    /// (a flush, or the last exports at shutdown, which on a busy machine the idle thread would hold up).
+    public func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
         let (resource, encoding, compression) = (resource, encoding, compression)
-        let body = await encoder.run {
+        let body = await encoder.run(urgently: urgently) {
             OTLPCall.body(OTLPTraceEncoding.encode(spans, resource: resource, as: encoding), encoding, compression)
         }
         let response: OTLPResponse
         do {
-            response = try await transport.send(OTLPCall.request(body, to: target, method: .traces))
+            response = try await transport.send(
+                OTLPCall.request(body, to: target, method: .traces, urgently: urgently))
         } catch {
             logger.warning(
                 "OTLP trace export failed", metadata: ["endpoint": EndpointURL.redacted(endpoint), "error": "\(error)"])

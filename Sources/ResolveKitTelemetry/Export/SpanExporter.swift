@@ -16,6 +16,16 @@ public enum SpanExportResult: Sendable, Equatable {
 public protocol SpanExporter: Sendable {
     /// Sends one batch. Must not take longer than its own timeout: the processor waits for it.
     func export(_ spans: [FinishedSpan]) async -> SpanExportResult
+    /// Sends one batch that someone waits for when `urgently` (a flush, or the last exports at shutdown): its work
+    /// then runs at normal priority, not in the background. By default the same as ``export(_:)``.
+    func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult
     /// Releases what the exporter holds.
     func shutdown() async
+}
+
+extension SpanExporter {
+    /// Sends the batch with ``export(_:)``, however urgent.
+    public func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
+        await export(spans)
+    }
 }

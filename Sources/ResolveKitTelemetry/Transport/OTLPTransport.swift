@@ -13,6 +13,9 @@ public struct OTLPRequest: Sendable {
     /// Whether it is a gRPC call: sent over HTTP/2 (in clear text without asking, for `http://`), its outcome in
     /// the answer's ``OTLPResponse/grpcStatus``.
     public var isGRPC: Bool
+    /// Whether someone waits for it (a flush, the last export at shutdown): a transport that works in the
+    /// background then sends it at normal priority. `false` by default.
+    public var isUrgent = false
 
     /// Creates a request.
     public init(

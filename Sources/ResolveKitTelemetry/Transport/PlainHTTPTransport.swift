@@ -4,9 +4,9 @@ import Synchronization
 /// (a collector on the same host, e.g. `http://127.0.0.1:4318`), HTTP/1.1 with one kept-alive connection.
 ///
 /// Requests run one at a time on a thread of their own at the kernel's idle priority, so the blocking socket work
-/// never occupies a thread of the Swift concurrency pool nor takes a core a tool call wants; every wait (connect,
-/// send, answer) counts against the request's timeout, and a cancelled request stops within 50 ms of its thread
-/// getting a core.
+/// never occupies a thread of the Swift concurrency pool nor takes a core a tool call wants (an urgent one, a flush
+/// or the last export at shutdown, on a second thread at normal priority); every wait (connect, send, answer)
+/// counts against the request's timeout, and a cancelled request stops within 50 ms of its thread getting a core.
 public final class PlainHTTPTransport: OTLPTransport {
     private struct State {
         var idle: (connection: PlainHTTPConnection, endpoint: EndpointURL)?
@@ -14,7 +14,8 @@ public final class PlainHTTPTransport: OTLPTransport {
     }
 
     private let thread = IdleThread(name: "rk-otlp-send")
-    /// The idle connection is only taken and put back on `thread`.
+    /// The idle connection is only taken and put back by `thread`'s jobs; one taken by one thread is not there for
+    /// the other, which opens its own.
     private let state = Mutex(State())
 
     /// Creates a transport for `endpoints` (the traces and metrics URLs it will post to).
@@ -37,7 +38,7 @@ public final class PlainHTTPTransport: OTLPTransport {
         let endpoint = try Self.plainEndpoint(request.url)
         let cancelled = CancelFlag()
         let result: Result<OTLPResponse, TelemetryError> = await withTaskCancellationHandler {
-            await thread.run {
+            await thread.run(urgently: request.isUrgent) {
                 Result { () throws(TelemetryError) -> OTLPResponse in
                     try self.exchange(request, endpoint: endpoint, cancelled: cancelled)
                 }
