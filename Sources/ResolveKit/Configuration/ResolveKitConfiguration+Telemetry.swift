@@ -27,8 +27,14 @@ extension ResolveKitConfiguration {
         do {
             let settings = try TelemetryConfiguration(environment: environment, defaultServiceName: serviceName)
             for warning in settings.warnings { logger.warning("telemetry: \(warning)") }
-            return try Telemetry(
-                configuration: settings, transport: CurlOTLPTransport(network: network), logger: logger)
+            // A transport of its own starts a thread for the exports someone waits for; with nothing to export,
+            // the runtime's shared client stands in, unused.
+            let exports = !settings.isDisabled && (settings.traces != nil || settings.metrics != nil)
+            let transport =
+                exports
+                ? CurlOTLPTransport(network: network)
+                : CurlOTLPTransport(client: ResolveKitRuntime.sharedHTTPClient, network: network)
+            return try Telemetry(configuration: settings, transport: transport, logger: logger)
         } catch {
             throw ResolveKitError(.invalidConfiguration, "Telemetry: \(error.message)", underlying: error)
         }
