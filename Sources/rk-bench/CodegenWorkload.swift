@@ -101,10 +101,8 @@ struct CodegenWorkload: Workload {
     }
 
     static func milliseconds(_ body: () -> Void) -> Double {
-        let duration = ContinuousClock().measure(body)
-        return Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        ContinuousClock().measure(body).inSeconds * 1000
     }
-
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

@@ -103,7 +103,7 @@ struct ReplicasWorkload: Workload {
                 }
                 try await Task.sleep(for: .milliseconds(1))
             }
-            gaps.append(Self.milliseconds(killedAt.duration(to: .now)))
+            gaps.append(killedAt.duration(to: .now).inSeconds * 1000)
             let holder = try await leases.read(user).holder
             guard holder?.hasPrefix("new-owner#") == true else {
                 let state = (try? await host.session(for: user)).map { "\($0.connectionState)" } ?? "no session"
@@ -117,7 +117,7 @@ struct ReplicasWorkload: Workload {
         log("replicas: \(Self.kills) replicas killed in the middle of a call, lease \(Self.lease), sweep 500 ms")
         var row = ToolLatencyWorkload.row(name, "takeover-gap", gaps)
         row.unit = "ms"
-        row.details["lease_ms"] = Self.milliseconds(Self.lease)
+        row.details["lease_ms"] = Self.lease.inSeconds * 1000
         return row
     }
 
@@ -200,10 +200,6 @@ struct ReplicasWorkload: Workload {
             let calls = line.dropFirst("cmdstat_evalsha:".count).split(separator: ",").first?.dropFirst("calls=".count)
         else { return 0 }
         return Int(calls) ?? 0
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }
 
