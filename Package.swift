@@ -206,7 +206,8 @@ let package = Package(
                 "ResolveKitHTTP", "ResolveKitChildProcess",
             ]),
         // A runtime in a process of its own, killed and restarted by the exactly-once tests.
-        .executableTarget(name: "rk-crash-probe", dependencies: ["ResolveKit"], path: "Tests/CrashProbe"),
+        .executableTarget(
+            name: "rk-crash-probe", dependencies: ["ResolveKit", "ResolveKitChildProcess"], path: "Tests/CrashProbe"),
     ]
 )
 

@@ -11,7 +11,8 @@ import Synchronization
 /// here closes its descriptors itself (`posix_spawn_file_actions_addclosefrom_np`), and nothing reads the directory.
 ///
 /// The child starts in a process group of its own, with an empty signal mask and default signal actions: the
-/// parent's threads block or ignore signals the child must receive. A thread of its own waits for it.
+/// parent's threads block or ignore signals the child must receive. A thread of its own waits for it. It is sent
+/// SIGTERM when this process ends, however it ends (see ``SpawnRequest``).
 package final class ChildProcess: Sendable {
     /// Where one of the child's standard streams goes.
     package enum Stream: Sendable {
@@ -48,11 +49,11 @@ package final class ChildProcess: Sendable {
         standardError: Stream = .inherit
     ) throws(ChildProcessError) -> ChildProcess {
         let streams = [standardInput, standardOutput, standardError]
-        let pid = try SpawnRequest(
-            executable: executable, arguments: arguments,
-            environment: environment ?? ProcessInfo.processInfo.environment, currentDirectory: currentDirectory,
-            streams: streams
-        ).spawn()
+        let pid = try SpawningThread.shared.spawn(
+            SpawnRequest(
+                executable: executable, arguments: arguments,
+                environment: environment ?? ProcessInfo.processInfo.environment, currentDirectory: currentDirectory,
+                streams: streams))
         for (descriptor, stream) in streams.enumerated() {
             guard case .pipe(let pipe) = stream else { continue }
             // Closing a handle twice (one pipe for both outputs) is refused by FileHandle, not done twice.

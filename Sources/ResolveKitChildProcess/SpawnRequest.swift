@@ -4,7 +4,18 @@ import Glibc
 
 /// One `posix_spawn` call: the file actions that wire the child's standard streams and close every other
 /// descriptor, and the attributes that give it a process group and clean signal state.
-struct SpawnRequest {
+///
+/// The child ends with this process: it is started through util-linux's `setpriv --pdeathsig SIGTERM`, which asks
+/// the kernel to send it SIGTERM when its parent thread ends (``SpawningThread`` is one that lives as long as the
+/// process) and then runs the program in the same process, with the same pid. A process in a group of its own would
+/// otherwise outlive a parent killed with SIGKILL or interrupted with Ctrl-C: a test run cut short left its
+/// `redis-server` and `nginx` running, a killed service its commands. SIGTERM, not SIGKILL, so a server stops its
+/// own children too (nginx its workers). Without `setpriv` (it is in every Debian and Ubuntu system, as part of the
+/// essential `util-linux`), the program runs directly and may outlive this process.
+struct SpawnRequest: Sendable {
+    static let launcher = "/usr/bin/setpriv"
+    private static let hasLauncher = access(launcher, X_OK) == 0
+
     var executable: String
     var arguments: [String]
     var environment: [String: String]
@@ -30,16 +41,35 @@ struct SpawnRequest {
         if let currentDirectory { try check(posix_spawn_file_actions_addchdir_np(&actions, currentDirectory)) }
         try setSignalsAndGroup(&attributes)
 
-        let argv = CStrings([executable] + arguments)
+        // Through the launcher, what `execve` refuses would be its exit status: that much is checked here first.
+        try checkExecutable()
+        let launch =
+            Self.hasLauncher
+            ? [Self.launcher, "--pdeathsig", "TERM", "--", executable.contains("/") ? executable : "./" + executable]
+            : [executable]
+        let argv = CStrings(launch + arguments)
         let envp = CStrings(environment.map { "\($0.key)=\($0.value)" })
         defer {
             argv.free()
             envp.free()
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
+        let result = posix_spawn(&pid, launch[0], &actions, &attributes, argv.pointers, envp.pointers)
         guard result == 0 else { throw ChildProcessError(code: .spawnFailed, executable: executable, errno: result) }
         return pid
+    }
+
+    /// Throws what `execve` would for a missing file (`ENOENT`), one that is not an executable file (`EACCES`).
+    private func checkExecutable() throws(ChildProcessError) {
+        var path = executable
+        if !executable.hasPrefix("/"), let currentDirectory { path = currentDirectory + "/" + executable }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ChildProcessError(code: .spawnFailed, executable: executable, errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
+            throw ChildProcessError(code: .spawnFailed, executable: executable, errno: EACCES)
+        }
     }
 
     private func addStreams(to actions: inout posix_spawn_file_actions_t) throws(ChildProcessError) {

@@ -1,13 +1,17 @@
 // rk-crash-probe: a runtime in a process of its own, for tests that kill it and start it again.
 //
 //   rk-crash-probe --base-url URL --state-dir DIR|automatic [--message TEXT] [--key KEY]
+//   rk-crash-probe --spawn-sleep SECONDS
 //
 // `--state-dir automatic` keeps its state where a program's is by default (`$XDG_STATE_HOME/resolvekit/<program>/…`).
 // With --message it asks and prints `answer: …`; without, it starts, posts what the journal still holds, and exits.
 // With --key it runs the session of that key in a ResolveKitHost instead of a runtime of its own.
 // Its functions print `started <call id>` when they begin, so a test knows exactly when to kill it.
+// `--spawn-sleep` starts `/bin/sleep SECONDS` as every child of this package is started, prints `child <pid>` and
+// waits for it: a test kills this process and looks whether the child outlived it.
 import Foundation
 import ResolveKit
+import ResolveKitChildProcess
 
 /// Prints a line at once (stdout is a pipe: no buffering may hide a line from the test).
 func say(_ line: String) {
@@ -46,6 +50,12 @@ var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else { break }
     options[flag] = value
+}
+if let seconds = options["--spawn-sleep"] {
+    let child = try ChildProcess.spawn("/bin/sleep", arguments: [seconds])
+    say("child \(child.pid)")
+    child.waitUntilExit()
+    exit(0)
 }
 guard let base = options["--base-url"].flatMap(URL.init(string:)), let state = options["--state-dir"] else {
     FileHandle.standardError.write(Data("usage: rk-crash-probe --base-url URL --state-dir DIR [--message TEXT] [--key KEY]\n".utf8))

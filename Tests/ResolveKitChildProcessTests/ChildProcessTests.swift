@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ResolveKitChildProcess
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -51,6 +52,36 @@ struct ChildProcessTests {
         defer { child.send(SIGKILL) }
         #expect(getpgid(child.pid) == child.pid)
         #expect(getpgid(child.pid) != getpgrp())
+    }
+
+    /// The kernel signals a child when the *thread* that started it ends; children are started from one thread that
+    /// lives as long as the process, so a short-lived caller's thread may end first.
+    @Test func aChildStartedFromAThreadThatEndsKeepsRunning() throws {
+        let started = Mutex<Result<ChildProcess, ChildProcessError>?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let child = Result { () throws(ChildProcessError) in try ChildProcess.spawn("/bin/sleep", arguments: ["30"]) }
+            started.withLock { $0 = child }
+            ended.signal()
+        }
+        thread.start()
+        ended.wait()
+        while !thread.isFinished { usleep(1_000) }
+        let child = try #require(started.withLock { $0 }).get()
+        defer { child.send(SIGKILL) }
+        #expect(child.waitUntilExit(timeout: .milliseconds(300)) == nil)
+    }
+
+    @Test func aFileThatIsNotExecutableIsATypedError() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/rk-not-executable-\(getpid())"
+        try Data("echo no\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try ChildProcess.spawn(path)
+        } throws: { error in
+            let error = error as? ChildProcessError
+            return error?.code == .spawnFailed && error?.errno == EACCES
+        }
     }
 
     @Test func aMissingExecutableIsATypedErrorNamingIt() {
