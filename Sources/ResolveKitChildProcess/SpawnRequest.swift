@@ -45,7 +45,7 @@ struct SpawnRequest: Sendable {
         try checkExecutable()
         let launch =
             Self.hasLauncher
-            ? [Self.launcher, "--pdeathsig", "TERM", "--", executable.contains("/") ? executable : "./" + executable]
+            ? [Self.launcher, "--pdeathsig", "TERM", "--", Self.pathForLauncher(executable)]
             : [executable]
         let argv = CStrings(launch + arguments)
         let envp = CStrings(environment.map { "\($0.key)=\($0.value)" })
@@ -57,6 +57,13 @@ struct SpawnRequest: Sendable {
         let result = posix_spawn(&pid, launch[0], &actions, &attributes, argv.pointers, envp.pointers)
         guard result == 0 else { throw ChildProcessError(code: .spawnFailed, executable: executable, errno: result) }
         return pid
+    }
+
+    /// `executable` as the launcher must be given it: `/proc/self/…` (this program, `/proc/self/exe`) would name the
+    /// launcher's own files there, and a bare name would be looked for in `PATH`.
+    private static func pathForLauncher(_ executable: String) -> String {
+        if executable.hasPrefix("/proc/self/") { return "/proc/\(getpid())/" + executable.dropFirst(11) }
+        return executable.contains("/") ? executable : "./" + executable
     }
 
     /// Throws what `execve` would for a missing file (`ENOENT`), one that is not an executable file (`EACCES`).

@@ -72,6 +72,16 @@ struct ChildProcessTests {
         #expect(child.waitUntilExit(timeout: .milliseconds(300)) == nil)
     }
 
+    /// `/proc/self/exe` is how a program starts itself again (rk-bench's children): `self` is the parent here.
+    @Test func aPathUnderProcSelfNamesThisProcesssFile() throws {
+        let echo = open("/bin/echo", O_RDONLY | O_CLOEXEC)
+        try #require(echo >= 0)
+        defer { close(echo) }
+        let output = try ChildProcess.run("/proc/self/fd/\(echo)", arguments: ["started again"])
+        #expect(output.termination == .init(reason: .exit, status: 0))
+        #expect(output.standardOutput == "started again\n")
+    }
+
     @Test func aFileThatIsNotExecutableIsATypedError() throws {
         let path = FileManager.default.temporaryDirectory.path + "/rk-not-executable-\(getpid())"
         try Data("echo no\n".utf8).write(to: URL(fileURLWithPath: path))
