@@ -69,7 +69,7 @@ extension SessionsWorkload {
                 "client_run_queue_us_per_turn": clientWait / Double(count * rounds) * 1e6,
                 "backend_run_queue_us_per_turn": backendWait / Double(count * rounds) * 1e6,
             ],
-            target: .init(figure: "p99", limit: 5000))
+            target: .init(figure: "p99", limit: 5000), samples: dispatch)
     }
 
     /// When the child appended each `tool_call_request`, by call id, in `CLOCK_MONOTONIC` nanoseconds.

@@ -218,7 +218,8 @@ struct ToolLatencyWorkload: Workload {
             baseline == nil ? Measurement.Target(figure: "p99", limit: 1000) : .init(figure: "vs_off_p99", limit: 5)
         return Measurement(
             workload: workload, contender: contender, chunk: nil, value: sorted.reduce(0, +) / Double(sorted.count),
-            unit: "us", details: details, target: contender.hasSuffix("floor") ? nil : target)
+            unit: "us", details: details, target: contender.hasSuffix("floor") ? nil : target, samples: samples,
+            baseline: baseline?.contender)
     }
 }
 

@@ -20,11 +20,16 @@ extension Workload {
 
     /// The nearest-rank percentile `p` (0...1) of samples sorted ascending; 0 when there are none.
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        sorted.nearestRank(p)
     }
 }
 
 extension [Double] {
+    /// The nearest-rank percentile `p` (0...1) of these samples, sorted ascending; 0 when there are none.
+    func nearestRank(_ p: Double) -> Double {
+        isEmpty ? 0 : self[Swift.min(count - 1, Int(Double(count) * p))]
+    }
+
     /// The middle value (the mean of the two middle ones for an even count); `nil` for none.
     var median: Double? {
         guard !isEmpty else { return nil }
@@ -61,6 +66,10 @@ struct Measurement: Sendable {
     var details: [String: Double] = [:]
     /// What the row must stay under, where it has a target: a series of runs (`--runs`) counts the runs that were.
     var target: Target? = nil
+    /// The samples the row's percentiles were taken from, for a series of runs to pool (never printed).
+    var samples: [Double] = []
+    /// The contender of the same run whose samples the row's `vs_off_*` figures compare with.
+    var baseline: String? = nil
 
     /// A target: `figure` (a detail's name, or `value`) at most `limit`, in the row's unit (in % for `vs_off_*`).
     struct Target: Sendable, Equatable {

@@ -40,6 +40,42 @@ struct SeriesReportTests {
         #expect(row.hasSuffix("4400.0 2800.0 5300.0 7300.0 4100.0"))
     }
 
+    @Test("a row with samples also shows its figure of every run's samples pooled, a comparison against the pooled baseline")
+    func pooled() throws {
+        // Run 1's p99 (its 100th of 100) is an outlier the other run does not have: each run's comparison swings,
+        // the pooled one does not.
+        func run(_ offset: Double, slowest: Double) -> [Measurement] {
+            let off = (1...100).map { Double($0) + offset }
+            let on = off.map { $0 * 1.02 }.dropLast() + [slowest]
+            return [
+                ToolLatencyWorkload.row("tool-latency", "result-post", off),
+                ToolLatencyWorkload.row(
+                    "tool-latency", "result-post+telemetry", Array(on), against: ToolLatencyWorkload.row(
+                        "tool-latency", "result-post", off)),
+            ]
+        }
+        let lines = Report.series([run(0, slowest: 200), run(0, slowest: 102)]).split(separator: "\n")
+        #expect(lines[0].contains("all runs"))
+        let plain = try #require(lines.first { $0.contains("result-post ") })
+        // 200 samples pooled: the p99 is the 199th smallest, 100 (of run 1 or 2).
+        #expect(plain.contains("p99") && plain.contains("100.0"))
+        let telemetry = try #require(lines.first { $0.contains("result-post+telemetry") })
+        // By run: +100 % and +2 %; pooled, the 199th of 200 is run 2's slowest at 102, +2 %.
+        #expect(telemetry.hasSuffix("100.0 2.0"))
+        #expect(telemetry.contains("vs_off_p99  %     51.0    1 of 2 ≤ 5.0     2.0"))
+    }
+
+    @Test("a row without samples has no pooled figure")
+    func notPooled() {
+        let row = Measurement(
+            workload: "sessions", contender: "idle-rss", value: 51, unit: "KiB/session", details: ["n": 1000, "p99": 1])
+        #expect(Report.pooledFigure("value", of: [row, row], against: nil) == nil)
+        #expect(Report.pooledFigure("p99", of: [row, row], against: nil) == nil)
+        let compared = ToolLatencyWorkload.row("tool-latency", "call-dispatch", [1, 2, 3])
+        #expect(Report.pooledFigure("vs_off_p99", of: [compared], against: nil) == nil)
+        #expect(Report.pooledFigure("vs_off_p99", of: [compared], against: [compared]) == 0)
+    }
+
     @Test("rows of the same contender for different session counts are separate series, in first-seen order")
     func rowsKeptApart() {
         func idle(_ count: Double, _ kib: Double) -> Measurement {
