@@ -152,6 +152,9 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
     /// Whether ``run()`` is running: only then does a flush export anything.
     public var isRunning: Bool { running.load(ordering: .relaxed) }
 
+    /// Whether a flush waits or shutdown began: what is exported from then on runs at normal priority.
+    private var isUrgent: Bool { machine.withLock { $0.isUrgent } }
+
     /// Spans waiting in the queue now.
     public var queuedCount: Int { machine.withLock { $0.queuedCount } }
 
@@ -175,7 +178,9 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
                 machine.withLock { $0.waitEnded(timedOut: timedOut) }
             case .export(let batch):
                 let spans = await describer.run(urgently: urgently) { batch.map(\.finished) }
-                let result = await exporter.export(spans, urgently: urgently)
+                let result = await ExportUrgency.$isUrgentNow.withValue({ [self] in isUrgent }) {
+                    await exporter.export(spans, urgently: urgently || isUrgent)
+                }
                 let jitter = self.jitter()
                 complete(counting { $0.exportEnded(result, jitter: jitter) })
             }

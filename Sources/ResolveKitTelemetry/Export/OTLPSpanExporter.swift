@@ -58,7 +58,8 @@ public struct OTLPSpanExporter: SpanExporter {
     }
 
     /// Exports the batch as ``export(_:)`` does; `urgently`, its encoding and its request run at normal priority
-    /// (a flush, or the last exports at shutdown, which on a busy machine the idle thread would hold up).
+    /// (a flush, or the last exports at shutdown, which on a busy machine the idle thread would hold up). Under a
+    /// ``BatchSpanProcessor``, a batch encoded routinely is sent urgently when a flush was asked for meanwhile.
     public func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
         let (resource, encoding, compression) = (resource, encoding, compression)
         let body = await encoder.run(urgently: urgently) {
@@ -67,7 +68,7 @@ public struct OTLPSpanExporter: SpanExporter {
         let response: OTLPResponse
         do {
             response = try await transport.send(
-                OTLPCall.request(body, to: target, method: .traces, urgently: urgently))
+                OTLPCall.request(body, to: target, method: .traces, urgently: urgently || ExportUrgency.current))
         } catch {
             logger.warning(
                 "OTLP trace export failed", metadata: ["endpoint": EndpointURL.redacted(endpoint), "error": "\(error)"])
