@@ -37,16 +37,13 @@ struct ExportUrgencyTests {
             transport: transport)
         let span = BatchSpanStateMachineTests.span(1)
         #expect(await exporter.export([span], urgently: false) == .success)
-        let raised = await ExportUrgency.$isUrgentNow.withValue({ true }) {
-            await exporter.export([span], urgently: false)
-        }
-        #expect(raised == .success)
+        #expect(await exporter.export([span], urgently: false) { true } == .success)
         #expect(transport.urgency == [false, true])
     }
 }
 
 /// Holds its first export until released, and lets a test read whether that export is urgent meanwhile.
-private final class GatedExporter: SpanExporter {
+private final class GatedExporter: UrgencyAwareExporter {
     private struct State {
         var began: [Bool] = []
         var urgency: (@Sendable () -> Bool)?
@@ -71,7 +68,12 @@ private final class GatedExporter: SpanExporter {
     }
 
     func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
-        let urgency = ExportUrgency.isUrgentNow
+        await export(spans, urgently: urgently) { false }
+    }
+
+    func export(
+        _ spans: [FinishedSpan], urgently: Bool, isUrgentNow urgency: @escaping @Sendable () -> Bool
+    ) async -> SpanExportResult {
         let first = state.withLock { state in
             state.began.append(urgently)
             state.urgency = urgency

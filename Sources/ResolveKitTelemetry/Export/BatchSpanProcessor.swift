@@ -178,13 +178,20 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
                 machine.withLock { $0.waitEnded(timedOut: timedOut) }
             case .export(let batch):
                 let spans = await describer.run(urgently: urgently) { batch.map(\.finished) }
-                let result = await ExportUrgency.$isUrgentNow.withValue({ [self] in isUrgent }) {
-                    await exporter.export(spans, urgently: urgently || isUrgent)
-                }
+                let result = await export(spans, urgently: urgently || isUrgent)
                 let jitter = self.jitter()
                 complete(counting { $0.exportEnded(result, jitter: jitter) })
             }
         }
+    }
+
+    /// Exports a described batch: urgently from the start if a flush came while it was described, and an exporter
+    /// that can look again does so before each later step.
+    private func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
+        guard let exporter = exporter as? any UrgencyAwareExporter else {
+            return await exporter.export(spans, urgently: urgently)
+        }
+        return await exporter.export(spans, urgently: urgently) { [self] in isUrgent }
     }
 
     /// Exports every span queued so far, without waiting for the schedule.

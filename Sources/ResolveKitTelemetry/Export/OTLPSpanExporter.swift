@@ -13,7 +13,7 @@ public import ResolveKitCore
 /// (`UNAVAILABLE`, `DEADLINE_EXCEEDED` …, and `RESOURCE_EXHAUSTED` with a `RetryInfo`) are retried after the delay
 /// the server gives, any other drops the batch. Failures are logged (without header values) through the
 /// logger given, never thrown at a span's caller.
-public struct OTLPSpanExporter: SpanExporter {
+public struct OTLPSpanExporter: SpanExporter, UrgencyAwareExporter {
     /// Where batches go, e.g. `http://127.0.0.1:4318/v1/traces`; over gRPC the collector's address
     /// (`http://127.0.0.1:4317`), to which the method's path is appended.
     public var endpoint: String { target.endpoint }
@@ -61,6 +61,12 @@ public struct OTLPSpanExporter: SpanExporter {
     /// (a flush, or the last exports at shutdown, which on a busy machine the idle thread would hold up). Under a
     /// ``BatchSpanProcessor``, a batch encoded routinely is sent urgently when a flush was asked for meanwhile.
     public func export(_ spans: [FinishedSpan], urgently: Bool) async -> SpanExportResult {
+        await export(spans, urgently: urgently) { false }
+    }
+
+    func export(
+        _ spans: [FinishedSpan], urgently: Bool, isUrgentNow: @escaping @Sendable () -> Bool
+    ) async -> SpanExportResult {
         let (resource, encoding, compression) = (resource, encoding, compression)
         let body = await encoder.run(urgently: urgently) {
             OTLPCall.body(OTLPTraceEncoding.encode(spans, resource: resource, as: encoding), encoding, compression)
@@ -68,7 +74,7 @@ public struct OTLPSpanExporter: SpanExporter {
         let response: OTLPResponse
         do {
             response = try await transport.send(
-                OTLPCall.request(body, to: target, method: .traces, urgently: urgently || ExportUrgency.current))
+                OTLPCall.request(body, to: target, method: .traces, urgently: urgently || isUrgentNow()))
         } catch {
             logger.warning(
                 "OTLP trace export failed", metadata: ["endpoint": EndpointURL.redacted(endpoint), "error": "\(error)"])
