@@ -13,6 +13,7 @@ import Glibc
 /// own children too (nginx its workers). Without `setpriv` (it is in every Debian and Ubuntu system, as part of the
 /// essential `util-linux`), the program runs directly and may outlive this process.
 struct SpawnRequest: Sendable {
+    /// What runs the program, after asking for the signal.
     static let launcher = "/usr/bin/setpriv"
     private static let hasLauncher = access(launcher, X_OK) == 0
 
