@@ -30,6 +30,15 @@ struct BatchSpanProcessorTests {
             metrics: registry, clock: clock, jitter: { 0 })
     }
 
+    /// A processor exporting to `exporter` in batches of two, on a clock that never moves by itself.
+    static func batchesOfTwo(_ exporter: any SpanExporter) throws -> BatchSpanProcessor {
+        try BatchSpanProcessor(
+            exporter: exporter,
+            configuration: BatchSpanProcessor.Configuration(
+                maxQueueSize: 100, maxExportBatchSize: 2, scheduleDelay: .seconds(5)),
+            clock: ManualClock(), jitter: { 0 })
+    }
+
     @Test func fullBatchesLeaveAtOnceAndTheRestAfterTheSchedule() async throws {
         let receiver = OTLPReceiver()
         try await LoopbackHTTPServer.withServer(handler: receiver.handler) { server in
@@ -226,11 +235,7 @@ struct BatchSpanProcessorTests {
     /// own in the background.
     @Test func flushesAndShutdownExportUrgentlyAndFullBatchesDoNot() async throws {
         let exporter = UrgencyNotingExporter()
-        let processor = try BatchSpanProcessor(
-            exporter: exporter,
-            configuration: BatchSpanProcessor.Configuration(
-                maxQueueSize: 100, maxExportBatchSize: 2, scheduleDelay: .seconds(5)),
-            clock: ManualClock(), jitter: { 0 })
+        let processor = try Self.batchesOfTwo(exporter)
         async let loop: Void = processor.run()
         let tracer = Tracer(processor: processor)
         for index in 0..<2 { tracer.startSpan("full \(index)").end() }

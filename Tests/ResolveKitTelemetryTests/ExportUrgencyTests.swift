@@ -1,4 +1,3 @@
-import ResolveKitCore
 import ResolveKitTesting
 import Synchronization
 import Testing
@@ -11,11 +10,7 @@ import Testing
 struct ExportUrgencyTests {
     @Test func anExportUnderWayBecomesUrgentWhenAFlushIsAskedFor() async throws {
         let exporter = GatedExporter()
-        let processor = try BatchSpanProcessor(
-            exporter: exporter,
-            configuration: BatchSpanProcessor.Configuration(
-                maxQueueSize: 100, maxExportBatchSize: 2, scheduleDelay: .seconds(5)),
-            clock: ManualClock(), jitter: { 0 })
+        let processor = try BatchSpanProcessorTests.batchesOfTwo(exporter)
         async let loop: Void = processor.run()
         let tracer = Tracer(processor: processor)
         for index in 0..<2 { tracer.startSpan("full \(index)").end() }
