@@ -44,8 +44,8 @@ struct SeriesReportTests {
     func pooled() throws {
         // Run 1's p99 (its 100th of 100) is an outlier the other run does not have: each run's comparison swings,
         // the pooled one does not.
-        func run(_ offset: Double, slowest: Double) -> [Measurement] {
-            let off = (1...100).map { Double($0) + offset }
+        func run(slowest: Double) -> [Measurement] {
+            let off = (1...100).map { Double($0) }
             let on = off.map { $0 * 1.02 }.dropLast() + [slowest]
             return [
                 ToolLatencyWorkload.row("tool-latency", "result-post", off),
@@ -54,7 +54,7 @@ struct SeriesReportTests {
                         "tool-latency", "result-post", off)),
             ]
         }
-        let lines = Report.series([run(0, slowest: 200), run(0, slowest: 102)]).split(separator: "\n")
+        let lines = Report.series([run(slowest: 200), run(slowest: 102)]).split(separator: "\n")
         #expect(lines[0].contains("all runs"))
         let plain = try #require(lines.first { $0.contains("result-post ") })
         // 200 samples pooled: the p99 is the 199th smallest, 100 (of run 1 or 2).
