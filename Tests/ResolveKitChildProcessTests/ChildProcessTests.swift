@@ -72,6 +72,22 @@ struct ChildProcessTests {
         #expect(child.waitUntilExit(timeout: .milliseconds(300)) == nil)
     }
 
+    /// Children are started from a few threads that last as long as the process: a burst from many threads at once
+    /// (a test run starting its fixtures) starts every one of them.
+    @Test func manyChildrenStartedAtOnceAllStart() async throws {
+        let outputs = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    try await offThePool {
+                        try ChildProcess.run("/bin/echo", arguments: ["child \(index)"]).standardOutput
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(outputs) == Set((0..<12).map { "child \($0)\n" }))
+    }
+
     /// `/proc/self/exe` is how a program starts itself again (rk-bench's children): `self` is the parent here.
     @Test func aPathUnderProcSelfNamesThisProcesssFile() throws {
         let echo = open("/bin/echo", O_RDONLY | O_CLOEXEC)
