@@ -30,7 +30,7 @@ struct SoakTests {
         var hungTurns = 0
         var lostResults = 0
         var turns = 0
-        let started = await world.startRuntime()
+        let started = await world.startFirstRuntime()
         #expect(started, "the runtime did not start")
         for turn in 0..<(started ? settings.turns : 0) {
             let shape = SoakTools.shapes.randomElement(using: &random)!
