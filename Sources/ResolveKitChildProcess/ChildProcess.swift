@@ -49,7 +49,7 @@ package final class ChildProcess: Sendable {
         standardError: Stream = .inherit
     ) throws(ChildProcessError) -> ChildProcess {
         let streams = [standardInput, standardOutput, standardError]
-        let pid = try SpawningThread.shared.spawn(
+        let pid = try SpawningThreads.shared.spawn(
             SpawnRequest(
                 executable: executable, arguments: arguments,
                 environment: environment ?? ProcessInfo.processInfo.environment, currentDirectory: currentDirectory,

@@ -6,7 +6,7 @@ import Glibc
 /// descriptor, and the attributes that give it a process group and clean signal state.
 ///
 /// The child ends with this process: it is started through util-linux's `setpriv --pdeathsig SIGTERM`, which asks
-/// the kernel to send it SIGTERM when its parent thread ends (``SpawningThread``'s threads live as long as the
+/// the kernel to send it SIGTERM when its parent thread ends (``SpawningThreads``'s threads live as long as the
 /// process) and then runs the program in the same process, with the same pid. A process in a group of its own would
 /// otherwise outlive a parent killed with SIGKILL or interrupted with Ctrl-C: a test run cut short left its
 /// `redis-server` and `nginx` running, a killed service its commands. SIGTERM, not SIGKILL, so a server stops its

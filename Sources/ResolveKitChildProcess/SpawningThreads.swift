@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Up to ``limit`` of them are started as spawns overlap, so a burst (a test run starting its fixtures) is not
 /// started one child at a time while its callers wait, as they did when each spawned on its own thread.
-final class SpawningThread: Sendable {
+final class SpawningThreads: Sendable {
     private final class Job: Sendable {
         let request: SpawnRequest
         let done = DispatchSemaphore(value: 0)
@@ -51,7 +51,7 @@ final class SpawningThread: Sendable {
     }
 
     /// The process's spawning threads, started as needed.
-    static let shared = SpawningThread()
+    static let shared = SpawningThreads()
     /// How many threads at most: more spawns at once wait their turn.
     static let limit = 4
 
