@@ -57,19 +57,36 @@ struct ChildProcessTests {
     /// The kernel signals a child when the *thread* that started it ends; children are started from one thread that
     /// lives as long as the process, so a short-lived caller's thread may end first.
     @Test func aChildStartedFromAThreadThatEndsKeepsRunning() throws {
-        let started = Mutex<Result<ChildProcess, ChildProcessError>?>(nil)
-        let ended = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            let child = Result { () throws(ChildProcessError) in try ChildProcess.spawn("/bin/sleep", arguments: ["30"]) }
-            started.withLock { $0 = child }
-            ended.signal()
+        final class Started {
+            var child: Result<ChildProcess, ChildProcessError>?
         }
-        thread.start()
-        ended.wait()
-        while !thread.isFinished { usleep(1_000) }
-        let child = try #require(started.withLock { $0 }).get()
+        let started = Started()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let started = Unmanaged<Started>.fromOpaque(context!).takeUnretainedValue()
+            let spawn = { () throws(ChildProcessError) in try ChildProcess.spawn("/bin/sleep", arguments: ["30"]) }
+            started.child = Result(catching: spawn)
+            // The thread ends only once the child runs `sleep`, so after it asked for the signal: ending before
+            // then would leave the child another thread as parent, and the test could not fail.
+            if case .success(let child) = started.child { ChildProcessTests.waitUntilRunning(child, "sleep") }
+            return nil
+        }, Unmanaged.passUnretained(started).toOpaque())
+        try #require(created == 0)
+        // Returns once the thread has ended: whatever its end would do to a child it started has been done.
+        pthread_join(thread, nil)
+        let child = try #require(started.child).get()
         defer { child.send(SIGKILL) }
         #expect(child.waitUntilExit(timeout: .milliseconds(300)) == nil)
+    }
+
+    /// Waits (up to 10 s) until `child` runs the program named `name`, not the launcher that starts it.
+    static func waitUntilRunning(_ child: ChildProcess, _ name: String) {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while ContinuousClock.now < deadline {
+            let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/exe")
+            if exe?.hasSuffix("/" + name) == true { return }
+            usleep(1_000)
+        }
     }
 
     /// Children are started from a few threads that last as long as the process: a burst from many threads at once

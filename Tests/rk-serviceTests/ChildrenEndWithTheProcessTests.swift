@@ -14,7 +14,10 @@ struct ChildrenEndWithTheProcessTests {
         #expect(await probe.waitFor { $0.hasPrefix("child ") }, "stderr: \(probe.stderr)")
         let line = try #require(probe.stdoutLines.first { $0.hasPrefix("child ") })
         let child = try #require(pid_t(line.dropFirst(6)))
-        #expect(Self.isAlive(child))
+        // Killed only once the child runs `sleep`: before, the launcher may not yet have asked for the signal.
+        let started = ContinuousClock.now.advanced(by: .seconds(10))
+        while !Self.runsSleep(child), ContinuousClock.now < started { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(Self.runsSleep(child))
         probe.signal(SIGKILL)
         _ = await probe.exitStatus()
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
@@ -22,6 +25,11 @@ struct ChildrenEndWithTheProcessTests {
         let outlived = Self.isAlive(child)
         if outlived { kill(child, SIGKILL) }
         #expect(!outlived, "the probe's child \(child) outlived it")
+    }
+
+    /// Whether `pid` runs the program `sleep` (not the launcher that starts it).
+    static func runsSleep(_ pid: pid_t) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/sleep") == true
     }
 
     /// Whether `pid` runs: it exists and is not a zombie (an orphan waits for whoever adopts it to reap it).
