@@ -20,9 +20,9 @@ struct BenchOptions: Equatable {
         --samples <dir> also writes every sample behind the percentiles of tool-latency and sessions
         (concurrent-dispatch) to tab-separated files in <dir>, made when missing (<dir>/run-<i> with --runs).
         --runs <n> runs the workloads n times (1 to 100) and prints each row's series: its p99 (or its value)
-        in every run, their median, how many runs met the row's target where it has one, and for the rows of
-        tool-latency and concurrent-dispatch the figure of all runs' samples pooled; with --json, every row
-        has its "run" (from 1).
+        in every run, their median, how many runs met the row's target where it has one, and for the rows
+        built from latency samples (tool-latency, redis, replicas, concurrent-dispatch) the figure of all
+        runs' samples pooled; with --json, every row has its "run" (from 1).
         Throughput is bytes per second of thread CPU time (stable on a shared machine), best of several runs.
         Build in release mode for meaningful figures.
 
