@@ -2,13 +2,14 @@ package import Foundation
 import Glibc
 import Synchronization
 
-/// A program started with `posix_spawn`, for every child process of this package instead of Foundation's `Process`.
+/// A program started with `vfork` and `execve` (``SpawnRequest``), for every child process of this package instead of
+/// Foundation's `Process`.
 ///
 /// `Process.run()` of swift-corelibs-foundation (Swift 6.3 and earlier) copies the whole 256-byte name of each
 /// `/proc/self/fd` entry while it looks for the highest open descriptor. With more than about 1,350 descriptors
 /// open, glibc's directory buffer is full, the last entry sits at its end, and the copy can read into an unmapped
 /// page: the whole process dies of SIGSEGV. A host holding a thousand sessions holds that many sockets. The child
-/// here closes its descriptors itself (`posix_spawn_file_actions_addclosefrom_np`), and nothing reads the directory.
+/// here marks its descriptors close-on-exec itself (`close_range`), and nothing reads the directory.
 ///
 /// The child starts in a process group of its own, with an empty signal mask and default signal actions: the
 /// parent's threads block or ignore signals the child must receive. A thread of its own waits for it. It is sent

@@ -11,9 +11,10 @@ package struct ChildProcessError: Error, Sendable, CustomStringConvertible {
         /// The identifier.
         package var description: String { rawValue }
 
-        /// `posix_spawn` refused: the executable is missing or not executable, or the system is out of processes.
+        /// The child could not be started: `execve` refused the executable (missing, not executable, not a format
+        /// the kernel runs), its directory could not be entered, or the system is out of processes.
         package static let spawnFailed = Code("spawn_failed")
-        /// The spawn could not be prepared (its file actions or attributes).
+        /// The child's setup failed before its program: its standard streams, process group or signal request.
         package static let setupFailed = Code("setup_failed")
     }
 

@@ -60,7 +60,7 @@ final class SpawningThreads: Sendable {
     private init() {}
 
     /// Starts the child on one of these threads and returns its pid; the caller's thread waits (as long as
-    /// `posix_spawn` itself would block it, plus one hand-over).
+    /// starting the child itself would block it, plus one hand-over).
     func spawn(_ request: SpawnRequest) throws(ChildProcessError) -> pid_t {
         let job = Job(request)
         let needsThread = jobs.state.withLock { state in

@@ -79,7 +79,8 @@ struct ChildProcessTests {
         #expect(child.waitUntilExit(timeout: .milliseconds(300)) == nil)
     }
 
-    /// Waits (up to 10 s) until `child` runs the program named `name`, not the launcher that starts it.
+    /// Waits (up to 10 s) until `child` runs the program named `name`: a check that it was started as it should
+    /// be, whatever starts it.
     static func waitUntilRunning(_ child: ChildProcess, _ name: String) {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         while ContinuousClock.now < deadline {
@@ -124,6 +125,29 @@ struct ChildProcessTests {
         } throws: { error in
             let error = error as? ChildProcessError
             return error?.code == .spawnFailed && error?.errno == EACCES
+        }
+    }
+
+    /// What only `execve` itself checks (a script without `#!`) comes back as its `errno`, not as an exit status.
+    @Test func aFileExecveRefusesIsATypedError() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/rk-no-interpreter-\(getpid())"
+        try Data("echo no\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #require(chmod(path, 0o755) == 0)
+        #expect {
+            _ = try ChildProcess.spawn(path)
+        } throws: { error in
+            let error = error as? ChildProcessError
+            return error?.code == .spawnFailed && error?.errno == ENOEXEC
+        }
+    }
+
+    @Test func aMissingDirectoryIsATypedError() {
+        #expect {
+            _ = try ChildProcess.spawn("/bin/true", currentDirectory: "/nonexistent/rk-directory")
+        } throws: { error in
+            let error = error as? ChildProcessError
+            return error?.code == .spawnFailed && error?.errno == ENOENT
         }
     }
 

@@ -14,7 +14,7 @@ struct ChildrenEndWithTheProcessTests {
         #expect(await probe.waitFor { $0.hasPrefix("child ") }, "stderr: \(probe.stderr)")
         let line = try #require(probe.stdoutLines.first { $0.hasPrefix("child ") })
         let child = try #require(pid_t(line.dropFirst(6)))
-        // Killed only once the child runs `sleep`: before, the launcher may not yet have asked for the signal.
+        // Killed only once the child runs `sleep`: the signal is asked for before the program runs.
         let started = ContinuousClock.now.advanced(by: .seconds(10))
         while !Self.runsSleep(child), ContinuousClock.now < started { try await Task.sleep(for: .milliseconds(1)) }
         #expect(Self.runsSleep(child))
@@ -27,7 +27,7 @@ struct ChildrenEndWithTheProcessTests {
         #expect(!outlived, "the probe's child \(child) outlived it")
     }
 
-    /// Whether `pid` runs the program `sleep` (not the launcher that starts it).
+    /// Whether `pid` runs the program `sleep` (not still the probe's own code, between `vfork` and `execve`).
     static func runsSleep(_ pid: pid_t) -> Bool {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/sleep") == true
     }
