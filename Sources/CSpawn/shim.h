@@ -50,15 +50,15 @@ __attribute__((noreturn, noinline)) static inline void rk_spawn_child(
     const sigset_t *defaulted, int death_signal, pid_t parent, long max_descriptors,
     volatile rk_spawn_failure *report) {
     // No handler of the parent's may run here; the listed signals the parent ignores must not stay ignored.
-    for (int signal = 1; signal < NSIG; signal++) {
-        if (signal == SIGKILL || signal == SIGSTOP) continue;
+    for (int number = 1; number < NSIG; number++) {
+        if (number == SIGKILL || number == SIGSTOP) continue;
         struct sigaction current;
-        if (sigaction(signal, NULL, &current) != 0) continue;  // glibc's own signals
+        if (sigaction(number, NULL, &current) != 0) continue;  // glibc's own signals
         int handled = current.sa_handler != SIG_IGN && current.sa_handler != SIG_DFL;
-        if (handled || sigismember(defaulted, signal) == 1) {
+        if (handled || sigismember(defaulted, number) == 1) {
             struct sigaction plain = {0};
             plain.sa_handler = SIG_DFL;
-            sigaction(signal, &plain, NULL);
+            sigaction(number, &plain, NULL);
         }
     }
     if (setpgid(0, 0) != 0) rk_spawn_fail(report, RK_SPAWN_STEP_PREPARE, errno);
