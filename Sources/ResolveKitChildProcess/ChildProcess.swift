@@ -72,17 +72,20 @@ package final class ChildProcess: Sendable {
     /// How the child ended; `nil` while it runs.
     package var termination: Termination? { state.withLock { $0.termination } }
 
-    /// Sends `signal` to the child, unless it has ended (its pid may belong to another process by then).
+    /// Sends `signal` to the child's process group (the child and what it started and left in its group: a shell's
+    /// commands, a server's workers), unless the child has ended (its pid may belong to another process by then).
+    /// Signalled alone, the child would leave its own children running, and holding the output pipes that `run`
+    /// reads to their end.
     package func send(_ signal: Int32) {
         state.withLock { state in
-            if state.termination == nil { _ = kill(pid, signal) }
+            if state.termination == nil { _ = kill(-pid, signal) }
         }
     }
 
-    /// Sends `SIGTERM`.
+    /// Sends `SIGTERM` (to the process group, as ``send(_:)``).
     package func terminate() { send(SIGTERM) }
 
-    /// Sends `SIGINT`.
+    /// Sends `SIGINT` (to the process group, as ``send(_:)``).
     package func interrupt() { send(SIGINT) }
 
     /// Blocks the calling thread until the child ends. For threads of their own, or after ``terminate()``; a task

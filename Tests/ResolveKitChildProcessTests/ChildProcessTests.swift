@@ -47,6 +47,36 @@ struct ChildProcessTests {
         child.terminate()  // Ended: nothing is sent to a pid that may be another process's now.
     }
 
+    /// A shell's background job is in its group: terminating the shell ends it too, and with it the last holder of
+    /// the output pipe, so reading the output to its end returns.
+    @Test func terminatingAChildEndsWhatItStartedInItsGroup() throws {
+        let output = Pipe()
+        let child = try ChildProcess.spawn(
+            "/bin/sh", arguments: ["-c", "sleep 300 & echo $!; wait"], standardOutput: .pipe(output))
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            printed += data
+        }
+        let grandchild = try #require(pid_t(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .newlines)))
+        child.terminate()
+        #expect(child.waitUntilExit(timeout: .seconds(10)) == .init(reason: .uncaughtSignal, status: SIGTERM))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while Self.isAlive(grandchild), ContinuousClock.now < deadline { usleep(10_000) }
+        let outlived = Self.isAlive(grandchild)
+        if outlived { kill(grandchild, SIGKILL) }
+        #expect(!outlived, "the shell's background job \(grandchild) outlived it")
+    }
+
+    /// Whether `pid` runs: it exists and is not a zombie waiting for whoever adopted it.
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ")
+        else { return false }
+        return stat[afterName.upperBound...].first != "Z"
+    }
+
     @Test func aChildStartsInAProcessGroupOfItsOwn() throws {
         let child = try ChildProcess.spawn("/bin/sleep", arguments: ["30"])
         defer { child.send(SIGKILL) }
@@ -131,9 +161,12 @@ struct ChildProcessTests {
     /// What only `execve` itself checks (a script without `#!`) comes back as its `errno`, not as an exit status.
     @Test func aFileExecveRefusesIsATypedError() throws {
         let path = FileManager.default.temporaryDirectory.path + "/rk-no-interpreter-\(getpid())"
-        try Data("echo no\n".utf8).write(to: URL(fileURLWithPath: path))
+        // Written by another process: a child this one starts meanwhile (another test's) would hold a descriptor
+        // open for writing until it runs its program, and `execve` would refuse the file as busy (`ETXTBSY`).
+        let script = "echo 'echo no' > \"$0\"; chmod 755 \"$0\""
+        let written = try ChildProcess.run("/bin/sh", arguments: ["-c", script, path])
+        try #require(written.termination == .init(reason: .exit, status: 0))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try #require(chmod(path, 0o755) == 0)
         #expect {
             _ = try ChildProcess.spawn(path)
         } throws: { error in
