@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// Starting a child process: `rk_spawn`, for `ResolveKitChildProcess`.
+
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
@@ -30,6 +32,7 @@ enum {
 /// A standard stream the child keeps as it is, or gets on `/dev/null`.
 enum { RK_SPAWN_INHERIT = -1, RK_SPAWN_NULL_DEVICE = -2 };
 
+/// What a child that could not run its program tells its parent: the step that failed and its `errno`.
 typedef struct {
     int step;
     int error;
