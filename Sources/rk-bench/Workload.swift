@@ -43,7 +43,7 @@ extension [Double] {
 enum Workloads {
     static let all: [any Workload] = [
         SSEParseWorkload(), ToolLatencyWorkload(), CodegenWorkload(), SessionsWorkload(), RedisWorkload(),
-        ReplicasWorkload(), TelemetryWorkload(),
+        ReplicasWorkload(), TelemetryWorkload(), MachineWorkload(),
     ]
 
     static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
