@@ -79,6 +79,25 @@ struct OpenAICompatibleModelTests {
         }
     }
 
+    @Test("A later turn's request carries the session's earlier messages (the greeting first), then the new one")
+    func historyReachesTheModel() async throws {
+        let fake = FakeCompletions([(200, Self.textReply), (200, Self.textReply)])
+        try await Self.withProxiedBackend(fake) { harness in
+            let session = await harness.createSession()
+            await harness.say("What time is it?", in: session)
+            await harness.backend.waitForIdleTurns()
+            await harness.say("And tomorrow?", in: session, requestID: "req-2")
+            await harness.backend.waitForIdleTurns()
+            let messages = try #require(fake.requests.last?["messages"]?.arrayValue)
+            #expect(fake.requests.count == 2)
+            #expect(
+                messages.map { $0["role"]?.stringValue ?? "" } == ["system", "assistant", "user", "assistant", "user"])
+            #expect(
+                messages.dropFirst(2).map { $0["content"]?.stringValue ?? "" }
+                    == ["What time is it?", "It is noon.", "And tomorrow?"])
+        }
+    }
+
     @Test(
         "Provider failures become error events: 429 is chat_unavailable, 500 is llm_error",
         arguments: [(429, "chat_unavailable"), (500, "llm_error")])

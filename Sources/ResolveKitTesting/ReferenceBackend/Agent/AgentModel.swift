@@ -48,22 +48,47 @@ public struct AgentContext: Sendable {
 
     /// The user message that started the turn.
     public var userText: String
-    /// The session's transcript before this message.
-    public var history: [Message]
+    /// The session's transcript before this message, made when read: a scripted turn never reads it, so a long
+    /// session's turns do not each copy its whole transcript.
+    public var history: [Message] {
+        get {
+            switch transcript {
+            case .messages(let messages): messages
+            case .stored(let stored):
+                stored.compactMap { message in message.content.map { Message(role: message.role, content: $0) } }
+            }
+        }
+        set { transcript = .messages(newValue) }
+    }
     /// The session's `llm_context`.
     public var llmContext: JSONValue
     /// The tools offered (eligible functions, WireProtocol §7.7).
     public var tools: [Tool]
     /// The tool rounds of this turn so far, oldest first.
     public var rounds: [[ToolStep]]
+    private var transcript: Transcript
+
+    /// The history as given, or the session's stored messages (shared with the session, not copied).
+    private enum Transcript: Sendable {
+        case messages([Message])
+        case stored([StoredMessage])
+    }
 
     /// Creates a context (for tests of your own ``AgentModel``).
     public init(userText: String, history: [Message], llmContext: JSONValue, tools: [Tool], rounds: [[ToolStep]]) {
         self.userText = userText
-        self.history = history
+        self.transcript = .messages(history)
         self.llmContext = llmContext
         self.tools = tools
         self.rounds = rounds
+    }
+
+    init(userText: String, stored: [StoredMessage], llmContext: JSONValue, tools: [Tool]) {
+        self.userText = userText
+        self.transcript = .stored(stored)
+        self.llmContext = llmContext
+        self.tools = tools
+        self.rounds = []
     }
 }
 

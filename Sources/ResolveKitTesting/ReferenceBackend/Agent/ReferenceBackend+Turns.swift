@@ -17,21 +17,17 @@ extension ReferenceBackend {
         let start: (eligible: [RegisteredFunction], context: AgentContext)? = state.withLock { state in
             // Changed in place: a copy written back would copy the session's whole history on every turn.
             guard let index = state.sessions.index(forKey: turn.sessionID) else { return nil }
-            let history = state.sessions.values[index].messages.compactMap { message in
-                message.content.map { AgentContext.Message(role: message.role, content: $0) }
-            }
+            let history = state.sessions.values[index].messages
             state.sessions.values[index].appendMessage(role: "user", content: turn.text, at: date)
             state.sessions.values[index].lastActivityAt = date
-            let session = state.sessions.values[index]
-            let eligible = state.eligibleFunctions(for: session)
+            let eligible = state.eligibleFunctions(for: state.sessions.values[index])
             let tools = eligible.map {
                 AgentContext.Tool(name: $0.name, description: $0.description, parametersSchema: $0.parametersSchema)
             }
-            return (
-                eligible,
-                AgentContext(
-                    userText: turn.text, history: history, llmContext: session.llmContext, tools: tools, rounds: [])
-            )
+            let context = AgentContext(
+                userText: turn.text, stored: history, llmContext: state.sessions.values[index].llmContext,
+                tools: tools)
+            return (eligible, context)
         }
         guard let (eligible, initialContext) = start else {
             finishTurn(turn)
