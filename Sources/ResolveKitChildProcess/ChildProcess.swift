@@ -50,11 +50,11 @@ package final class ChildProcess: Sendable {
         standardError: Stream = .inherit
     ) throws(ChildProcessError) -> ChildProcess {
         let streams = [standardInput, standardOutput, standardError]
-        let pid = try SpawningThreads.shared.spawn(
-            SpawnRequest(
-                executable: executable, arguments: arguments,
-                environment: environment ?? ProcessInfo.processInfo.environment, currentDirectory: currentDirectory,
-                streams: streams))
+        let request = SpawnRequest(
+            executable: executable, arguments: arguments,
+            environment: environment ?? ProcessInfo.processInfo.environment, currentDirectory: currentDirectory,
+            streams: streams)
+        let pid = try retryingBusyText { () throws(ChildProcessError) in try SpawningThreads.shared.spawn(request) }
         for (descriptor, stream) in streams.enumerated() {
             guard case .pipe(let pipe) = stream else { continue }
             // Closing a handle twice (one pipe for both outputs) is refused by FileHandle, not done twice.

@@ -28,28 +28,12 @@ struct BuiltTool {
     static func run(_ tool: String, _ arguments: [String], at path: String? = nil) async throws -> Run {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") }
         let executable = path ?? folder.appending(path: tool).path
+        // A copy just written (InstallTests) is "busy" while another test's child still holds its write
+        // descriptor; `ChildProcess` waits that out.
         let output = try await offThePool {
-            try runRetryingBusyText(executable, arguments: arguments, environment: environment)
+            try ChildProcess.run(executable, arguments: arguments, environment: environment)
         }
         return Run(
             status: output.termination.status, stdout: output.standardOutput, stderr: output.standardError)
-    }
-
-    /// Runs `executable`, again while it is "busy": a copy just written (InstallTests) fails with `ETXTBSY` while a
-    /// process another test is spawning at that moment still holds the copy's write descriptor, until it execs.
-    private static func runRetryingBusyText(
-        _ executable: String, arguments: [String], environment: [String: String]
-    ) throws -> ChildProcess.Output {
-        for _ in 0..<20 {
-            let result = Result { () throws(ChildProcessError) in
-                try ChildProcess.run(executable, arguments: arguments, environment: environment)
-            }
-            if case .failure(let error) = result, error.errno == ETXTBSY {
-                usleep(50_000)
-                continue
-            }
-            return try result.get()
-        }
-        return try ChildProcess.run(executable, arguments: arguments, environment: environment)
     }
 }
