@@ -35,4 +35,29 @@ struct ServiceStateLockTests {
             _ = await fourth.exitStatus()
         }
     }
+
+    /// A session closed for sitting idle lets its key's folder go, not the service's folder: a process started
+    /// later on it is still refused, and the first one goes on answering.
+    @Test func aSecondProcessIsRefusedAfterTheFirstClosedItsIdleSession() async throws {
+        try await ServiceHarness.run { harness in
+            let first = try harness.launch(["--idle-close", "1"])
+            first.send(#"{"id": "1", "command": "status"}"#)
+            _ = try await first.answer(id: "1")
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(15))
+            func streamOpen() -> Bool {
+                let spans = harness.backend.sessionIDs.flatMap(harness.backend.streamSpans(ofSession:))
+                return spans.contains { $0.endedAt == nil }
+            }
+            while streamOpen(), clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(!streamOpen(), "the idle session did not close")
+            let second = try harness.launch()
+            #expect(await second.exitStatus(timeout: .seconds(20)) == 73)
+            #expect(second.stderr.contains("held by process \(first.pid)"))
+            first.send(#"{"id": "2", "message": "what time is it"}"#)
+            #expect(try await first.answer(id: "2")["status"] as? String == "ok")
+            first.signal(SIGTERM)
+            #expect(await first.exitStatus() == 0)
+        }
+    }
 }

@@ -13,7 +13,8 @@ import Synchronization
 /// await host.drain(timeout: .seconds(10))
 /// ```
 /// Each key has its own device id, session, cursor and call journal in a subfolder of the state folder named by
-/// the SHA-256 of the key (never the key itself), locked by the process that has the session open. With
+/// the SHA-256 of the key (never the key itself); the folder belongs to this host from its first key until it is
+/// drained (a second host or runtime on it is refused with ``ResolveKitError/Code/stateLocked``). With
 /// ``ResolveKitConfiguration/StateLocation/inMemory`` a key whose session closed starts a new one. With
 /// ``ResolveKitConfiguration/StateLocation/redis(_:prefix:)`` the keys are shared by every replica of the app: a key
 /// is served by the replica holding its lease (another replica is refused with
@@ -31,6 +32,7 @@ public final class ResolveKitHost: Sendable {
     private let registry: Result<ResolveKitRegistry, ResolveKitRegistryError>
     private let table = Mutex(SessionTable<ResolveKitRuntime, Task<Void, Never>>())
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    let folderLock = Mutex(FolderLock.notTaken)
     /// The sweep for keys a dead replica left (Redis state only), and the keys it is taking over.
     let orphanSweep = Mutex<(task: Task<Void, Never>?, takingOver: Set<String>)>((nil, []))
     /// The calls of every session waiting for approval, decided from any task; remembered decisions are the
@@ -111,9 +113,11 @@ public final class ResolveKitHost: Sendable {
             for (_, runtime) in open { group.addTask { await runtime.drain(timeout: timeout) } }
             for task in closing { group.addTask { await task.value } }
         }
+        releaseFolder()
     }
 
     private func checkOut(_ key: String) async throws(ResolveKitError) -> ResolveKitRuntime {
+        try lockFolderIfNeeded()
         while true {
             let now = configuration.clock.elapsed
             let outcome = table.withLock { $0.checkOut(key, now: now) { makeRuntime(for: key) } }
