@@ -71,7 +71,9 @@ struct RKMCP {
             FileHandle.standardError.write(Data(line.utf8))
             return endpoint
         } catch {
-            throw ResolveKitError(.invalidConfiguration, "--metrics-listen: \(error.message)", underlying: error)
+            let reason = error.errno.map { " (\(String(cString: strerror($0))))" } ?? ""
+            throw ResolveKitError(
+                .invalidConfiguration, "--metrics-listen: \(error.message)\(reason)", underlying: error)
         }
     }
 

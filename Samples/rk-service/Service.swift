@@ -57,8 +57,10 @@ struct Service {
                 metrics = try MetricsEndpoint.start(listen: listen, registry: telemetry.registry)
                 log.info("serving metrics", metadata: ["address": metrics?.address ?? listen, "path": "/metrics"])
             } catch {
-                log.error("cannot serve metrics", metadata: ["address": listen, "reason": error.description])
-                return .internalFailure
+                log.error(
+                    "cannot serve metrics",
+                    metadata: ["flag": "--metrics-listen", "address": listen, "reason": error.description])
+                return .usage
             }
         }
         defer { metrics?.stop() }
@@ -69,8 +71,10 @@ struct Service {
         do {
             source = try settings.socketPath.map { try UnixSocketSource(path: $0) } ?? StandardInputSource()
         } catch {
-            log.error("cannot serve requests", metadata: ["error": "\(error)"])
-            return .internalFailure
+            log.error(
+                "cannot serve requests",
+                metadata: ["flag": "--socket", "path": settings.socketPath ?? "", "reason": "\(error)"])
+            return .usage
         }
         var starting = settings.networkSummary.merging([
             "base_url": settings.baseURL.absoluteString, "functions": "\(registry.functionNames.count)",
