@@ -68,8 +68,8 @@ enum ApproveFlags {
             .init(
                 "EXAMPLES",
                 """
-                rk-approve --socket /run/rk-service/socket
-                rk-approve --socket /run/rk-service/socket decline 3f1c… --reason "not during business hours"
+                rk-approve --socket /run/rk-service/rk-service.sock
+                rk-approve --socket /run/rk-service/rk-service.sock decline 3f1c… --reason "not during business hours"
                 rk-approve --verify-audit /var/lib/rk-service/audit.jsonl
                 """),
         ])

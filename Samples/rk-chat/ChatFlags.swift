@@ -30,11 +30,11 @@ enum ChatFlags {
         help: "How long a turn may stay silent before the runtime checks the history; one still silent a period later "
             + "is lost, and the next message goes to a new session (default: 60).")
     static let traceWire = Flag(
-        "--trace-wire", value: "FILE", kind: .file(mustExist: false),
+        "--trace-wire", value: "FILE", kind: .writableFile,
         help: "Append every event frame and HTTP exchange (method, URL, status, timings) to FILE as JSON lines, "
             + "for diagnostics; secrets are masked.")
     static let auditLog = Flag(
-        "--audit-log", value: "PATH", kind: .file(mustExist: false),
+        "--audit-log", value: "PATH", kind: .writableFile,
         help: "Append every approval decision and call outcome to a hash-chained audit trail (verify it with "
             + "rk-approve --verify-audit PATH).")
 

@@ -55,10 +55,10 @@ enum MCPFlags {
             + "carry the protocol), or a policy FILE as with --policy. A call nobody decides within its timeout is "
             + "declined.")
     static let allowedRoot = Flag(
-        "--allowed-root", value: "DIR", kind: .directory(mustExist: false, absolute: true),
+        "--allowed-root", value: "DIR", kind: .directory(mustExist: true, absolute: true),
         help: "A directory the file functions may read; repeat for several (default: none).", repeatable: true)
     static let auditLog = Flag(
-        "--audit-log", value: "FILE", kind: .file(mustExist: false),
+        "--audit-log", value: "FILE", kind: .writableFile,
         help: "Append every approval decision and call outcome to a hash-chained audit trail.")
 
     static let metricsListen = Flag(

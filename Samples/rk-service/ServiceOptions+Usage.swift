@@ -16,7 +16,7 @@ enum ServiceFlags {
         help: "Check a policy against the functions served and exit: each problem to stderr as FILE:LINE:COLUMN: "
             + "error|warning: message, then a summary (\"FILE: OK\" or \"FILE: 2 errors, 1 warning\") to stdout.")
     static let allowedRoot = Flag(
-        "--allowed-root", value: "DIR", kind: .directory(mustExist: false, absolute: true),
+        "--allowed-root", value: "DIR", kind: .directory(mustExist: true, absolute: true),
         help: "A directory the file functions may read; repeat for several.", repeatable: true)
     static let stateDirectory = Flag(
         "--state-dir", value: "DIR", kind: .directory(mustExist: false, absolute: false),
@@ -40,7 +40,7 @@ enum ServiceFlags {
         help: "Serve requests on this Unix socket (mode 0600, owner only) instead of stdin/stdout; rk-approve "
             + "connects to it to decide pending approvals.")
     static let auditLog = Flag(
-        "--audit-log", value: "PATH", kind: .file(mustExist: false),
+        "--audit-log", value: "PATH", kind: .writableFile,
         help: "Append every approval decision and call outcome to a hash-chained audit trail (verify it with "
             + "rk-approve --verify-audit PATH).")
     static let logLevel = Flag(

@@ -60,8 +60,15 @@ struct ServiceSettings: Sendable {
         readFile: (String) throws -> [UInt8] = { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
     ) throws(ServiceOptions.UsageError) -> ServiceSettings {
         typealias UsageError = ServiceOptions.UsageError
-        // The network's settings first: a wrong network flag is named even when the base URL or key is missing.
+        // The flags' own files and the network's settings first: a wrong one is named even when the base URL or key
+        // is missing.
         let network = try options.network.resolve(environment: environment, readFile: readFile)
+        for root in options.allowedRoots {
+            try ParsedCommandLine.check(root, kind: ServiceFlags.allowedRoot.kind, naming: "--allowed-root ")
+        }
+        if let auditLog = options.auditLog {
+            try ParsedCommandLine.check(auditLog, kind: ServiceFlags.auditLog.kind, naming: "--audit-log ")
+        }
         guard let urlText = options.baseURL ?? environment["RESOLVEKIT_BASE_URL"] else {
             throw UsageError(message: "no backend: pass --base-url URL or set RESOLVEKIT_BASE_URL")
         }

@@ -78,7 +78,7 @@ extension CommandLineTool {
         case .choiceOrFile(let words):
             return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' "
                 + "-- \"$cur\") $(compgen -f -- \"$cur\"))"
-        case .file: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .file, .writableFile: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .directory: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
         }
     }
@@ -120,7 +120,7 @@ extension CommandLineTool {
         case .choice(let words): return "(\(words.joined(separator: " ")))"
         case .choiceOrFile(let words):
             return "{_alternatives \"words:word:(\(words.joined(separator: " ")))\" \"files:file:_files\"}"
-        case .file: return "_files"
+        case .file, .writableFile: return "_files"
         case .directory: return "_files -/"
         }
     }

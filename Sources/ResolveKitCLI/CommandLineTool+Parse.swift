@@ -68,7 +68,7 @@ extension CommandLineTool {
         switch flag.kind {
         case .text, .file(mustExist: false):
             return
-        case .file(mustExist: true):
+        case .file(mustExist: true), .writableFile:
             guard value.isEmpty else { return }
             throw UsageError("\(flag.name) needs a value")
         case .directory(_, let absolute):

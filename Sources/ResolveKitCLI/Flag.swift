@@ -19,6 +19,9 @@ package struct Flag: Sendable, Hashable {
         case choiceOrFile([String])
         /// A file; with `mustExist`, ``ParsedCommandLine/checkFiles()`` requires it to be readable.
         case file(mustExist: Bool)
+        /// A file the tool creates or appends to: ``ParsedCommandLine/checkFiles()`` requires it to be writable, or
+        /// when it does not exist yet, its folder to exist and be writable.
+        case writableFile
         /// A folder; with `absolute`, parsing requires an absolute path, and with `mustExist`,
         /// ``ParsedCommandLine/checkFiles()`` requires it to exist.
         case directory(mustExist: Bool, absolute: Bool)

@@ -51,9 +51,21 @@ package struct ParsedCommandLine: Sendable {
     package static func check(_ path: String, kind: Flag.Kind, naming name: String) throws(UsageError) {
         switch kind {
         case .file(mustExist: true):
+            if isFolder(path) { throw UsageError("\(name)\(path) is a folder, not a file") }
             guard access(path, R_OK) != 0 else { return }
             let reason = access(path, F_OK) == 0 ? "cannot be read" : "does not exist"
             throw UsageError("\(name)\(path) \(reason)")
+        case .writableFile:
+            if isFolder(path) { throw UsageError("\(name)\(path) is a folder, not a file") }
+            if access(path, F_OK) == 0 {
+                guard access(path, W_OK) != 0 else { return }
+                throw UsageError("\(name)\(path) cannot be written")
+            }
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            let shown = folder.isEmpty ? "/" : folder
+            guard isFolder(shown) else { throw UsageError("\(name)\(path): the folder \(shown) does not exist") }
+            guard access(shown, W_OK | X_OK) != 0 else { return }
+            throw UsageError("\(name)\(path): the folder \(shown) cannot be written")
         case .choiceOrFile(let words):
             guard !words.contains(path), access(path, R_OK) != 0 else { return }
             let list = words.joined(separator: ", ")
@@ -66,5 +78,10 @@ package struct ParsedCommandLine: Sendable {
         default:
             return
         }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 }

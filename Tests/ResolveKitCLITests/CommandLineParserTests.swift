@@ -14,12 +14,13 @@ struct CommandLineParserTests {
     static let url = Flag("--url", value: "URL", kind: .url, help: "Which backend.")
     static let approve = Flag("--approve", value: "MODE", kind: .choiceOrFile(["all", "none"]), help: "Who decides.")
     static let keyFile = Flag("--key-file", value: "PATH", kind: .file(mustExist: true), help: "The key.")
+    static let log = Flag("--log", value: "PATH", kind: .writableFile, help: "Where to write.")
 
     static let tool = CommandLineTool(
         name: "rk-test", summary: "a tool for tests", usage: ["rk-test [options] FILE..."],
         operands: .init("FILE", kind: .file(mustExist: true), help: "Files."),
         groups: [
-            FlagGroup(nil, [quiet, level, ratio, mode, root, url, approve, keyFile]),
+            FlagGroup(nil, [quiet, level, ratio, mode, root, url, approve, keyFile, log]),
             FlagGroup("SECRET OPTIONS", [.apiKeyRefused]),
         ])
 
@@ -117,13 +118,26 @@ struct CommandLineParserTests {
 
         let fine = try Self.tool.parse(["--root", folder.path, "--key-file", file, "--approve", file, file])
         try fine.checkFiles(operands: Self.tool.operands?.kind)
+        try Self.tool.parse(["--log", file]).checkFiles()
+        try Self.tool.parse(["--log", folder.path + "/new.log"]).checkFiles()
+        try Self.tool.parse(["--log", "relative-new.log"]).checkFiles()
         try Self.tool.parse(["--approve", "all"]).checkFiles()
 
         let cases: [([String], String)] = [
             (["--root", "/nonexistent/rk"], "--root /nonexistent/rk is not an existing folder"),
             (["--root", file], "--root \(file) is not an existing folder"),
             (["--key-file", "/nonexistent/key"], "--key-file /nonexistent/key does not exist"),
-            (["--approve", "nome"], "--approve expects all, none or a readable file, got 'nome'; did you mean 'none'?"),
+            (["--key-file", folder.path], "--key-file \(folder.path) is a folder, not a file"),
+            (
+                ["--log", "/nonexistent/rk/a.log"],
+                "--log /nonexistent/rk/a.log: the folder /nonexistent/rk does not exist"
+            ),
+            (["--log", folder.path], "--log \(folder.path) is a folder, not a file"),
+            (["--log", file + "/a.log"], "--log \(file)/a.log: the folder \(file) does not exist"),
+            (
+                ["--approve", "nome"],
+                "--approve expects all, none or a readable file, got 'nome'; did you mean 'none'?"
+            ),
             (["/nonexistent/a.swift"], "/nonexistent/a.swift does not exist"),
         ]
         for (arguments, message) in cases {
@@ -137,16 +151,17 @@ struct CommandLineParserTests {
 struct SuggestionTests {
     static let flags = ["--approve", "--allowed-root", "--socket", "--session", "--version", "--verify-audit"]
 
-    @Test(arguments: [
-        ("--aprove", "--approve"),
-        ("--approev", "--approve"),
-        ("--allowed", "--allowed-root"),
-        ("--sokcet", "--socket"),
-        ("--sesion", "--session"),
-        ("--verbose", nil),
-        ("--ver", nil),
-        ("--x", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("--aprove", "--approve"),
+            ("--approev", "--approve"),
+            ("--allowed", "--allowed-root"),
+            ("--sokcet", "--socket"),
+            ("--sesion", "--session"),
+            ("--verbose", nil),
+            ("--ver", nil),
+            ("--x", nil),
+        ] as [(String, String?)])
     func aMistypedFlagSuggestsTheOneItIsCloseTo(typed: String, expected: String?) {
         #expect(Suggestion.closest(to: typed, among: Self.flags) == expected)
     }

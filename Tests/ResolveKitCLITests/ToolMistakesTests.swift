@@ -42,7 +42,10 @@ struct ToolMistakesTests {
         ),
         ("rk-service", ["--polcy", "p.json"], "unknown option '--polcy'; did you mean '--policy'?"),
         ("rk-service", ["--drain-timeout", "soon"], "--drain-timeout expects a whole number in 0...3600, got 'soon'"),
-        ("rk-service", ["--log-level", "loud"], "--log-level expects trace, debug, info, warning or error, got 'loud'"),
+        (
+            "rk-service", ["--log-level", "loud"],
+            "--log-level expects trace, debug, info, warning or error, got 'loud'"
+        ),
         (
             "rk-service", ["--base-url", "agent.example.com"],
             "--base-url 'agent.example.com' is not an http:// or https:// URL"
@@ -71,6 +74,20 @@ struct ToolMistakesTests {
             "rk-service", ["--header", "Authorization: Bearer abc123"],
             "--header may not set Authorization: ResolveKit sets it itself (the API key, the proxy's credentials, the "
                 + "capability token or the message's framing)"
+        ),
+        (
+            "rk-service", ["--audit-log", "/nonexistent/rk/audit.jsonl"],
+            "--audit-log /nonexistent/rk/audit.jsonl: the folder /nonexistent/rk does not exist"
+        ),
+        (
+            "rk-service", ["--allowed-root", "/nonexistent/rk"],
+            "--allowed-root /nonexistent/rk is not an existing folder"
+        ),
+        ("rk-mcp", ["--audit-log", "/tmp"], "--audit-log /tmp is a folder, not a file"),
+        ("rk-mcp", ["--allowed-root", "/nonexistent/rk"], "--allowed-root /nonexistent/rk is not an existing folder"),
+        (
+            "rk-chat", ["--trace-wire", "/nonexistent/rk/wire.txt"],
+            "--trace-wire /nonexistent/rk/wire.txt: the folder /nonexistent/rk does not exist"
         ),
         ("rk-approve", ["--sokcet", "/tmp/s"], "unknown option '--sokcet'; did you mean '--socket'?"),
         ("rk-approve", ["--socket", "/tmp/s", "lst"], "unknown command 'lst'; did you mean 'list'?"),
