@@ -45,6 +45,9 @@ struct ChatOptions: Equatable {
         options.baseURL = parsed.value(.baseURL)
         options.apiKeyFile = parsed.value(.apiKeyFile)
         options.message = parsed.value(ChatFlags.message)
+        if let message = options.message, message.isEmpty || message.utf8.count > 32_768 {
+            throw UsageError("--message needs a text of 1 to 32768 bytes, got \(message.utf8.count)")
+        }
         options.approval = parsed.value(ChatFlags.approve).map { choice in
             switch choice {
             case "all": .approveAll

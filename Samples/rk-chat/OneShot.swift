@@ -51,8 +51,10 @@ struct OneShot {
         return result.ending == .answered && !result.text.isEmpty ? 0 : 1
     }
 
+    /// A failure's report goes to standard error, so a script reading the transcript on standard output does
+    /// not take it for the agent's words.
     private func print(_ lines: [String]) {
-        for line in lines { screen.print(StyledLine(line)) }
+        FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
 
     static func describe(_ item: ToolCallChecklistItem) -> String {

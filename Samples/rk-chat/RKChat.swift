@@ -57,7 +57,7 @@ struct RKChat {
             do {
                 demo = try DemoBackend.start(directory: directory, logFile: DemoBackend.defaultLogFile(in: directory))
             } catch {
-                screen.print(StyledLine("rk-chat: could not start the demo backend: \(error)"))
+                FileHandle.standardError.write(Data("rk-chat: could not start the demo backend: \(error)\n".utf8))
                 return 3
             }
             baseURL = demo!.server.baseURL
@@ -77,9 +77,10 @@ struct RKChat {
             }
         }
         if options.approval == nil, !interactive {
-            screen.print(StyledLine(
+            let notice =
                 "rk-chat: no terminal to ask for approval, so calls that need it are declined; use --approve all, "
-                    + "--approve POLICY.json, or run interactively"))
+                + "--approve POLICY.json, or run interactively\n"
+            FileHandle.standardError.write(Data(notice.utf8))
         }
         var dependencies = ResolveKitDependencies()
         dependencies.systemFunctions = SystemFunctionsConfiguration(
@@ -92,6 +93,8 @@ struct RKChat {
         configuration.auditTrail = options.auditLog.map { ApprovalAuditTrail(path: $0) }
         if let period = options.turnWatchdog { configuration.turnWatchdog = period }
         configuration.network = network.settings
+        // The demo's backend is this process, on loopback: never through a proxy the environment names.
+        if options.demo { configuration.network.proxy = .direct }
         let runtime = ResolveKitRuntime(configuration: configuration)
         var tracing: Task<Void, Never>?
         if let path = options.traceWire {
@@ -100,8 +103,7 @@ struct RKChat {
                 let tap = runtime.wireTap
                 tracing = Task { await trace.write(tap) }
             } catch {
-                screen.print(StyledLine("rk-chat: error: --trace-wire \(path): cannot write the file"))
-                return 64
+                return usageFailure("--trace-wire \(path): cannot write the file")
             }
         }
         let code: Int32

@@ -51,7 +51,6 @@ package struct ParsedCommandLine: Sendable {
     package static func check(_ path: String, kind: Flag.Kind, naming name: String) throws(UsageError) {
         switch kind {
         case .file(mustExist: true):
-            if isFolder(path) { throw UsageError("\(name)\(path) is a folder, not a file") }
             guard access(path, R_OK) != 0 else { return }
             let reason = access(path, F_OK) == 0 ? "cannot be read" : "does not exist"
             throw UsageError("\(name)\(path) \(reason)")

@@ -42,13 +42,10 @@ enum SourceFiles {
     /// Writes `bytes` to `path` unless the file already holds exactly them, so builds stay incremental.
     static func writeIfChanged(_ bytes: ArraySlice<UInt8>, to path: String) throws(Failure) {
         if let current = FileManager.default.contents(atPath: path), holds(current, bytes) { return }
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: url, options: .atomic)
+        do throws(AtomicFileWrite.Failure) {
+            try AtomicFileWrite.write(Array(bytes), to: path)
         } catch {
-            throw Failure(description: "cannot write \(path): \(error.localizedDescription)")
+            throw Failure(description: "cannot write \(error.path): \(error.reason)")
         }
     }
 

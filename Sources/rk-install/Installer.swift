@@ -98,25 +98,11 @@ struct Installer {
     }
 
     static func write(_ bytes: [UInt8], to destination: String, mode: UInt32) throws(Failure) {
-        let folder = (destination as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do throws(AtomicFileWrite.Failure) {
+            try AtomicFileWrite.write(bytes, to: destination, mode: mode)
         } catch {
-            throw Failure(description: "cannot create \(folder): \(error.localizedDescription)")
-        }
-        let temporary = folder + "/.\((destination as NSString).lastPathComponent).rk-install-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard descriptor >= 0 else {
-            throw Failure(description: "cannot write \(destination): \(String(cString: strerror(errno)))")
-        }
-        var failure = FileDescriptorWrite.all(bytes, to: descriptor) ?? 0
-        // The mode asked for, whatever the umask took away.
-        if failure == 0, fchmod(descriptor, mode_t(mode)) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, destination) != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw Failure(description: "cannot write \(destination): \(String(cString: strerror(failure)))")
+            let verb = error.path == destination ? "write" : "create"
+            throw Failure(description: "cannot \(verb) \(error.path): \(error.reason)")
         }
     }
 }

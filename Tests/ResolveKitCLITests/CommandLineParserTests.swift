@@ -127,7 +127,6 @@ struct CommandLineParserTests {
             (["--root", "/nonexistent/rk"], "--root /nonexistent/rk is not an existing folder"),
             (["--root", file], "--root \(file) is not an existing folder"),
             (["--key-file", "/nonexistent/key"], "--key-file /nonexistent/key does not exist"),
-            (["--key-file", folder.path], "--key-file \(folder.path) is a folder, not a file"),
             (
                 ["--log", "/nonexistent/rk/a.log"],
                 "--log /nonexistent/rk/a.log: the folder /nonexistent/rk does not exist"

@@ -23,6 +23,19 @@ struct ChatBinaryTests {
         var output: String
     }
 
+    /// Runs `arguments` with standard output and standard error apart.
+    static func runApart(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await offThePool {
+            let output = try ChildProcess.run(
+                binary.path, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RESOLVEKIT_") }
+                    .merging(environment) { $1 })
+            return (output.termination.status, output.standardOutput, output.standardError)
+        }
+    }
+
     static func run(_ arguments: [String]) async throws -> Run {
         // On a thread of its own: the wait would hold a cooperative thread, which every task of the tests shares.
         try await offThePool {
@@ -62,13 +75,20 @@ struct ChatBinaryTests {
     @Test func traceWireWritesFramesAndExchangesAsJSONLinesWithoutSecrets() async throws {
         let trace = FileManager.default.temporaryDirectory.appending(path: "rk-chat-wire-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: trace) }
-        let run = try await Self.run(["--demo", "-m", "What time is it?", "--approve", "all", "--trace-wire", trace.path])
+        let run = try await Self.run([
+            "--demo", "-m", "What time is it?", "--approve", "all", "--trace-wire", trace.path,
+        ])
         #expect(run.status == 0, "\(run.output)")
         let text = try String(contentsOf: trace, encoding: .utf8)
-        let lines = text.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = text.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(!lines.isEmpty && lines.allSatisfy { $0 != nil }, "every line is a JSON object")
         #expect(lines.contains { $0?["type"] as? String == "turn_complete" })
-        #expect(lines.contains { $0?["method"] as? String == "POST" && ($0?["url"] as? String)?.hasSuffix("/messages") == true })
+        #expect(
+            lines.contains {
+                $0?["method"] as? String == "POST" && ($0?["url"] as? String)?.hasSuffix("/messages") == true
+            })
         #expect(!text.contains("rk_demo"), "the API key is masked")
         #expect(!text.contains("eyJ"), "capability tokens are masked")
     }
@@ -89,6 +109,11 @@ struct ChatBinaryTests {
         (["--base-url", "http://127.0.0.1:9", "--api-key-file", "/nope"], "--api-key-file /nope does not exist"),
         (["--base-url", "not a url", "-m", "hi"], "--base-url 'not a url' is not an http:// or https:// URL"),
         (["--demo", "-m", "hi", "--allowed-root", "/nope/dir"], "--allowed-root /nope/dir is not an existing folder"),
+        (["--demo", "-m", ""], "--message needs a text of 1 to 32768 bytes, got 0"),
+        (
+            ["--demo", "-m", "hi", "--audit-log", "/nope/dir/audit.jsonl"],
+            "--audit-log /nope/dir/audit.jsonl: the folder /nope/dir does not exist"
+        ),
     ]
 
     @Test(arguments: usageErrors)
@@ -118,6 +143,28 @@ struct ChatBinaryTests {
         #expect(run.status == 3, "\(run.output)")
         #expect(run.output.contains("No connection to http://127.0.0.1:9 within 30"))
         #expect(run.output.contains("Couldn't connect to server"))
+    }
+
+    /// A script reads the transcript on standard output: why there is none goes to standard error.
+    @Test func aFailureIsReportedOnStandardErrorOnly() async throws {
+        let key = FileManager.default.temporaryDirectory.appending(path: "rk-chat-key-\(UUID().uuidString)")
+        try Data("rk_dev\n".utf8).write(to: key)
+        defer { try? FileManager.default.removeItem(at: key) }
+        let run = try await Self.runApart(
+            ["--base-url", "http://rk-no-such-host.invalid", "--api-key-file", key.path, "-m", "hi"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+        #expect(run.stderr.contains("rk-chat: could not connect"))
+        #expect(run.stderr.contains("no terminal to ask for approval"))
+    }
+
+    /// The demo's backend is in the process, on loopback: a proxy the environment names is not used for it.
+    @Test func theDemoAnswersWithAProxyInTheEnvironment() async throws {
+        let run = try await Self.runApart(
+            ["--demo", "-m", "What time is it?", "--approve", "all"],
+            environment: ["http_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("get_local_time completed"))
     }
 
     @Test func helpShowsARealExample() async throws {
@@ -167,7 +214,9 @@ struct ReadmeQuestionTests {
 extension ChatBinaryTests {
     @Test func oneShotPrintsOnlyTheNewTurnUnlessAskedForTheHistory() async throws {
         let plain = try await Self.run(["--demo", "--message", "What time is it?", "--approve", "all"])
-        let withHistory = try await Self.run(["--demo", "--message", "What time is it?", "--approve", "all", "--history"])
+        let withHistory = try await Self.run([
+            "--demo", "--message", "What time is it?", "--approve", "all", "--history",
+        ])
         #expect(plain.status == 0 && withHistory.status == 0)
         let greeting = "agent › Hello! How can I help you today?"
         #expect(!plain.output.contains(greeting))

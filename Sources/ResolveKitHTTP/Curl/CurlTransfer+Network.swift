@@ -64,11 +64,15 @@ extension CurlTransfer {
 
     /// What libcurl knows about a failed transfer. Read before the handle is reset.
     func failure(for code: CURLcode, detail: String) -> CurlFailure {
-        CurlFailure(
+        var failure = CurlFailure(
             code: Int(code.rawValue), detail: detail, verifyResult: longInfo(CURLINFO_SSL_VERIFYRESULT),
             proxyStatus: longInfo(CURLINFO_HTTP_CONNECTCODE), proxyError: longInfo(CURLINFO_PROXY_ERROR),
             usesConfiguredProxy: transfer.network.usesConfiguredProxy,
             hasLowSpeedLimit: transfer.network.lowSpeedLimit != nil)
+        if transfer.network.leavesProxyToEnvironment {
+            failure.environmentProxy = NetworkSettings.environmentProxy(for: transfer.request.url)
+        }
+        return failure
     }
 
     /// Tells the request's observer, if any, how the exchange went. Read before the handle is reset.

@@ -34,6 +34,9 @@ package struct CurlFailure: Sendable, Hashable {
     package var proxyError = 0
     /// Whether ``NetworkSettings/proxy`` named a proxy, so a refused connection is the proxy's.
     package var usesConfiguredProxy = false
+    /// The environment's proxy variable for the URL (``NetworkSettings/environmentProxy(for:)``) when the settings
+    /// leave the proxy to the environment: a refused connection may be that proxy's.
+    package var environmentProxy: String?
     /// Whether a ``NetworkSettings/lowSpeedLimit`` was set, so a libcurl timeout may be that floor.
     package var hasLowSpeedLimit = false
 
@@ -118,6 +121,12 @@ package struct CurlFailure: Sendable, Hashable {
             return (.proxyRefused, "The proxy refused the connection to the server: \(text)")
         case 7 where usesConfiguredProxy:
             return (.proxyRefused, "Could not connect to the proxy; is it running and reachable? \(text)")
+        case 7 where environmentProxy != nil:
+            return (
+                .connectFailed,
+                "Could not connect to the proxy the environment names (\(environmentProxy ?? "")) or, if no_proxy "
+                    + "lists this host, to the server; is it running and reachable? \(text)"
+            )
         default:
             return nil
         }

@@ -32,6 +32,8 @@ extension NetworkSettings {
 
         /// Whether ``NetworkSettings/proxy`` named a proxy.
         var usesConfiguredProxy: Bool { proxy.map { !$0.isEmpty } ?? false }
+        /// Whether libcurl reads the proxy from the environment.
+        var leavesProxyToEnvironment: Bool { proxy == nil }
     }
 
     /// Checks the settings, calls their providers, and adds their header fields to `request`.
