@@ -49,7 +49,8 @@ struct SessionLifecycle: Sendable {
         }
         failures += 1
         if let retryBudget, failures > retryBudget {
-            return .fail(ResolveKitError(.unreachable, "Gave up after \(retryBudget) retries: \(cause)", underlying: cause))
+            let retries = retryBudget == 1 ? "1 retry" : "\(retryBudget) retries"
+            return .fail(ResolveKitError(.unreachable, "Gave up after \(retries): \(cause)", underlying: cause))
         }
         return .retry(attempt: failures, delay: Backoff.delay(forAttempt: failures, random: jitter))
     }
