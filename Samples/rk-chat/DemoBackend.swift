@@ -22,7 +22,8 @@ struct DemoBackend {
         await server.stop()
     }
 
-    /// The default script, with arguments for the functions that need them.
+    /// The default script, with arguments for the functions that need them; a message that names a function by its
+    /// exact name calls it with arguments from the message instead.
     static func script(directory: String, logFile: String) -> AgentScript {
         func rule(_ keywords: [String], _ name: String, _ arguments: JSONValue, _ description: String) -> AgentScript.Rule {
             AgentScript.Rule(
@@ -44,7 +45,8 @@ struct DemoBackend {
             }
             return true
         }
-        return AgentScript(rules: rules, fallback: AgentScript.default.fallback)
+        // A function named as it is ("list_directory path: /var/log") is called with the message's arguments.
+        return AgentScript(rules: rules, fallback: AgentScript.default.fallback, callsNamedFunctions: true)
     }
 
     /// A readable log file for the demo: the first that exists of a few usual ones.

@@ -72,6 +72,37 @@ struct SchemaDrivenAgentTests {
         #expect(calls[0].arguments == ["room": "hall", "on": true])
     }
 
+    /// A function's exact name wins over the script's keyword rules, and is not taken for one of its arguments.
+    @Test func aFunctionNamedAsItIsIsCalledWhateverKeywordsTheMessageHolds() async {
+        let directory = AgentContext.Tool(
+            name: "list_directory", description: "List a folder.",
+            parametersSchema: ["type": "object", "required": ["path"], "properties": ["path": ["type": "string"]]])
+        let log = AgentContext.Tool(
+            name: "read_log_tail", description: "Read a log.", parametersSchema: ["type": "object"])
+        let context = AgentContext(
+            userText: "list_directory /var/log", history: [], llmContext: .null, tools: [log, directory], rounds: [])
+        guard case .toolCalls(let calls) = await AgentScript.default.nextRound(context) else {
+            Issue.record("expected tool calls")
+            return
+        }
+        #expect(calls.map(\.functionName) == ["list_directory"])
+        #expect(calls.first?.arguments == ["path": "/var/log"])
+    }
+
+    @Test(arguments: [
+        ("log", "show me the logs", true),
+        ("log", "tail /var/log/syslog", true),
+        ("log", "what is in the catalog?", false),
+        ("time", "what time is it?", true),
+        ("time", "what is the uptime?", false),
+        ("process", "which processes are busy?", true),
+        ("files in", "list the files in this folder", true),
+        ("date", "is there an update?", false),
+    ])
+    func keywordsMatchWholeWordsAndTheirPlurals(keyword: String, text: String, matches: Bool) {
+        #expect(AgentScript.Match.keywords([keyword]).accepts(text) == matches)
+    }
+
     @Test func structuredResultsReadAsLinesWithHumanUnits() {
         let text = ReadableResult.lines(
             #"{"fileSystems":[{"mountPoint":"/","availableBytes":83679461376,"usedPercent":16.6}],"status":"ok"}"#)

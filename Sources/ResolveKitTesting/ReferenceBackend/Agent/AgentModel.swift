@@ -96,7 +96,8 @@ extension AgentScript: AgentModel {
     /// The script's round for this step: the rule's rounds are consumed one per tool round.
     public func nextRound(_ context: AgentContext) async -> Round {
         let eligible = Set(context.tools.map(\.name))
-        var rounds = rule(for: context.userText, eligible: eligible)?.rounds
+        var rounds = callsNamedFunctions ? SchemaDrivenPlan.roundsForExactNames(in: context) : nil
+        if rounds == nil { rounds = rule(for: context.userText, eligible: eligible)?.rounds }
         if rounds == nil, callsNamedFunctions { rounds = SchemaDrivenPlan.rounds(for: context) }
         let chosen = rounds ?? fallback
         guard context.rounds.count < chosen.count else { return .empty }

@@ -1,3 +1,4 @@
+import Foundation
 public import ResolveKitCore
 
 /// The scripted stand-in for the backend's LLM: rules that map a user message to the rounds of a turn.
@@ -9,7 +10,9 @@ public import ResolveKitCore
 public struct AgentScript: Sendable {
     /// Which user messages a rule answers.
     public enum Match: Sendable {
-        /// The text contains any of these words or phrases, ignoring case.
+        /// The text contains any of these words or phrases, ignoring case, as words of their own: a keyword starts
+        /// where a word starts and ends where one ends, or before a plural `s`/`es` (`log` matches "logs" and
+        /// "/var/log", not "catalog"; `time` not "uptime").
         case keywords([String])
         /// The text matches this regular expression (Swift `Regex` syntax), ignoring case.
         case regex(String)
@@ -126,10 +129,28 @@ extension AgentScript.Match {
         case .always: return true
         case .keywords(let words):
             let lowered = text.lowercased()
-            return words.contains { lowered.contains($0.lowercased()) }
+            return words.contains { Self.containsWord($0.lowercased(), in: lowered) }
         case .regex(let pattern):
             guard let regex = try? Regex(pattern).ignoresCase() else { return false }
             return text.contains(regex)
         }
+    }
+
+    /// Whether `word` (lower case) is in `text` (lower case) with a word boundary before it and after it or its
+    /// plural ending.
+    static func containsWord(_ word: String, in text: String) -> Bool {
+        guard !word.isEmpty else { return false }
+        func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
+        var searchStart = text.startIndex
+        while let found = text.range(of: word, range: searchStart..<text.endIndex) {
+            searchStart = text.index(after: found.lowerBound)
+            if found.lowerBound > text.startIndex, isWordCharacter(text[text.index(before: found.lowerBound)]) {
+                continue
+            }
+            let rest = text[found.upperBound...]
+            let tail = rest.prefix { isWordCharacter($0) }
+            if tail.isEmpty || tail == "s" || tail == "es" { return true }
+        }
+        return false
     }
 }

@@ -35,6 +35,19 @@ struct FunctionMatcher: Sendable {
         return [best.0]
     }
 
+    /// The tools whose exact name (`list_directory`) the text contains as a word of its own, in the order they
+    /// appear: a name typed as it is means that function, whatever else the message mentions.
+    func exactlyNamed(_ text: String) -> [AgentContext.Tool] {
+        let identifiers = Self.identifiers(text.lowercased())
+        return tools.compactMap { tool in identifiers.firstIndex(of: tool.name.lowercased()).map { ($0, tool) } }
+            .sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// The runs of letters, digits and `_` of a lower-cased text.
+    static func identifiers(_ text: String) -> [String] {
+        text.split { !$0.isLetter && !$0.isNumber && $0 != "_" }.map(String.init)
+    }
+
     /// The words of a lower-cased text: runs of letters and digits.
     static func words(_ text: String) -> [String] {
         text.split { !$0.isLetter && !$0.isNumber }.map(String.init)

@@ -6,7 +6,15 @@ import Foundation
 enum SchemaDrivenPlan {
     /// The rounds for a message that names functions; `nil` when it names none.
     static func rounds(for context: AgentContext) -> [AgentScript.Round]? {
-        let tools = FunctionMatcher(tools: context.tools).match(context.userText)
+        rounds(calling: FunctionMatcher(tools: context.tools).match(context.userText))
+    }
+
+    /// The rounds for a message that names functions by their exact names; `nil` when it names none.
+    static func roundsForExactNames(in context: AgentContext) -> [AgentScript.Round]? {
+        rounds(calling: FunctionMatcher(tools: context.tools).exactlyNamed(context.userText))
+    }
+
+    private static func rounds(calling tools: [AgentContext.Tool]) -> [AgentScript.Round]? {
         guard !tools.isEmpty else { return nil }
         let calls = tools.map { AgentScript.ToolCall($0.name, humanDescription: sentence($0.name), argumentsFromMessage: true) }
         let answer =
@@ -27,7 +35,9 @@ enum SchemaDrivenPlan {
                 resolved.append(call)
                 continue
             }
-            switch SchemaArguments.build(schema: tool.parametersSchema, text: context.userText) {
+            // The function's own name is not one of its arguments ("list_directory /tmp" lists /tmp).
+            let text = context.userText.replacingOccurrences(of: tool.name, with: " ", options: .caseInsensitive)
+            switch SchemaArguments.build(schema: tool.parametersSchema, text: text) {
             case .success(let arguments):
                 call.arguments = arguments
                 resolved.append(call)
