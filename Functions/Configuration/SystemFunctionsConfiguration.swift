@@ -10,7 +10,8 @@ public struct SystemFunctionsConfiguration: Sendable, Hashable {
     /// Absolute directories the file functions may read inside. Each is resolved with `realpath` when used, so a
     /// root that is itself a symbolic link is followed once; roots that do not exist are ignored.
     public var allowedRoots: [String]
-    /// The most lines `read_log_tail` returns (callers may ask for fewer). Default 1000.
+    /// The most lines `read_log_tail` returns (callers may ask for fewer). Default 1000, which its schema's
+    /// `maximum` also says: a model is never offered more.
     public var maxLogLines: Int
     /// The most bytes `read_log_tail` reads, counted back from the end of the file. Default 256 KiB.
     public var maxLogBytes: Int
@@ -20,7 +21,7 @@ public struct SystemFunctionsConfiguration: Sendable, Hashable {
     /// Creates a configuration.
     /// - Parameters:
     ///   - allowedRoots: absolute directories the file functions may read inside; empty refuses every path.
-    ///   - maxLogLines: the most lines `read_log_tail` returns (at least 1).
+    ///   - maxLogLines: the most lines `read_log_tail` returns (1 to 1000).
     ///   - maxLogBytes: the most bytes `read_log_tail` reads from the end of a file (at least 1).
     ///   - maxDirectoryEntries: the most entries `list_directory` returns (at least 1).
     public init(
@@ -30,7 +31,7 @@ public struct SystemFunctionsConfiguration: Sendable, Hashable {
         maxDirectoryEntries: Int = 500
     ) {
         self.allowedRoots = allowedRoots
-        self.maxLogLines = max(1, maxLogLines)
+        self.maxLogLines = min(1000, max(1, maxLogLines))
         self.maxLogBytes = max(1, maxLogBytes)
         self.maxDirectoryEntries = max(1, maxDirectoryEntries)
     }

@@ -5,6 +5,8 @@ public import ResolveKitCore
 /// - Parameters:
 ///   - path: Absolute path of the file; it must resolve inside one of the allowed root directories.
 ///   - lines: How many lines to return from the end of the file, 1 to 1000.
+///     - Minimum: 1
+///     - Maximum: 1000
 // @ResolveKit(name: "read_log_tail", timeout: 120, requiresApproval: true)
 public struct ReadLogTail: ResolveKitFunction {
     /// Creates the function; its roots and limits come from each call's context.

@@ -4,6 +4,8 @@ public import ResolveKitCore
 /// Returns the processes using the most CPU (measured over half a second) or the most resident memory.
 /// - Parameters:
 ///   - limit: How many processes to return, 1 to 50.
+///     - Minimum: 1
+///     - Maximum: 50
 ///   - sortBy: What to rank by: "cpu" (use over the sampling window) or "memory" (resident set size).
 // @ResolveKit(name: "list_top_processes", timeout: 15, requiresApproval: false)
 public struct ListTopProcesses: ResolveKitFunction {

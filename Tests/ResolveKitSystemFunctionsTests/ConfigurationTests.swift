@@ -16,13 +16,15 @@ struct ConfigurationTests {
         #expect(SystemFunctionsConfiguration.fromEnvironment(environment).allowedRoots == roots)
     }
 
-    @Test func hasDocumentedDefaultsAndNoLimitBelowOne() {
+    @Test func hasDocumentedDefaultsAndLimitsWithinTheSchemas() {
         let defaults = SystemFunctionsConfiguration(allowedRoots: [])
         #expect(
             [defaults.maxLogLines, defaults.maxLogBytes, defaults.maxDirectoryEntries] as [Int] == [1000, 262_144, 500])
         let clamped = SystemFunctionsConfiguration(
             allowedRoots: [], maxLogLines: 0, maxLogBytes: -5, maxDirectoryEntries: 0)
         #expect([clamped.maxLogLines, clamped.maxLogBytes, clamped.maxDirectoryEntries] as [Int] == [1, 1, 1])
+        // read_log_tail's schema offers at most 1000 lines.
+        #expect(SystemFunctionsConfiguration(allowedRoots: [], maxLogLines: 5000).maxLogLines == 1000)
     }
 
     @Test func eachContextCarriesItsOwnRootsSoTwoRuntimesInOneProcessDiffer() async throws {

@@ -15,6 +15,16 @@ struct SystemFunctionsPackTests {
         #expect(payload["functions"]?[0]?["pack_name"] == "linux_system")
     }
 
+    /// A model sees the counts a function accepts, not JSON's whole integer range.
+    @Test func countsOfferTheirRealBoundsToTheModel() throws {
+        let registry = try ResolveKitRegistry(functionPacks: [SystemFunctionsPack.self])
+        let schemas = Dictionary(uniqueKeysWithValues: registry.entries.map { ($0.name, $0.function.resolveKitParametersSchema) })
+        let lines = schemas["read_log_tail"]?["properties"]?.objectValue?["lines"]
+        #expect(lines?["minimum"] == 1 && lines?["maximum"] == 1000)
+        let limit = schemas["list_top_processes"]?["properties"]?.objectValue?["limit"]
+        #expect(limit?["minimum"] == 1 && limit?["maximum"] == 50)
+    }
+
     @Test func theGeneratedDispatchValidatesArgumentsBeforeRunning() async throws {
         let readLog = try #require(SystemFunctionsPack.functions.first { $0.resolveKitName == "read_log_tail" })
         let context = ResolveKitFunctionContext(sessionID: "s", requestID: "r")
