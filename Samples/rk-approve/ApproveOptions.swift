@@ -39,7 +39,8 @@ struct ApproveOptions: Equatable {
         }
         let hours = parsed.number(Flags.hours)
         if let hours, hours <= 0 {
-            throw UsageError("--hours must be more than 0, got '\(parsed.value(Flags.hours) ?? "0")'")
+            throw UsageError(
+                "--hours expects a number more than 0 and at most 8784, got '\(parsed.value(Flags.hours) ?? "0")'")
         }
         guard options.socketPath != nil else {
             throw UsageError("--socket PATH is required: the socket rk-service was started with")
@@ -47,6 +48,13 @@ struct ApproveOptions: Equatable {
         options.action = try action(
             parsed.command?.name, parsed.operands, reason: parsed.value(Flags.reason), hours: hours,
             session: options.sessionID, conditions: parsed.value(Flags.conditions))
+        // A flag of another command would be dropped without a word; say so instead.
+        if parsed.command?.name != "remember", let flag = [Flags.hours, Flags.conditions].first(where: parsed.has) {
+            throw UsageError("\(flag.name) goes with remember")
+        }
+        if parsed.has(Flags.reason), parsed.command?.name != "decline" {
+            throw UsageError("--reason goes with decline")
+        }
         if case .edit(_, let text) = options.action, jsonObject(text) == nil {
             throw UsageError("edit needs the arguments as a JSON object, got '\(text)'")
         }

@@ -60,6 +60,9 @@ struct ChatOptions: Equatable {
         options.stateDirectory = parsed.value(ChatFlags.stateDirectory)
         options.auditLog = parsed.value(ChatFlags.auditLog)
         options.showHistory = parsed.has(ChatFlags.history)
+        if options.showHistory, options.message == nil {
+            throw UsageError("--history goes with --message (the chat shows the conversation itself; /history too)")
+        }
         options.checkPolicy = parsed.value(ChatFlags.checkPolicy)
         options.turnWatchdog = parsed.value(ChatFlags.turnWatchdog).flatMap(Int.init).map { .seconds($0) }
         options.traceWire = parsed.value(ChatFlags.traceWire)

@@ -36,7 +36,7 @@ enum DevServer {
         if let url = environment["RK_DEV_LLM_URL"] {
             write("Agent: the model at \(url)\n")
         } else {
-            write("Agent: the built-in script\n")
+            write("Agent: \(options.scriptPath.map { "the script in \($0)" } ?? "the built-in script")\n")
         }
         write("Press Ctrl-C to stop.\n")
 

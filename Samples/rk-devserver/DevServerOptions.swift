@@ -6,6 +6,8 @@ import ResolveKitTesting
 struct DevServerOptions {
     var port = 8080
     var configuration = ReferenceBackend.Configuration()
+    /// The `--script` file the agent follows; `nil` for the built-in script.
+    var scriptPath: String?
 
     typealias UsageError = ResolveKitCLI.UsageError
 
@@ -61,6 +63,7 @@ struct DevServerOptions {
             }
             do throws(AgentScript.FileError) {
                 options.configuration.script = try AgentScript(jsonBytes: [UInt8](data))
+                options.scriptPath = path
             } catch {
                 throw UsageError("--script \(path): \(error.message)")
             }

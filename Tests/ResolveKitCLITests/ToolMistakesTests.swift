@@ -90,6 +90,16 @@ struct ToolMistakesTests {
             "--trace-wire /nonexistent/rk/wire.txt: the folder /nonexistent/rk does not exist"
         ),
         ("rk-approve", ["--sokcet", "/tmp/s"], "unknown option '--sokcet'; did you mean '--socket'?"),
+        ("rk-approve", ["--socket", "/tmp/s", "decline", "c1", "--hours", "2"], "--hours goes with remember"),
+        ("rk-approve", ["--socket", "/tmp/s", "list", "--reason", "no"], "--reason goes with decline"),
+        (
+            "rk-approve", ["--socket", "/tmp/s", "remember", "f", "--hours", "0"],
+            "--hours expects a number more than 0 and at most 8784, got '0'"
+        ),
+        (
+            "rk-chat", ["--demo", "--history"],
+            "--history goes with --message (the chat shows the conversation itself; /history too)"
+        ),
         ("rk-approve", ["--socket", "/tmp/s", "lst"], "unknown command 'lst'; did you mean 'list'?"),
         (
             "rk-approve", ["--socket", "/tmp/s", "remember", "f", "--hours", "soon"],

@@ -60,7 +60,9 @@ struct DevServerScriptTests {
             #"{"rules": [{"keywords": ["lights"], "calls": [{"function": "set_lights", "arguments": {"room": "hall"}}]},"#
                 + #" {"always": true, "answer": "Only lights here."}]}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let script = try DevServerOptions.parse(["--script", path]).configuration.script
+        let options = try DevServerOptions.parse(["--script", path])
+        #expect(options.scriptPath == path)
+        let script = options.configuration.script
         let tools = [AgentContext.Tool(name: "set_lights", description: "Lights.", parametersSchema: ["type": "object"])]
         let lights = await script.nextRound(
             AgentContext(userText: "the lights please", history: [], llmContext: .null, tools: tools, rounds: []))
