@@ -108,6 +108,7 @@ enum MCPFlags {
                 """
                 0   the client closed stdin, or SIGTERM
                 64  usage error (the message names the flag)
+                130 SIGINT (Ctrl-C); as with SIGTERM, running calls are cancelled and answered first
                 """),
         ])
 }

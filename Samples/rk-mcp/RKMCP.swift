@@ -6,6 +6,7 @@ import ResolveKitSystemFunctions
 import ResolveKitTelemetry
 import ResolveKitTerminalCore
 import ResolveKitTools
+import Synchronization
 
 /// `rk-mcp`: the Linux function pack (and `countdown`) over MCP on stdio.
 @main
@@ -33,14 +34,15 @@ struct RKMCP {
         }
         let exporting = Task { await telemetry.run() }
         let serving = Task { await server.serve() }
-        let terminations = cancelOnTermination(serving)
+        let interrupted = Interruption()
+        let terminations = cancelOnTermination(serving, interrupted: interrupted)
         await serving.value
         // What the last calls recorded is exported before the process exits.
         await telemetry.shutdown(timeout: .seconds(5))
         await exporting.value
         metrics?.stop()
         withExtendedLifetime(terminations) {}
-        exit(0)
+        exit(interrupted.happened.load(ordering: .relaxed) ? 130 : 0)
     }
 
     /// Telemetry as the `OTEL_*` variables say, exporting over plain `http://` (rk-mcp links no libcurl).
@@ -77,16 +79,24 @@ struct RKMCP {
         }
     }
 
-    /// SIGTERM cancels `task`: running calls are then cancelled and answered before the process exits. Made
-    /// outside the main actor, as the handler runs on a dispatch queue.
-    nonisolated static func cancelOnTermination(_ task: Task<Void, Never>) -> any DispatchSourceSignal {
-        signal(SIGTERM, SIG_IGN)
+    /// SIGTERM, or SIGINT (Ctrl-C where rk-mcp runs in a terminal), cancels `task`: running calls are then
+    /// cancelled and answered before the process exits; `interrupted` records a SIGINT. Made outside the main actor,
+    /// as the handlers run on a dispatch queue.
+    nonisolated static func cancelOnTermination(
+        _ task: Task<Void, Never>, interrupted: Interruption
+    ) -> [any DispatchSourceSignal] {
         // A client that disappears closes our stdout: writing then fails with EPIPE instead of killing us.
         signal(SIGPIPE, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGTERM)
-        source.setEventHandler { task.cancel() }
-        source.resume()
-        return source
+        return [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler {
+                if number == SIGINT { interrupted.happened.store(true, ordering: .relaxed) }
+                task.cancel()
+            }
+            source.resume()
+            return source
+        }
     }
 
     /// The pack and `countdown`, the approver the options name, the roots and the audit trail. Serving your own
@@ -122,4 +132,9 @@ struct RKMCP {
                 FileHandle.standardError.write(Data("level=\(record.level) msg=\"\(record.message)\"\n".utf8))
             })
     }
+}
+
+/// Whether a SIGINT ended the serving: the exit code is then 130.
+final class Interruption: Sendable {
+    let happened = Atomic(false)
 }

@@ -111,14 +111,16 @@ struct MCPBinaryTests {
         #expect(!client.messages.contains { $0["id"] == "long" })
     }
 
-    @Test func sigtermCancelsARunningCallAnswersItAndExitsCleanly() async throws {
+    /// SIGTERM from a client, or Ctrl-C where it runs in a terminal: the running call is answered first.
+    @Test(arguments: [(SIGTERM, 0), (SIGINT, 130)] as [(Int32, Int32)])
+    func aSignalCancelsARunningCallAndAnswersItBeforeTheExit(signal: Int32, status: Int32) async throws {
         let server = try Running.start([])
         try await server.client.initialize()
         server.client.request(
             1, "tools/call", ["name": "countdown", "arguments": ["seconds": 60], "_meta": ["progressToken": 1]])
         _ = await server.client.waitFor { $0["method"] == "notifications/progress" }
-        server.process.terminate()
-        #expect(await server.exitStatus() == 0)
+        server.process.send(signal)
+        #expect(await server.exitStatus() == status)
         let answer = try await server.client.response(1)
         #expect(answer["result"]?["isError"] == true)
     }
