@@ -72,7 +72,12 @@ struct RKChat {
                 return usageFailure("RESOLVEKIT_BASE_URL '\(baseURL)' is not an http:// or https:// URL")
             }
             guard apiKey?.isEmpty == false else {
-                let source = options.apiKeyFile.map { "the file \($0) is empty" } ?? "RESOLVEKIT_API_KEY is not set"
+                let source =
+                    options.apiKeyFile.map { path in
+                        var isFolder: ObjCBool = false
+                        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                        return isFolder.boolValue ? "\(path) is a folder, not a file" : "the file \(path) is empty"
+                    } ?? "RESOLVEKIT_API_KEY is not set"
                 return usageFailure("no API key: \(source); pass --api-key-file PATH or set it")
             }
         }
@@ -148,6 +153,8 @@ struct RKChat {
 
     static func readAPIKey(_ options: ChatOptions) -> String? {
         if let path = options.apiKeyFile {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return nil }
             return (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         return ProcessInfo.processInfo.environment["RESOLVEKIT_API_KEY"]
@@ -161,6 +168,9 @@ struct RKChat {
         let prompt = TerminalApprover(screen: screen, clock: clock, onInterrupt: onInterrupt)
         switch options.approval ?? (interactive ? .prompt : .declineAll) {
         case .approveAll: return AutoApprover()
+        case .declineAll where options.approval == nil:
+            // Nobody declined: the model is told why no one could approve.
+            return DenyAllApprover(reason: "No one could approve it: rk-chat has no terminal to ask")
         case .declineAll: return DenyAllApprover()
         case .policy(let path):
             return try PolicyApprover(

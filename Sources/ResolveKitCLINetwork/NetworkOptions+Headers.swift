@@ -22,10 +22,11 @@ extension NetworkOptions {
             } catch {
                 throw UsageError("\(entries.source) @\(path) cannot be read")
             }
-            let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
-            for line in lines.map({ $0.trimmingCharacters(in: .whitespaces) })
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }).enumerated()
             where !line.isEmpty && !line.hasPrefix("#") {
-                let field = try Self.header(line, source: "\(entries.source) @\(path)")
+                // The line number, so a person finds the line; its text may be a secret.
+                let field = try Self.header(line, source: "\(entries.source) @\(path):\(index + 1)")
                 resolved.secrets.append(field.value)
                 headers.add(field)
             }

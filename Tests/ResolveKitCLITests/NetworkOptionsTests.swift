@@ -158,6 +158,16 @@ struct NetworkOptionsTests {
         #expect(resolved.summary["headers"] == "X-Gateway-Token,X-Region,X-Tenant")
     }
 
+    /// A header file's bad line is named by its number; its text, which may hold a token, is not shown.
+    @Test func aBadLineOfAHeaderFileIsNamedByItsNumber() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "rk-headers-\(UUID().uuidString)").path
+        try Data("# gateway\nX-Region: eu\n\nX-Token sk-secret-1\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: UsageError("--header @\(path):4 expects 'Name: value', e.g. 'X-Tenant: acme'")) {
+            try Self.resolve(["--header", "@" + path])
+        }
+    }
+
     @Test func theTuningFlagsBecomeLibcurlsSettings() throws {
         let resolved = try Self.resolve([
             "--http-version", "1.1", "--connect-timeout", "2.5", "--low-speed", "1/45", "--tls-min", "1.3",

@@ -61,6 +61,9 @@ struct ChatBinaryTests {
         let run = try await Self.run(["--demo", "--message", "show me the log", "--approve", "none"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("tool read_log_tail: declined: User denied action"))
+        // Without a terminal and without --approve, nobody declined: the reason says why no one approved.
+        let unasked = try await Self.run(["--demo", "--message", "show me the log"])
+        #expect(unasked.output.contains("declined: No one could approve it: rk-chat has no terminal to ask"))
     }
 
     @Test func aPolicyFileDecidesWithoutATerminal() async throws {
