@@ -118,10 +118,13 @@ final class UnixSocketSource: RequestSource {
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw SetupError(description: "the path exists and is not a socket")
         }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a listener that does not accept (its backlog full, its process stopped) must not hold the
+        // start; it still has the socket (EAGAIN).
+        let probe = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard probe >= 0 else { throw failure("socket") }
         defer { close(probe) }
-        if withSocketAddress(address, { connect(probe, $0, $1) }) == 0 {
+        if withSocketAddress(address, { connect(probe, $0, $1) }) == 0 || errno == EAGAIN {
             throw SetupError(description: "another process is serving on it")
         }
         guard errno == ECONNREFUSED else { throw failure("connect") }

@@ -116,6 +116,18 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
     }
 
+    /// An output that cannot be written is named with the system's reason, exit 4, never a Foundation error.
+    @Test(arguments: [("Sources", "Is a directory"), ("Lights.swift/Out.swift", "Not a directory")])
+    func anOutputThatCannotBeWrittenIsNamedWithTheSystemsReason(output: String, reason: String) async throws {
+        let root = try Self.directory(["Lights.swift": Self.lights, "Sources/Keep.txt": "kept"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try await Self.run(["Lights.swift", "-o", output], in: root)
+        #expect(run.code == 4)
+        #expect(run.stderr.hasPrefix("rk-codegen: error: cannot write "), "\(run.stderr)")
+        #expect(run.stderr.contains(reason), "\(run.stderr)")
+        #expect(!run.stderr.contains("NSCocoaErrorDomain"))
+    }
+
     @Test func aFunctionThatNeedsApprovalWithATimeoutTooShortForAPersonIsWarnedAbout() async throws {
         let root = try Self.directory([
             "Logs.swift": """

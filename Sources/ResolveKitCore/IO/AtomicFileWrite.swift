@@ -22,7 +22,7 @@ package enum AtomicFileWrite {
         let folder = slash.map { String(path[..<$0]) } ?? "."
         try createFolders(folder.isEmpty ? "/" : folder)
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).tmp"
+        let temporary = (slash == nil ? "" : folder + "/") + ".\(name).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
         guard descriptor >= 0 else { throw Failure(path: path, errno: errno) }
         var failure = FileDescriptorWrite.all(bytes, to: descriptor) ?? 0
