@@ -10,11 +10,19 @@ public protocol ToolApprover: Sendable {
     /// Whether one of this approver's rules denies the call outright. A remembered decision never overrides such
     /// a rule. The default is `false`.
     func denies(_ call: PendingToolCall) -> Bool
+
+    /// Whether this approver decides a call although its function needs no approval: one of its rules names the
+    /// function and denies the call or asks about it. The operator's rule wins over the function's registration.
+    /// The default is `false`: such calls run without asking anyone.
+    func gates(_ call: PendingToolCall) -> Bool
 }
 
 extension ToolApprover {
     /// No rule denies outright.
     public func denies(_ call: PendingToolCall) -> Bool { false }
+
+    /// No rule reaches calls that need no approval.
+    public func gates(_ call: PendingToolCall) -> Bool { false }
 }
 
 /// What an approver is asked.
@@ -25,7 +33,8 @@ public struct ToolApprovalRequest: Sendable, Hashable {
         public var call: PendingToolCall
         /// How long is left before the server stops waiting, at the moment of asking.
         public var timeRemaining: Duration
-        /// Whether the local registration requires approval (always true in approval batches today).
+        /// Whether the local registration requires approval; `false` for a call an approver's rule gates
+        /// (``ToolApprover/gates(_:)``).
         public var requiresApproval: Bool { call.requiresApproval }
         /// The call id.
         public var id: ToolCallID { call.callID }

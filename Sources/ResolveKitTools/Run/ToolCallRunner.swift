@@ -51,8 +51,8 @@ package struct ToolCallRunner: Sendable {
         control.hand(batch.calls.map(\.callID))
         let run = BatchRun(runner: self, sessionID: sessionID, deadlines: deadlines, trace: trace, report: report)
         let admitted = admit(batch, allowedNames: allowedNames, run)
-        var approved = admitted.filter { !$0.call.requiresApproval }
-        let gated = admitted.filter(\.call.requiresApproval)
+        var approved = admitted.filter { !$0.needsDecision }
+        let gated = admitted.filter(\.needsDecision)
         if !gated.isEmpty { approved += await decide(gated, batchID: batch.id, run) }
         if runsSequentially || approved.count == 1 {
             for call in approved { await execute(call, run) }
@@ -65,7 +65,7 @@ package struct ToolCallRunner: Sendable {
     }
 
     /// The calls of `batch` that may go on: each one's span begun, a stopped or refused call finished, then each
-    /// call that needs no approval approved as such.
+    /// call that needs no approval (and that no rule of the approver gates) approved as such.
     ///
     /// Not inlined: a task allocates an async function's frame whole, and with this work in it the frame of
     /// ``run(_:in:allowedNames:deadlines:trace:report:)`` was 5.5 KiB, taken from `malloc` before a call starts.
@@ -86,11 +86,11 @@ package struct ToolCallRunner: Sendable {
                 admitted.append(
                     Admitted(
                         call: call, function: prepared.function, arguments: prepared.arguments,
-                        spanContext: spanContext))
+                        needsDecision: call.requiresApproval || approver.gates(call), spanContext: spanContext))
             }
         }
         let automatic = ToolCallDecision.attributed(.approve, by: .automatic(reason: "the function needs no approval"))
-        for index in admitted.indices where !admitted[index].call.requiresApproval {
+        for index in admitted.indices where !admitted[index].needsDecision {
             admitted[index].decision = automatic
             audit.decision(admitted[index].call, sessionID: run.sessionID, batchID: 0, automatic)
             run.decided(admitted[index].call, .notRequired, automatic, waited: false)
@@ -142,6 +142,8 @@ struct Admitted: Sendable {
     var call: PendingToolCall
     var function: any AnyResolveKitFunction.Type
     var arguments: JSONObject
+    /// Whether it waits for a decision: its function needs approval, or a rule of the approver gates it.
+    var needsDecision: Bool
     var decision: ToolCallDecision = .approve
     /// Arguments a person edited before approving, already validated.
     var editedArguments: JSONValue?

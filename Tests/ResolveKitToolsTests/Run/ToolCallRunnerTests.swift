@@ -70,6 +70,32 @@ struct ToolCallRunnerTests {
         #expect(decision.decider == .automatic(reason: "the function needs no approval"))
     }
 
+    /// An operator's rule naming a function wins over its registration: `deny` declines an approval-free call and
+    /// `ask` asks about it; the policy's default leaves such calls alone.
+    @Test func aPolicyRuleNamingAnApprovalFreeFunctionDecidesItsCalls() async throws {
+        let asked = Mutex<[ToolCallID]>([])
+        let person = ClosureApprover { request in
+            asked.withLock { $0 += request.calls.map(\.id) }
+            return .approveAll
+        }
+        let policy = try PolicyApprover(
+            jsonBytes: Array(#"{"default": "deny", "functions": {"add": "deny", "fail": "ask"}}"#.utf8),
+            fallback: person)
+        let reports = Reports()
+        let batch = ToolCallBatch(id: 1, calls: [Self.call("denied", "add", ["a": 1, "b": 2]), Self.call("asked", "fail")])
+        await Self.runner(approver: policy).run(
+            batch, in: "s", allowedNames: ["add", "fail"], deadlines: Self.deadlines, report: reports.record)
+        #expect(reports.outcome("denied") == .failure(.declined("Denied by policy")))
+        #expect(asked.withLock { $0 } == ["asked"])
+        #expect(reports.outcome("asked")?.failure?.code == .executionFailed)
+
+        let unnamed = try PolicyApprover(jsonBytes: Array(#"{"default": "deny"}"#.utf8))
+        let free = await Self.runner(approver: unnamed).run(
+            ToolCallBatch(id: 2, calls: [Self.call("free", "add", ["a": 1, "b": 2])]), in: "s",
+            allowedNames: ["add"], deadlines: Self.deadlines) { _ in }
+        #expect(free["free"] == .success(3))
+    }
+
     @Test func unknownNotAllowedAndInvalidCallsAreRefusedBeforeAnyoneIsAsked() async {
         let asked = Mutex(0)
         let runner = Self.runner(approver: ClosureApprover { _ in

@@ -98,6 +98,13 @@ public struct PolicyApprover: ToolApprover {
     /// Whether the rules deny the call outright.
     public func denies(_ call: PendingToolCall) -> Bool { verdict(for: call).action == .deny }
 
+    /// Whether a rule naming the call's function denies it or asks about it: a call the function's registration
+    /// lets run unasked is then decided as any other. The policy's `default` does not reach such calls.
+    public func gates(_ call: PendingToolCall) -> Bool {
+        let verdict = verdict(for: call)
+        return verdict.source != "default" && verdict.action != .allow
+    }
+
     /// Applies the rules, naming the rule that decided each call; asks the fallback about `ask` calls.
     public func decide(_ request: ToolApprovalRequest) async -> ToolBatchDecision {
         var decisions: [ToolCallID: ToolCallDecision] = [:]
