@@ -25,8 +25,9 @@ struct AuditTrailTests {
         let verification = ApprovalAuditTrail.verify(path: path)
         #expect(verification.isIntact)
         #expect(verification.verifiedLines == 3)
-        #expect(verification.description == "OK: 3 lines in 1 file")
         let parsed = try lines(path).map { try JSONValue(parsing: $0) }
+        #expect(verification.lastHash == parsed[2]["hash"]?.stringValue)
+        #expect(verification.description == "OK: 3 lines in 1 file, the last one's hash \(verification.lastHash ?? "")")
         #expect(parsed[0]["prev"] == .string(String(repeating: "0", count: 64)))
         #expect(parsed[1]["prev"] == parsed[0]["hash"])
         #expect(parsed[2]["prev"] == parsed[1]["hash"])

@@ -19,14 +19,18 @@ extension ApprovalAuditTrail {
         public var verifiedLines: Int
         /// The first broken line, if any.
         public var firstBreak: Break?
+        /// The hash of the last line that verified: lines cut from the end leave a shorter chain that is still
+        /// whole, so compare this with a copy kept elsewhere (a log shipped off the host) to find them.
+        public var lastHash: String?
 
         /// Whether every line verified.
         public var isIntact: Bool { firstBreak == nil }
 
-        /// `OK: 1204 lines in 2 files` or `path:17: line 17 was changed …`.
+        /// `OK: 1204 lines in 2 files, the last one's hash 3f2a…` or `path:17: line 17 was changed …`.
         public var description: String {
             if let firstBreak { return "\(firstBreak.file):\(firstBreak.line): \(firstBreak.reason)" }
-            return "OK: \(verifiedLines) lines in \(files.count) file\(files.count == 1 ? "" : "s")"
+            let counted = "OK: \(verifiedLines) lines in \(files.count) file\(files.count == 1 ? "" : "s")"
+            return counted + (lastHash.map { ", the last one's hash \($0)" } ?? "")
         }
     }
 
@@ -62,6 +66,7 @@ extension ApprovalAuditTrail {
                     return result
                 }
                 result.verifiedLines += 1
+                result.lastHash = expected
             }
         }
         return result
