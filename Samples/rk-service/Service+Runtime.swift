@@ -22,6 +22,7 @@ extension Service {
             appVersion: "rk-service 1.0.0",
             reconnectAttemptBudget: settings.connectAttempts)
         configuration.auditTrail = settings.auditLog.map { ApprovalAuditTrail(path: $0) }
+        if let period = settings.turnWatchdog { configuration.turnWatchdog = period }
         configuration.network = settings.network
         if let replica = settings.replicaName { configuration.replica = ReplicaSettings(name: replica) }
         return configuration

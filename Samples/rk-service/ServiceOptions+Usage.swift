@@ -52,6 +52,10 @@ enum ServiceFlags {
     static let turnTimeout = Flag(
         "--turn-timeout", value: "SECONDS", kind: .integer(1...3600),
         help: "How long a request waits for the agent's answer (default 120).")
+    static let turnWatchdog = Flag(
+        "--turn-watchdog", value: "SECONDS", kind: .integer(1...3600),
+        help: "How long a turn may stay silent before the runtime checks the history; one still silent a period later "
+            + "is lost (its request fails) and the user's next message goes to a new session (default 60).")
     static let connectAttempts = Flag(
         "--connect-attempts", value: "N", kind: .integer(0...1000),
         help: "How many times a failed connection is retried in a row before giving up (default 5: six attempts; 0 "
@@ -84,8 +88,8 @@ enum ServiceFlags {
                 nil,
                 [
                     policy, checkPolicy, allowedRoot, stateDirectory, state, statePrefix, replicaName, socket,
-                    auditLog, logLevel, drainTimeout, turnTimeout, connectAttempts, maxSessions, idleClose,
-                    metricsListen,
+                    auditLog, logLevel, drainTimeout, turnTimeout, turnWatchdog, connectAttempts, maxSessions,
+                    idleClose, metricsListen,
                 ]),
             .backend,
             .network,

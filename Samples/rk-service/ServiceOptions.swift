@@ -19,6 +19,8 @@ struct ServiceOptions: Equatable {
     var logLevel: String?
     var drainTimeoutSeconds = 10
     var turnTimeoutSeconds = 120
+    /// `--turn-watchdog`; `nil` keeps the runtime's 60 s.
+    var turnWatchdogSeconds: Int?
     var connectAttempts = 5
     var maxSessions = 1000
     var idleCloseSeconds = 300
@@ -53,6 +55,7 @@ struct ServiceOptions: Equatable {
         options.logLevel = parsed.value(Flags.logLevel)
         options.drainTimeoutSeconds = parsed.integer(Flags.drainTimeout) ?? options.drainTimeoutSeconds
         options.turnTimeoutSeconds = parsed.integer(Flags.turnTimeout) ?? options.turnTimeoutSeconds
+        options.turnWatchdogSeconds = parsed.integer(Flags.turnWatchdog)
         options.connectAttempts = parsed.integer(Flags.connectAttempts) ?? options.connectAttempts
         options.maxSessions = parsed.integer(Flags.maxSessions) ?? options.maxSessions
         options.idleCloseSeconds = parsed.integer(Flags.idleClose) ?? options.idleCloseSeconds

@@ -23,6 +23,8 @@ struct ServiceSettings: Sendable {
     var logLevel: ResolveKitLogger.Level
     var drainTimeout: Duration
     var turnTimeout: Duration
+    /// `--turn-watchdog`; `nil` keeps the runtime's.
+    var turnWatchdog: Duration?
     var connectAttempts: Int
     /// The most sessions (users) open at once.
     var maxSessions: Int
@@ -131,7 +133,8 @@ struct ServiceSettings: Sendable {
             statePassword: redis?.password.flatMap { $0.isEmpty ? nil : $0 },
             socketPath: options.socketPath,
             auditLog: options.auditLog, logLevel: level, drainTimeout: .seconds(options.drainTimeoutSeconds),
-            turnTimeout: .seconds(options.turnTimeoutSeconds), connectAttempts: options.connectAttempts,
+            turnTimeout: .seconds(options.turnTimeoutSeconds),
+            turnWatchdog: options.turnWatchdogSeconds.map { .seconds($0) }, connectAttempts: options.connectAttempts,
             maxSessions: options.maxSessions,
             idleClose: options.idleCloseSeconds == 0 ? nil : .seconds(options.idleCloseSeconds),
             network: network.settings, networkSummary: network.summary, networkSecrets: network.secrets,

@@ -39,6 +39,20 @@ struct ServiceOptionsTests {
         #expect(settings.stateLocation == .automatic)
     }
 
+    /// A lost turn is declared after two watchdog periods; a service that answers within a shorter `--turn-timeout`
+    /// can shorten them.
+    @Test func theTurnWatchdogReachesTheRuntimesConfiguration() throws {
+        let environment = ["RESOLVEKIT_API_KEY": "rk_dev"]
+        let options = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9", "--turn-watchdog", "10"])
+        let settings = try ServiceSettings.resolve(options, environment: environment)
+        let configured = Service(settings: settings, environment: [:]).makeConfiguration(logger: .disabled)
+        #expect(configured.turnWatchdog == .seconds(10))
+        let plain = try ServiceSettings.resolve(
+            try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9"]), environment: environment)
+        let unchanged = Service(settings: plain, environment: [:]).makeConfiguration(logger: .disabled)
+        #expect(unchanged.turnWatchdog == .seconds(60))
+    }
+
     @Test func settingsUseSystemdsStateDirectoryWhenNoneIsGiven() throws {
         let options = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9"])
         let settings = try ServiceSettings.resolve(

@@ -100,6 +100,23 @@ struct SessionMachineTurnTests {
         #expect(error.turnSoFar?.ending == .unfinished)
     }
 
+    /// An ask queued behind an unfinished turn that runs out of time says its message was never sent.
+    @Test func anAskThatRunsOutOfTimeInTheQueueSaysItsMessageWasNotSent() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let queued = Self.ask(&script, "second", requestID: "req-2", timeout: .seconds(5))
+        let timedOut = script.advance(.seconds(5))
+        guard case .turn(.failure(let error)) = Script.replies(timedOut)[queued] else {
+            Issue.record("no time-out: \(timedOut)")
+            return
+        }
+        #expect(error.code == .turnTimedOut)
+        #expect(error.message.hasSuffix("the message was not sent, as the session's turn before it had not ended"))
+        #expect(Script.requests(timedOut).isEmpty)
+    }
+
     @Test func aMessageThatFailsTransientlyIsSentAgainWithTheSameRequestIDThenGivenUp() {
         var script = Script()
         script.open()

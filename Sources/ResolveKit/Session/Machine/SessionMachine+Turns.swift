@@ -249,8 +249,10 @@ extension SessionMachine {
     mutating func askTimedOut(_ waiter: WaiterID, _ out: inout SessionOutput) {
         guard turns.isWaiting(waiter) else { return }
         let allowed = turns.timeouts[waiter].map { "\($0)" } ?? "the time the caller allowed"
-        let (_, requestID) = turns.forget(waiter)
-        var error = ResolveKitError(.turnTimedOut, "No answer within \(allowed)")
+        let (wasQueued, requestID) = turns.forget(waiter)
+        // A message still queued was never sent: saying so tells the caller the backend never saw it.
+        let unsent = wasQueued ? "; the message was not sent, as the session's turn before it had not ended" : ""
+        var error = ResolveKitError(.turnTimedOut, "No answer within \(allowed)\(unsent)")
         error.turnSoFar = turns.turnSoFar(of: requestID)
         disarm(.sessionWait(waiter), &out)
         out.append(.reply(waiter, .turn(.failure(error))))
