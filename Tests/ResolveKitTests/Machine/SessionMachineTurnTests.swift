@@ -117,6 +117,24 @@ struct SessionMachineTurnTests {
         #expect(Script.requests(timedOut).isEmpty)
     }
 
+    /// A run that ends for a cause (a stream that spent its reconnects) ends a queued question with that cause,
+    /// not as a shutdown, and says it was not sent.
+    @Test func aQueuedAskEndsWithTheRunsCauseAndSaysItWasNotSent() {
+        var script = Script()
+        script.open()
+        _ = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let queued = Self.ask(&script, "second", requestID: "req-2")
+        let error = EventStreamError(code: .attemptsExhausted, message: "Gave up after 5 attempts")
+        let ended = script.feed(.streamEnded(generation: script.generation, .failed(error)))
+        guard case .turn(.failure(let failure)) = Script.replies(ended)[queued] else {
+            Issue.record("the queued ask did not end: \(ended)")
+            return
+        }
+        #expect(failure.code == .unreachable)
+        #expect(failure.message.hasSuffix("; the question was still waiting its turn and was not sent"))
+    }
+
     @Test func aMessageThatFailsTransientlyIsSentAgainWithTheSameRequestIDThenGivenUp() {
         var script = Script()
         script.open()

@@ -293,7 +293,10 @@ extension SessionMachine {
         turns.askWaiters = [:]
         if let message = turns.outgoing, message.kind == .send { out.append(.reply(message.waiter, .sent(.failed(error)))) }
         turns.outgoing = nil
-        let queued = ResolveKitError(.cancelled, "The runtime stopped while the question waited its turn")
+        // A queued question ends for the run's own cause (a stream that gave up is not a shutdown), unsent.
+        var queued = error
+        queued.turnSoFar = nil
+        queued.message += "; the question was still waiting its turn and was not sent"
         for message in turns.queue { out.append(.reply(message.waiter, .turn(.failure(queued)))) }
         turns.queue = []
         let unopened = ResolveKitError(.notStarted, "The runtime has no open session; start it first")
