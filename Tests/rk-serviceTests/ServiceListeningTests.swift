@@ -17,6 +17,20 @@ struct ServiceListeningTests {
             environment: environment)
     }
 
+    /// `service` answers a status request on `path`, then stops cleanly on SIGTERM.
+    static func expectAnswersOnItsSocketThenStops(_ service: ServiceProcess, path: String) async {
+        do {
+            let client = try UnixStreamClient(path: path)
+            client.send(#"{"id": "s1", "command": "status"}"#)
+            let line = await offThePool { client.readLine() }
+            #expect(line?.contains(#""id":"s1""#) == true)
+        } catch {
+            Issue.record("cannot connect to \(path): \(error)")
+        }
+        service.signal(SIGTERM)
+        #expect(await service.exitStatus() == 0)
+    }
+
     @Test func aSocketAnotherServiceServesIsRefusedAndKeepsServing() async throws {
         try await ServiceHarness.run { harness in
             let path = harness.directory + "/rk.sock"
@@ -26,12 +40,7 @@ struct ServiceListeningTests {
             #expect(await second.exitStatus() == 64)
             #expect(second.stderr.contains(#"flag=--socket"#))
             #expect(second.stderr.contains("another process is serving on it"))
-            let client = try UnixStreamClient(path: path)
-            client.send(#"{"id": "s1", "command": "status"}"#)
-            let line = await offThePool { client.readLine() }
-            #expect(line?.contains(#""id":"s1""#) == true)
-            first.signal(SIGTERM)
-            #expect(await first.exitStatus() == 0)
+            await Self.expectAnswersOnItsSocketThenStops(first, path: path)
         }
     }
 
@@ -48,12 +57,7 @@ struct ServiceListeningTests {
             close(stale)
             let service = try harness.launch(["--socket", path])
             #expect(await service.waitFor(\.stderr) { $0.contains(#"msg="ready""#) })
-            let client = try UnixStreamClient(path: path)
-            client.send(#"{"id": "s1", "command": "status"}"#)
-            let line = await offThePool { client.readLine() }
-            #expect(line?.contains(#""id":"s1""#) == true)
-            service.signal(SIGTERM)
-            #expect(await service.exitStatus() == 0)
+            await Self.expectAnswersOnItsSocketThenStops(service, path: path)
         }
     }
 
