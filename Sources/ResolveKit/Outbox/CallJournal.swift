@@ -130,7 +130,10 @@ struct CallJournal: Equatable, Sendable {
 
     /// Called once when a journal is loaded from disk: a call that was admitted or running when the process
     /// stopped may or may not have had its effect, so it is answered with an error instead of being run again.
-    mutating func resolveInterruptedCalls() {
+    /// - Returns: those calls' entries as answered now, oldest first, for the audit trail and the log.
+    @discardableResult
+    mutating func resolveInterruptedCalls() -> [Entry] {
+        var resolved: [Entry] = []
         for (key, entry) in entries where entry.status == .received || entry.status == .running {
             let message =
                 entry.status == .running
@@ -139,7 +142,9 @@ struct CallJournal: Equatable, Sendable {
             entries[key]?.status = .answered(.failure(.cancelled(message)))
             changedKeys.insert(key)
             answeredKeys.insert(key)
+            if let answered = entries[key] { resolved.append(answered) }
         }
+        return resolved.sorted { $0.sequence < $1.sequence }
     }
 
     /// Past the capacity, forgets the oldest settled entry: a full journal is the steady state of a long-running

@@ -217,6 +217,14 @@ struct SessionMachineCallTests {
             return
         }
         #expect(error.message.contains("may or may not have completed"))
+        // The process that died wrote no outcome line for them: this one does, and logs each once.
+        let audited = script.log.compactMap { action -> ToolCallID? in
+            if case .auditOutcome(let call, "s1", .failure) = action { return call.callID }
+            return nil
+        }
+        #expect(audited == ["handed", "queued"])
+        let warnings = script.log.filter { if case .publish(.log(_, .warning)) = $0 { true } else { false } }
+        #expect(warnings.count == 2)
         script.feed(.answered(.delivery("handed", epoch: 0), .success(.delivered(deduplicated: false))))
         #expect(Script.postedResults(script.log).last?.callID == "queued")
         #expect(Script.batches(script.feed(script.toolCall("handed"))).isEmpty)

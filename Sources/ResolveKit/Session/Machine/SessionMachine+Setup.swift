@@ -21,8 +21,9 @@ extension SessionMachine {
         record = restored.session
         calls.journal = restored.journal
         calls.journalRecords = restored.journalRecords
-        calls.journal.resolveInterruptedCalls()
+        let interrupted = calls.journal.resolveInterruptedCalls()
         persistJournal(&out)
+        for entry in interrupted { recordInterrupted(entry, &out) }
         guard hasAPIKey else {
             let error = ResolveKitError(.missingAPIKey, "No API key: the apiKeyProvider returned nil or an empty string")
             endRun(blocked: error, now, &out)
@@ -33,6 +34,18 @@ extension SessionMachine {
             arm(.connectBudget, at: now.elapsed + budget, &out)
         }
         setUp(reuse: true, &out)
+    }
+
+    /// A call the last process left unfinished, answered now: its outcome line goes to the audit trail, which the
+    /// process that died could not write, and to the log, once.
+    private func recordInterrupted(_ entry: CallJournal.Entry, _ out: inout SessionOutput) {
+        guard case .answered(let outcome) = entry.status else { return }
+        let call = PendingToolCall(
+            callID: entry.key.callID, turnID: entry.turnID, functionName: entry.functionName, arguments: [:],
+            humanDescription: "", requiresApproval: false, timeoutSeconds: 0, receivedAt: .zero)
+        out.append(.auditOutcome(call, sessionID: entry.key.sessionID, outcome))
+        let named = "Tool call \(entry.key.callID.rawValue) (\(entry.functionName)) of session \(entry.key.sessionID)"
+        out.log("\(named): \(outcome.failure?.message ?? "")", .warning)
     }
 
     /// Runs setup from its first step; the session it opens reuses the last one when `reuse`.
