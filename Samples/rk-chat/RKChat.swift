@@ -153,8 +153,6 @@ struct RKChat {
 
     static func readAPIKey(_ options: ChatOptions) -> String? {
         if let path = options.apiKeyFile {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return nil }
             return (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         return ProcessInfo.processInfo.environment["RESOLVEKIT_API_KEY"]

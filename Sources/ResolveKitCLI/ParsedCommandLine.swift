@@ -71,8 +71,7 @@ package struct ParsedCommandLine: Sendable {
             throw UsageError(
                 "\(name)expects \(list) or a readable file, got '\(path)'" + Suggestion.phrase(for: path, among: words))
         case .directory(mustExist: true, _):
-            var status = stat()
-            guard stat(path, &status) != 0 || (status.st_mode & S_IFMT) != S_IFDIR else { return }
+            guard !isFolder(path) else { return }
             throw UsageError("\(name)\(path) is not an existing folder")
         default:
             return

@@ -1,4 +1,5 @@
 import Glibc
+import ResolveKitCore
 
 /// Exclusive ownership of a state folder: an advisory `flock` on `<folder>/lock`, held for a runtime's life.
 ///
@@ -33,12 +34,10 @@ final class StateFolderLock: Sendable {
     }
 
     private static func createFolder(_ folder: String) throws(StateFolderLockError) {
-        var path = folder.hasPrefix("/") ? "" : "."
-        for component in folder.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0, errno != EEXIST {
-                throw StateFolderLockError(path: path, errno: errno, holder: nil)
-            }
+        do throws(AtomicFileWrite.Failure) {
+            try AtomicFileWrite.createFolders(folder, mode: 0o700)
+        } catch {
+            throw StateFolderLockError(path: error.path, errno: error.errno, holder: nil)
         }
     }
 

@@ -35,12 +35,12 @@ package enum AtomicFileWrite {
         }
     }
 
-    /// Creates `folder` and the folders above it that are missing.
-    package static func createFolders(_ folder: String) throws(Failure) {
+    /// Creates `folder` and the folders above it that are missing, each with `mode` (whatever the umask leaves).
+    package static func createFolders(_ folder: String, mode: UInt32 = 0o755) throws(Failure) {
         var path = folder.hasPrefix("/") ? "" : "."
         for component in folder.split(separator: "/") {
             path += "/" + component
-            if mkdir(path, 0o755) != 0, errno != EEXIST { throw Failure(path: path, errno: errno) }
+            if mkdir(path, mode_t(mode)) != 0, errno != EEXIST { throw Failure(path: path, errno: errno) }
         }
     }
 }
