@@ -230,6 +230,61 @@ struct SessionMachineCallTests {
         #expect(Script.batches(script.feed(script.toolCall("handed"))).isEmpty)
     }
 
+    /// A host's run for a key folder whose last process stopped with results undelivered: it posts them, and
+    /// nothing else happens (no stream, no history, no call run), then it ends.
+    @Test func aRunThatOnlyDeliversPostsWhatTheJournalHoldsOpensNoStreamAndEnds() {
+        var script = Self.deliveringScript()
+        let opened = script.feed(
+            .answered(.setup(epoch: 0), .success(.session(Script.sessionJSON("s1", reused: true, from: script.date)))))
+        #expect(Script.streams(script.log).isEmpty)
+        #expect(!Script.requests(script.log).contains { $0.call == .history })
+        #expect(Script.postedResults(opened).map(\.callID) == ["done"])
+        let next = script.feed(.answered(.delivery("done", epoch: 0), .success(.delivered(deduplicated: false))))
+        guard case .failure(let error) = Script.postedResults(next).first?.outcome else {
+            Issue.record("the interrupted call was not answered")
+            return
+        }
+        #expect(error.message.contains("may or may not have completed"))
+        #expect(!next.contains(.finish))
+        let last = script.feed(.answered(.delivery("handed", epoch: 0), .success(.delivered(deduplicated: false))))
+        #expect(last.contains(.finish))
+        #expect(script.machine.hasEnded)
+        #expect(Script.batches(script.log).isEmpty)
+    }
+
+    @Test func aRunThatOnlyDeliversGivesUpAtItsConnectBudgetAndKeepsWhatItCouldNotPost() {
+        var script = Self.deliveringScript()
+        script.feed(
+            .answered(.setup(epoch: 0), .success(.session(Script.sessionJSON("s1", reused: true, from: script.date)))))
+        script.feed(.answered(.delivery("done", epoch: 0), Script.transportFailure(.toolResults)))
+        script.advance(.seconds(31))
+        guard case .failed(let error) = Script.states(script.log).last else {
+            Issue.record("the run did not fail: \(Script.states(script.log))")
+            return
+        }
+        #expect(error.message.contains("2 result(s) the last process left were not delivered within 30"))
+        #expect(!Script.journaled(script.log, "done").contains(.settled))
+        #expect(script.machine.hasEnded)
+    }
+
+    /// A delivering run restored with one result undelivered (`done`) and one call that was running (`handed`),
+    /// registered and waiting for its session.
+    static func deliveringScript() -> Script {
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s1", callID: "done", turnID: "t", functionName: "get_time")
+        journal.recordResult(CallJournal.Key(sessionID: "s1", callID: "done"), .success("12:00"))
+        _ = journal.admit(sessionID: "s1", callID: "handed", turnID: "t", functionName: "get_time")
+        journal.markRunning(CallJournal.Key(sessionID: "s1", callID: "handed"))
+        _ = journal.takeChangedEntries()
+        var settings = SessionSettings(functions: Script.functions)
+        settings.deliversOnly = true
+        var script = Script(settings: settings)
+        let record = SessionRecord(sessionID: "s1", cursor: "3-0")
+        script.feed(.start(Restored(session: record, journal: journal), hasAPIKey: true))
+        script.feed(.answered(.setup(epoch: 0), .success(.registered)))
+        return script
+    }
+
     @Test func resultsOfAnEarlierSessionAreDroppedNotPostedWithTheNewToken() {
         var journal = CallJournal()
         _ = journal.admit(sessionID: "old", callID: "c1", turnID: "t", functionName: "get_time")

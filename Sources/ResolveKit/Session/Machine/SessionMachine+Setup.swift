@@ -138,7 +138,7 @@ extension SessionMachine {
     private mutating func adopt(_ response: SessionResponse, _ now: Moment, _ out: inout SessionOutput) {
         let previousID = session?.id
         session = makeSession(response)
-        if !link.hasOpenedStream {
+        if !link.hasOpenedStream, !settings.deliversOnly {
             // The backend answers: what is left is the stream's first connect, which its idle watchdog bounds.
             link.lastConnectFailure = nil
             if let deadline = link.connectDeadline {
@@ -156,7 +156,9 @@ extension SessionMachine {
         out.publish(.sessionOpened(response))
         // Why this session replaced the last one comes before its greeting.
         if let notice = link.lifecycle.opened() { out.publish(.notice(notice)) }
-        if response.reusedActiveSession {
+        if settings.deliversOnly {
+            sessionReady(now, &out)
+        } else if response.reusedActiveSession {
             link.phase = .settingUp(.history)
             out.append(.send(.history, access: session?.access, tag: .setup(epoch: link.epoch)))
         } else {
@@ -197,6 +199,7 @@ extension SessionMachine {
         out.log("Session \(session.id) \(reused ? "reused" : "created"); cursor \(intake.cursor.value ?? "none")")
         out.publish(.sessionStarted(sessionID: session.id, reused: reused))
         link.reuseOnSetup = true
+        if settings.deliversOnly { return kickDelivery(now, &out) }
         openStream(cursor: intake.cursor.value, &out)
         scheduleTokenRefresh(now, &out)
         kickDelivery(now, &out)
@@ -276,8 +279,22 @@ extension SessionMachine {
         finish(&out)
     }
 
-    /// `start()`'s budget ran out: without an open stream the run fails as unreachable.
+    /// A run that only delivers (``SessionSettings/deliversOnly``) ends once the server answered every result.
+    mutating func finishDelivering(_ out: inout SessionOutput) {
+        out.log("Every result the last process left is settled (delivered, or no longer awaited)", .info)
+        show(.idle, &out)
+        finish(&out)
+    }
+
+    /// `start()`'s budget ran out: without an open stream the run fails as unreachable; a run that only delivers
+    /// fails with what it could not deliver left in the journal for the key's next run.
     mutating func connectBudgetElapsed(_ now: Moment, _ out: inout SessionOutput) {
+        if settings.deliversOnly, link.isOpen {
+            let left = calls.journal.answeredKeys.count
+            let message = "\(left) result(s) the last process left were not delivered within "
+                + "\(settings.connectTimeout ?? .zero); they stay in the state folder for the key's next session"
+            return endRun(failed: ResolveKitError(.backend, message), now, &out)
+        }
         guard !link.hasOpenedStream else { return }
         let budget = settings.connectTimeout ?? .zero
         let cause = link.lastConnectFailure.map { " (last cause: \($0))" }

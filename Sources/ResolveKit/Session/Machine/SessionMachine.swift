@@ -76,6 +76,7 @@ struct SessionMachine: Sendable {
             drainWaiter = nil
             out.append(.reply(waiter, .done(.success(()))))
         }
+        if settings.deliversOnly, link.isOpen, calls.isIdle { finishDelivering(&out) }
         compactJournalIfDue(&out)
         return out.actions
     }

@@ -21,6 +21,10 @@ struct SessionSettings: Sendable {
     /// Whether the journal's store keeps every record it was given until it is replaced (a folder's append-only
     /// file), so the machine has it compacted now and then; memory and Redis delete what the journal forgets.
     var journalKeepsEveryRecord = true
+    /// Whether the run only posts the results its journal holds and then ends: no event stream, no messages, no
+    /// new calls. A host runs one for a key whose last process stopped with results undelivered, before the key's
+    /// user comes back (the host does not know the key, only its folder, so it must run nothing for it).
+    var deliversOnly = false
 
     /// Settings from a runtime's configuration and registry.
     init(_ configuration: ResolveKitConfiguration, registry: ResolveKitRegistry) {
