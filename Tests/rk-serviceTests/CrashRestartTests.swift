@@ -91,6 +91,33 @@ struct CrashRestartTests {
         #expect(folders.filter { $0.contains("user-42") }.isEmpty)
     }
 
+    /// A host's user whose result was being posted when the process died, and who never asks again: the next
+    /// process, started for another user, finds the key's folder and posts the result in the same session.
+    @Test func aResultAHostKeyLeftUndeliveredIsPostedByTheNextProcessThoughItsUserNeverReturns() async throws {
+        try await Self.withBackend { backend, server, state in
+            // Held until the end: the dead process's post never reaches the turn.
+            backend.configuration.faults.stall(FaultPlan.Endpoint("POST", "/v1/sessions/*/tool-results"))
+            defer { backend.configuration.faults.releaseStalls() }
+            let first = try Self.probe(server, state, message: "quick one", key: "user-42")
+            await backend.configuration.faults.waitForStalledRequests(count: 1)
+            first.signal(SIGKILL)
+            _ = await first.exitStatus()
+            let second = try Self.probe(server, state, key: "user-7")
+            #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
+            await backend.waitForIdleTurns()
+            let calls = Self.startedCalls([first, second])
+            #expect(calls.count == 1)
+            let callID = try #require(calls.first)
+            #expect(backend.counters.toolResults[callID]?.accepted == 1)
+            let firstSession = try #require(first.stdoutLines.first { $0.hasPrefix("connected ") }?.dropFirst(10))
+            let answer = try #require(
+                backend.events(inSession: String(firstSession)).last { $0.type == "turn_complete" })
+            #expect(answer.frame.contains("quick: done"))
+            // The key's own session took the result: no session was made for it, only one for the other user.
+            #expect(backend.sessionIDs.count == 2)
+        }
+    }
+
     @Test func aResultKilledWhilePostingIsPostedOnceByTheNextProcessAndTheCallNotRunAgain() async throws {
         try await Self.withBackend { backend, server, state in
             let toolResults = FaultPlan.Endpoint("POST", "/v1/sessions/*/tool-results")

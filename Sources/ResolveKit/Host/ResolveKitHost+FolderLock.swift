@@ -12,19 +12,22 @@ extension ResolveKitHost {
 
     /// Takes the state folder for this host, once: a second host or runtime on the folder, in this process or
     /// another, is refused with `stateLocked` whichever key it asks for, rather than taking keys over one by one as
-    /// this host closes them idle. Nothing to take with in-memory or Redis state.
+    /// this host closes them idle. Nothing to take with in-memory or Redis state. Once taken, the keys the last
+    /// process left with results undelivered get them delivered (``startRecovery(in:)``).
     /// - Throws: ``ResolveKitError``: `stateLocked` naming the holder's pid, or `stateStore` when the folder cannot
     ///   be used.
     func lockFolderIfNeeded() throws(ResolveKitError) {
-        try folderLock.withLock { (lock) throws(ResolveKitError) in
-            guard case .notTaken = lock, let folder = configuration.resolvedStateDirectory else { return }
+        let taken = try folderLock.withLock { (lock) throws(ResolveKitError) -> String? in
+            guard case .notTaken = lock, let folder = configuration.resolvedStateDirectory else { return nil }
             do throws(StateFolderLockError) {
                 lock = .held(try StateFolderLock(folder: folder))
+                return folder
             } catch {
                 let code: ResolveKitError.Code = error.isHeldByAnother ? .stateLocked : .stateStore
                 throw ResolveKitError(code, error.description, underlying: error)
             }
         }
+        if let taken { startRecovery(in: taken) }
     }
 
     /// Lets the folder go: the host was drained and opens nothing more.

@@ -26,15 +26,17 @@ public final class ResolveKitHost: Sendable {
     public let configuration: ResolveKitConfiguration
     /// How sessions are opened, capped and closed.
     public let options: Options
-    private let http: HTTPClient
-    private let registration = FunctionRegistration()
+    let http: HTTPClient
+    let registration = FunctionRegistration()
     /// Built once: every session has the same functions.
-    private let registry: Result<ResolveKitRegistry, ResolveKitRegistryError>
+    let registry: Result<ResolveKitRegistry, ResolveKitRegistryError>
     private let table = Mutex(SessionTable<ResolveKitRuntime, Task<Void, Never>>())
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
     let folderLock = Mutex(FolderLock.notTaken)
     /// The sweep for keys a dead replica left (Redis state only), and the keys it is taking over.
     let orphanSweep = Mutex<(task: Task<Void, Never>?, takingOver: Set<String>)>((nil, []))
+    /// The delivery of what the last process on the state folder left undelivered (folder state only).
+    let recovery = Mutex(Recovery())
     /// The calls of every session waiting for approval, decided from any task; remembered decisions are the
     /// host's, kept in its state folder (with Redis state, the app's, shared by every replica).
     public let approvals: ToolApprovals
@@ -56,6 +58,7 @@ public final class ResolveKitHost: Sendable {
     deinit {
         sweeper.withLock { $0?.cancel() }
         orphanSweep.withLock { $0.task?.cancel() }
+        recovery.withLock { $0.scan?.cancel() }
     }
 
     /// The keys whose session is open now.
@@ -112,12 +115,14 @@ public final class ResolveKitHost: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for (_, runtime) in open { group.addTask { await runtime.drain(timeout: timeout) } }
             for task in closing { group.addTask { await task.value } }
+            group.addTask { await self.drainRecovery(timeout: timeout) }
         }
         releaseFolder()
     }
 
     private func checkOut(_ key: String) async throws(ResolveKitError) -> ResolveKitRuntime {
         try lockFolderIfNeeded()
+        await waitForRecovery(of: key)
         while true {
             let now = configuration.clock.elapsed
             let outcome = table.withLock { $0.checkOut(key, now: now) { makeRuntime(for: key) } }

@@ -98,6 +98,9 @@ struct CallJournal: Equatable, Sendable {
 
     func status(_ key: Key) -> Status? { entries[key]?.status }
 
+    /// Whether a call has no result the server acknowledged: it is waiting, running, or its result is undelivered.
+    var hasUnsettledCalls: Bool { entries.values.contains { $0.status != .settled } }
+
     /// Restores an entry's status as read from the state file.
     mutating func restore(_ key: Key, status: Status) {
         guard entries[key] != nil else { return }
