@@ -74,6 +74,32 @@ struct RuntimeDurabilityTests {
 
 @Suite(.timeLimit(.minutes(1)))
 struct RuntimeDrainTests {
+    /// SIGTERM while a call waits for a person: the drain withdraws it at once instead of waiting out its timeout,
+    /// posts its error result and records the acknowledgement, so the next process has nothing to post again.
+    @Test func drainingWithdrawsACallWaitingForApprovalAndSettlesItsResult() async throws {
+        let clock = ManualClock()
+        try await RuntimeHarness.run(.init(script: TestTools.script, clock: ManualClock())) { harness in
+            let configuration = harness.configuration(
+                approver: ToolApprovals.Deferred(), clock: ResolveKitClock(clock), persistent: true)
+            let runtime = ResolveKitRuntime(configuration: configuration)
+            try await runtime.start()
+            _ = await runtime.sendMessage("lights on")
+            await clock.waitForSleeper(at: .init(offset: .milliseconds(250)))
+            clock.advance(by: .milliseconds(250))
+            await runtime.wait { $0.item("set_lights")?.status == .pendingApproval }
+            let callID = try #require(runtime.item("set_lights")?.id)
+            // The manual clock never moves: a drain that waited for its timeout would never return.
+            await runtime.drain(timeout: .seconds(30))
+            #expect(runtime.item("set_lights")?.status
+                == .cancelled(reason: "The service is shutting down; try again later"))
+            #expect(ExecutionLedger.shared.count(callID) == 0)
+            #expect(harness.backend.counters.toolResults[callID.rawValue]?.accepted == 1)
+            let journal = try String(contentsOfFile: harness.stateDirectory + "/journal.jsonl", encoding: .utf8)
+            let lastLine = try #require(journal.split(separator: "\n").last { $0.contains(callID.rawValue) })
+            #expect(lastLine.contains(#""status":"settled""#))
+        }
+    }
+
     @Test func drainingRefusesNewCallsLetsRunningOnesFinishAndFlushesResults() async throws {
         let clock = ManualClock()
         // The backend waits on a clock of its own that never moves: its 5 s deadline for the call is real time

@@ -314,6 +314,19 @@ struct SessionMachineCallTests {
         #expect(Script.replies(script.log)[waiter] == .done(.success(())))
     }
 
+    @Test func drainingWithdrawsCallsWaitingForADecisionAndLeavesStartedOnesRunning() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("started"))
+        script.feed(.call(.started("started"), epoch: script.epoch))
+        script.feed(script.toolCall("asking", "set_lights"))
+        script.advance(.milliseconds(300))
+        #expect(Script.batches(script.log).flatMap(\.calls).map(\.callID).contains("asking"))
+        let drain = script.feed(.drain(script.waiter()))
+        let shuttingDown = ResolveKitFunctionError.cancelled("The service is shutting down; try again later")
+        #expect(drain.contains(.stopCalls(["asking"], sessionID: "s1", error: shuttingDown, cancellingRunning: false)))
+    }
+
     @Test func theEndOfASessionAnswersItsOpenCallsAndStopsTheHandedOnes() {
         var script = Script()
         script.open()
