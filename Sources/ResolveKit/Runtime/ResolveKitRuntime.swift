@@ -43,6 +43,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
     private struct Running {
         var driver: SessionDriver?
         var task: Task<Void, Never>?
+        /// Callers of ``stop()`` waiting for a ``run()`` in a task of the host's own to end.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Creates a runtime; nothing connects until ``start()`` or ``run()``.
@@ -106,9 +108,16 @@ public final class ResolveKitRuntime: Observable, Sendable {
     public func run() async throws(ResolveKitError) {
         let driver = try makeDriver()
         try await store.acquire()
+        running.withLock { $0.driver = driver }
         await driver.run()
-        running.withLock { if $0.driver === driver { $0.driver = nil } }
         await store.release()
+        // Whoever stopped it learns it ended once the folder is unlocked.
+        let waiters = running.withLock { running in
+            if running.driver === driver { running.driver = nil }
+            defer { running.stopWaiters = [] }
+            return running.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Checks the configuration, locks the state folder and makes the session's driver. Out of line: `run()`'s
@@ -146,7 +155,6 @@ public final class ResolveKitRuntime: Observable, Sendable {
         let driver = SessionDriver(parts: SessionDriver.Parts(
             configuration: configuration, http: http, store: store, registration: registration, runner: runner,
             output: output, settings: settings, wire: wire, telemetry: telemetry))
-        running.withLock { $0.driver = driver }
         return driver
     }
 
@@ -180,6 +188,20 @@ public final class ResolveKitRuntime: Observable, Sendable {
         throw ResolveKitError(.cancelled, "Cancelled while starting")
     }
 
+    /// Ends a ``run()`` the host called in a task of its own (``start()``'s task is cancelled instead), and waits
+    /// until it returned.
+    private func stopRunInCallersTask() async {
+        guard let driver = running.withLock({ $0.driver }) else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let runs = running.withLock { running -> Bool in
+                guard running.driver === driver else { return false }
+                running.stopWaiters.append(continuation)
+                return true
+            }
+            if runs { driver.send(.stop) } else { continuation.resume() }
+        }
+    }
+
     @inline(never) private func didNotStart(_ error: ResolveKitError) {
         update { $0.lastError = error }
         makeOutput().setState(error.code == .invalidConfiguration ? .failed(error) : .blocked(error))
@@ -193,11 +215,13 @@ public final class ResolveKitRuntime: Observable, Sendable {
     }
 
     /// Stops everything: the stream, pending approvals and running calls are cancelled and awaited, waiting `ask`s
-    /// end with ``ResolveKitError/Code/cancelled``, the state folder is unlocked. Idempotent.
+    /// end with ``ResolveKitError/Code/cancelled``, the state folder is unlocked; a ``run()`` in a task of yours
+    /// returns. Idempotent.
     public func stop() async {
         let task = running.withLock { $0.task.take() }
         task?.cancel()
         await task?.value
+        await stopRunInCallersTask()
         running.withLock { $0.driver = nil }
         wire.finishAll()
         makeOutput().setState(.idle)

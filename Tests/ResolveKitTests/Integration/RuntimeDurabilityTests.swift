@@ -100,6 +100,25 @@ struct RuntimeDrainTests {
         }
     }
 
+    /// A service that runs the runtime in a task of its own (`run()`) ends it with `stop()` or `drain()`: `run()`
+    /// returns, and the state folder is free for the next runtime.
+    @Test(arguments: ["stop", "drain"])
+    func stopAndDrainEndARunInTheHostsOwnTaskAndUnlockItsFolder(_ ending: String) async throws {
+        try await RuntimeHarness.run { harness in
+            let runtime = ResolveKitRuntime(configuration: harness.configuration(persistent: true))
+            var events = runtime.events.makeAsyncIterator()
+            let runner = Task { try await runtime.run() }
+            while let event = await events.next() {
+                if case .connectionStateChanged(.active) = event { break }
+            }
+            if ending == "stop" { await runtime.stop() } else { await runtime.drain(timeout: .seconds(5)) }
+            try await runner.value
+            try await harness.withRuntime(harness.configuration(persistent: true)) { second in
+                #expect(second.connectionState == .active)
+            }
+        }
+    }
+
     @Test func drainingRefusesNewCallsLetsRunningOnesFinishAndFlushesResults() async throws {
         let clock = ManualClock()
         // The backend waits on a clock of its own that never moves: its 5 s deadline for the call is real time
