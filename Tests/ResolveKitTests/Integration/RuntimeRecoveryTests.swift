@@ -136,6 +136,21 @@ struct RuntimeRecoveryTests {
         }
     }
 
+    /// After a hand-off the session refuses messages (410): the next question is answered in a new session, not
+    /// thrown back to the caller.
+    @Test func aQuestionAfterAHandOffIsAnsweredInANewSession() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration()) { runtime in
+                let sessionID = try #require(runtime.sessionID)
+                #expect(harness.backend.takeOverSession(sessionID))
+                await runtime.wait { $0.messages.contains { $0.text.contains("handed off to a person") } }
+                let answer = try await runtime.ask("what time is it", timeout: .seconds(30))
+                #expect(answer.text == #"Done. The get_time returned "10:42"."#)
+                #expect(runtime.sessionID != sessionID)
+            }
+        }
+    }
+
     @Test func aTurnWithNoTerminalEventIsReconciledFromTheHistory() async throws {
         let clock = ManualClock()
         try await RuntimeHarness.run { harness in

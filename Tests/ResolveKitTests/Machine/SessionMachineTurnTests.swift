@@ -275,17 +275,28 @@ struct SessionMachineTurnTests {
         #expect(!replayed.contains { if case .message = $0 { true } else { false } })
     }
 
-    @Test func aMessageRefusedWith410FailsAndStartsANewSession() {
+    /// The session ended on the server (expired, closed, handed off to a person) before the question reached it: the
+    /// question goes to a new session and the user is told once; a second 410 there fails it.
+    @Test func aMessageRefusedWith410GoesToANewSessionAndTheUserIsToldOnce() {
         var script = Script()
         script.open()
         let waiter = Self.ask(&script)
         let gone = script.feed(.answered(.message(requestID: "req-1", epoch: 0), Script.httpFailure(410, .sendMessage)))
-        guard case .turn(.failure(let error)) = Script.replies(gone)[waiter] else {
-            Issue.record("the ask did not fail")
+        #expect(Script.replies(gone)[waiter] == nil)
+        #expect(gone.contains(.closeStream))
+        script.feed(.answered(.setup(epoch: script.epoch), .success(.registered)))
+        #expect(Script.requests(script.log).last?.call == .createSession(reuse: false))
+        let opened = script.feed(
+            .answered(.setup(epoch: script.epoch), .success(.session(Script.sessionJSON("s2", from: script.date)))))
+        #expect(Script.notices(opened) == ["The conversation ended on the server; a new one started."])
+        let resent = Script.request(opened) { $0 == .message(text: "what time is it", requestID: "req-1") }
+        #expect(resent == .message(requestID: "req-1", epoch: 1))
+        let again = script.feed(.answered(.message(requestID: "req-1", epoch: 1), Script.httpFailure(410, .sendMessage)))
+        guard case .turn(.failure(let error)) = Script.replies(again)[waiter] else {
+            Issue.record("the ask did not fail at the second 410")
             return
         }
         #expect(error.code == .sessionGone)
-        #expect(gone.contains(.closeStream))
     }
 
     @Test func aMessageRefusedForAnExpiredTokenIsSentAgainAfterTheRefresh() {

@@ -139,6 +139,7 @@ extension SessionMachine {
             case .replaceSession:
                 // The lock belongs to a turn nobody follows (up to 600 s): a new session is the way out, and the
                 // message goes there.
+                turns.outgoing?.movedToNewSession = true
                 out.log("The session holds the lock of a turn nobody follows; starting a new session", .warning)
                 let notice = "The assistant lost track of the last question; a new conversation started."
                 endSession(.sessionGone(notice), now, &out)
@@ -146,6 +147,12 @@ extension SessionMachine {
                 out.log("A turn is still running on the server; retrying with the same request id")
                 arm(.sendRetry, at: now.elapsed + delay, &out)
             }
+        case .replaceSession where !message.movedToNewSession:
+            // Expired, closed or handed off to a person: the question goes to a new session, as after a lost turn.
+            message.movedToNewSession = true
+            turns.outgoing = message
+            out.log("The session has ended on the server (410); the message goes to a new session", .warning)
+            endSession(.sessionGone("The conversation ended on the server; a new one started."), now, &out)
         case .replaceSession:
             failMessage(ResolveKitError(.sessionGone, "The session has ended (410)", underlying: error), now, &out)
             endSession(.sessionGone("The conversation ended on the server; a new one started. Send your message again."), now, &out)

@@ -21,6 +21,8 @@ struct TurnDesk: Sendable {
         var refreshed = false
         /// A message sent again by `resend`: it is in the transcript already.
         var isResend = false
+        /// The message was moved to a new session once (its first one had ended): it is not moved again.
+        var movedToNewSession = false
     }
 
     var tracker: TurnTracker
