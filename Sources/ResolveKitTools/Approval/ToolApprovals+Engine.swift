@@ -3,7 +3,7 @@ import Synchronization
 /// How a session's batch passes through the shared set: opened, decided by the approver or by anyone, closed.
 /// Every call is named by its session and id.
 extension ToolApprovals {
-    /// Registers a batch's calls as waiting and announces them.
+    /// Registers a batch's calls as waiting; ``announce(_:)`` tells the world about those left to decide.
     package func open(
         _ request: ToolApprovalRequest, deadlines: [ToolCallID: Duration], clock: ResolveKitClock,
         registry: ResolveKitRegistry
@@ -18,6 +18,10 @@ extension ToolApprovals {
                     schema: registry.entry(named: call.call.functionName)?.schema)
             }
         }
+    }
+
+    /// Announces calls waiting for someone's decision (``Update/requested(_:)``).
+    package func announce(_ request: ToolApprovalRequest) {
         broadcaster.send(.requested(request))
     }
 

@@ -19,6 +19,9 @@ extension ToolCallRunner {
                     [(admitted.call.callID, .attributed(.approve, by: .remembered(id: remembered.id)))], in: sessionID)
             }
         }
+        // Only what is left to decide is announced: a call a remembered decision approved waits for nobody.
+        let toAnnounce = calls.map(\.call).filter { approvals.decision(for: $0.callID, in: sessionID) == nil }
+        if !toAnnounce.isEmpty { approvals.announce(request(batchID, toAnnounce, sessionID, deadline)) }
         var approved: [Admitted] = []
         while !remaining.isEmpty {
             let undecided = remaining.map(\.call).filter { approvals.decision(for: $0.callID, in: sessionID) == nil }

@@ -115,6 +115,24 @@ struct RuntimeApprovalsTests {
         }
     }
 
+    /// A bot that decides every announced call never gets one a remembered decision approved already (deciding it
+    /// would throw `approval_not_pending`).
+    @Test func aCallARememberedDecisionApprovedIsNotAnnouncedAsWaiting() async throws {
+        try await RuntimeHarness.run { harness in
+            try await harness.withRuntime(harness.configuration(approver: ToolApprovals.Deferred())) { runtime in
+                try await runtime.approvals.remember(allow: "set_lights", scope: .always, by: .host("ops"))
+                let updates = runtime.approvals.updates
+                _ = await runtime.sendMessage("three")
+                let request = try #require(await Self.nextRequest(updates))
+                #expect(request.calls.map(\.call.functionName) == ["lock_door"])
+                try runtime.approve(callIDs: request.calls.map(\.id))
+                await runtime.wait { !$0.isTurnInProgress }
+                #expect(runtime.item("set_lights")?.status == .completed)
+                #expect(runtime.item("lock_door")?.status == .completed)
+            }
+        }
+    }
+
     @Test func aRememberedAllowNeverOverridesADenyRule() async throws {
         try await RuntimeHarness.run { harness in
             let policy = PolicyApprover(
