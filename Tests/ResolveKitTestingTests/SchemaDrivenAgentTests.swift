@@ -60,6 +60,25 @@ struct SchemaDrivenAgentTests {
         #expect(question == #"To run set_lights I need room; say it like "room: …"."#)
     }
 
+    /// Of two functions named, one has its arguments and one lacks a required one: the first runs, and the answer
+    /// has a line for it and the question for the other (no line for a call that was never made).
+    @Test func aCallThatCannotBeMadeIsAskedForBesideTheAnswerOfTheOneThatRan() async {
+        var context = AgentContext(
+            userText: "set the thermostat and set lights", history: [], llmContext: .null, tools: Self.tools,
+            rounds: [])
+        guard case .toolCalls(let calls) = await AgentScript.default.nextRound(context) else {
+            Issue.record("expected tool calls")
+            return
+        }
+        #expect(calls.map(\.functionName) == ["set_thermostat"])
+        context.rounds = [[.init(callID: "c1", functionName: "set_thermostat", arguments: [:], result: "ok")]]
+        guard case .text(let answer, _) = await AgentScript.default.nextRound(context) else {
+            Issue.record("expected the answer")
+            return
+        }
+        #expect(answer == "Done. The {name} returned \"{result}\".\n" + #"To run set_lights I need room; say it like "room: …"."#)
+    }
+
     @Test func severalFunctionsNamedAreOneBatch() async {
         let context = AgentContext(
             userText: "set_lights room: hall on: true, then set_thermostat room: hall", history: [], llmContext: .null,
