@@ -21,6 +21,9 @@ extension Service {
             stateLocation: settings.stateLocation,
             appVersion: "rk-service 1.0.0",
             reconnectAttemptBudget: settings.connectAttempts)
+        // --connect-attempts bounds the start (each attempt has its request timeout): a time budget beside it would
+        // cut the attempts short (the default five retries' backoff alone takes about 31 s).
+        configuration.connectTimeout = nil
         configuration.auditTrail = settings.auditLog.map { ApprovalAuditTrail(path: $0) }
         if let period = settings.turnWatchdog { configuration.turnWatchdog = period }
         configuration.network = settings.network

@@ -58,9 +58,9 @@ enum ServiceFlags {
             + "is lost (its request fails) and the user's next message goes to a new session (default 60).")
     static let connectAttempts = Flag(
         "--connect-attempts", value: "N", kind: .integer(0...1000),
-        help: "How many times a failed connection is retried in a row before giving up (default 5: six attempts; 0 "
-            + "gives up at the first failure); a failure no retry can fix (an unknown host, TLS to a plain-HTTP "
-            + "server, a rejected key) gives up at once.")
+        help: "How many times a failed connection is retried in a row before giving up, 1 s apart doubling to 30 s "
+            + "(default 5: six attempts over about half a minute; 0 gives up at the first failure); a failure no "
+            + "retry can fix (an unknown host, TLS to a plain-HTTP server, a rejected key) gives up at once.")
     static let maxSessions = Flag(
         "--max-sessions", value: "N", kind: .integer(1...100_000),
         help: "Sessions open at once, one per user; more close the least recently used idle one (default 1000).")

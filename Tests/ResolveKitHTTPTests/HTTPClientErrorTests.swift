@@ -56,6 +56,11 @@ struct HTTPClientErrorTests {
             #expect(error?.code == .connectFailed)
             #expect(error?.curlCode == 7)
             #expect(error?.curlMessage?.isEmpty == false)
+            // curl's words are in the message once, not repeated after its code.
+            let description = error?.description ?? ""
+            let words = error?.curlMessage ?? "?"
+            #expect(description.ranges(of: words).count == 1, "\(description)")
+            #expect(description.contains("(curl 7)"))
         }
     }
 

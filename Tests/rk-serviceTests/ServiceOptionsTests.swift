@@ -53,6 +53,16 @@ struct ServiceOptionsTests {
         #expect(unchanged.turnWatchdog == .seconds(60))
     }
 
+    /// `--connect-attempts N` makes N retries: no time budget cuts them short (the default five's backoff alone
+    /// is about 31 s, beyond the library's 30 s connect timeout).
+    @Test func theConnectAttemptsAloneBoundTheStart() throws {
+        let options = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9", "--connect-attempts", "8"])
+        let settings = try ServiceSettings.resolve(options, environment: ["RESOLVEKIT_API_KEY": "rk_dev"])
+        let configured = Service(settings: settings, environment: [:]).makeConfiguration(logger: .disabled)
+        #expect(configured.reconnectAttemptBudget == 8)
+        #expect(configured.connectTimeout == nil)
+    }
+
     @Test func settingsUseSystemdsStateDirectoryWhenNoneIsGiven() throws {
         let options = try ServiceOptions.parse(["--base-url", "http://127.0.0.1:9"])
         let settings = try ServiceSettings.resolve(

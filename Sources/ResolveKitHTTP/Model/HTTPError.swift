@@ -124,7 +124,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// The code, the message, and the curl or HTTP details.
     public var description: String {
         var text = "\(code): \(message)"
-        if let curlCode { text += " (curl \(curlCode)\(curlMessage.map { ": \($0)" } ?? ""))" }
+        // A message that quotes curl's own words already says them once.
+        let curlWords = curlMessage.flatMap { message.contains($0) ? nil : ": \($0)" } ?? ""
+        if let curlCode { text += " (curl \(curlCode)\(curlWords))" }
         if let bodyText, !bodyText.isEmpty { text += " — body: \(bodyText.prefix(512))" }
         return text
     }
