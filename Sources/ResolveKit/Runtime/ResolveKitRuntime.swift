@@ -227,8 +227,10 @@ public final class ResolveKitRuntime: Observable, Sendable {
         makeOutput().setState(.idle)
     }
 
-    /// Shuts down gracefully, as a service does on SIGTERM: no new tool calls are run (they and queued ones get
-    /// an error result), running calls finish, results are posted, then the runtime stops and the spans of its
+    /// Shuts down gracefully, as a service does on SIGTERM: no new tool calls are run (they, queued ones and those
+    /// waiting for a decision get an error result), running calls finish, results are posted, the `ask` whose turn
+    /// is under way gets its answer (questions not sent yet fail with ``ResolveKitError/Code/cancelled``, "the
+    /// question was not sent"), then the runtime stops and the spans of its
     /// ``ResolveKitConfiguration/telemetry`` are exported (at most `timeout` more, and only while its export loop
     /// runs). Whatever is still undelivered after `timeout` stays in the state folder and is delivered by the next
     /// process.

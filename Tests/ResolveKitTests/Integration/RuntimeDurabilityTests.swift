@@ -126,7 +126,7 @@ struct RuntimeDrainTests {
         try await RuntimeHarness.run(.init(script: TestTools.script, clock: ManualClock())) { harness in
             let runtime = ResolveKitRuntime(configuration: harness.configuration(clock: ResolveKitClock(clock)))
             try await runtime.start()
-            _ = await runtime.sendMessage("slow")
+            let asked = Task { try await runtime.ask("slow") }
             await runtime.wait { $0.item("slow")?.status == .running }
             let drained = Task { await runtime.drain(timeout: .seconds(30)) }
             // While draining, a new call arrives: it is answered with an error, not run.
@@ -145,6 +145,8 @@ struct RuntimeDrainTests {
             let slow = try #require(runtime.toolCallBatches.flatMap(\.items).first { $0.functionName == "slow" })
             #expect(harness.backend.counters.toolResults[slow.id.rawValue]?.accepted == 1)
             #expect(runtime.connectionState == .idle)
+            // The question under way got its answer before the runtime stopped.
+            #expect(try await asked.value.text == "Slow done.")
         }
     }
 }

@@ -16,6 +16,31 @@ struct SessionMachineTurnTests {
         return waiter
     }
 
+    /// SIGTERM during a turn: the drain waits for the turn's answer (within its timeout, which the driver keeps),
+    /// and a question queued behind it or asked meanwhile is refused unsent instead of starting a turn.
+    @Test func aDrainWaitsForTheTurnUnderWayAndRefusesQuestionsNotSent() {
+        var script = Script()
+        script.open()
+        let running = Self.ask(&script)
+        script.feed(.answered(.message(requestID: "req-1", epoch: 0), .success(.accepted(turnID: "turn-1"))))
+        let queued = Self.ask(&script, "and the date?", requestID: "req-2")
+        let drainer = script.waiter()
+        let drain = script.feed(.drain(drainer))
+        let notSent = ResolveKitError(.cancelled, "The service is shutting down; the question was not sent")
+        #expect(Script.replies(drain)[queued] == .turn(.failure(notSent)))
+        #expect(Script.replies(drain)[drainer] == nil)
+        let late = Self.ask(&script, "one more", requestID: "req-3")
+        #expect(Script.replies(script.eventActions)[late] == .turn(.failure(notSent)))
+        #expect(Script.requests(script.log).filter { if case .message = $0.call { true } else { false } }.count == 1)
+        let done = script.feed(script.turnComplete("It is 10:42."))
+        guard case .turn(.success(let result)) = Script.replies(done)[running] else {
+            Issue.record("the turn under way was not answered")
+            return
+        }
+        #expect(result.text == "It is 10:42.")
+        #expect(Script.replies(done)[drainer] == .done(.success(())))
+    }
+
     @Test func anAskIsSentAcceptedFollowedAndAnsweredWithItsTurn() {
         var script = Script()
         script.open()

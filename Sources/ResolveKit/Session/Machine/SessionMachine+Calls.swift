@@ -222,14 +222,16 @@ extension SessionMachine {
     }
 
     /// `drain`: no new calls run (they, the queued ones and those still waiting for a decision get an error
-    /// result), running calls finish, results are posted; `waiter` is answered once every call has an acknowledged
-    /// outcome. A call waiting for a person is withdrawn rather than waited for: the drain would otherwise last its
-    /// whole timeout, and a result posted as the run stops has its acknowledgement unrecorded, so the next process
-    /// posts it again.
+    /// result), running calls finish, results are posted, the turn under way gets its answer, and questions not
+    /// sent yet are refused; `waiter` is answered once every call has an acknowledged outcome and no `ask` waits
+    /// for a turn. A call waiting for a person is withdrawn rather than waited for: the drain would otherwise last
+    /// its whole timeout, and a result posted as the run stops has its acknowledgement unrecorded, so the next
+    /// process posts it again.
     mutating func drain(_ waiter: WaiterID, _ now: Moment, _ out: inout SessionOutput) {
         if let earlier = drainWaiter { out.append(.reply(earlier, .done(.success(())))) }
         drainWaiter = waiter
         out.log("Draining: new calls are refused; running calls finish and results are posted", .info)
+        refuseUnsentQuestions(&out)
         let shuttingDown = ResolveKitFunctionError.cancelled("The service is shutting down; try again later")
         for call in calls.pipeline.beginDrain() { settleHere(call, .failure(shuttingDown), decision: .refused, now, &out) }
         let notStarted = calls.handed.subtracting(calls.started).sorted()

@@ -16,6 +16,7 @@ extension SessionMachine {
         _ out: inout SessionOutput
     ) {
         if let problem = Self.validate(text) { return out.append(.reply(waiter, .turn(.failure(problem)))) }
+        guard drainWaiter == nil else { return out.append(.reply(waiter, .turn(.failure(Self.notSentWhileDraining)))) }
         guard !link.hasEnded else {
             let error = ResolveKitError(.notStarted, "The runtime has no open session; start it first")
             return out.append(.reply(waiter, .turn(.failure(error))))
@@ -53,6 +54,7 @@ extension SessionMachine {
         _ waiter: WaiterID, text: String, requestID: String, _ now: Moment, _ out: inout SessionOutput
     ) {
         if let problem = Self.validate(text) { return out.append(.reply(waiter, .sent(.failed(problem)))) }
+        guard drainWaiter == nil else { return out.append(.reply(waiter, .sent(.failed(Self.notSentWhileDraining)))) }
         guard session != nil, link.isOpen else {
             let error = ResolveKitError(.notStarted, "Not connected: start the runtime first")
             return out.append(.reply(waiter, .sent(.failed(error))))
@@ -288,6 +290,25 @@ extension SessionMachine {
         error.turnSoFar = turns.turnSoFar(of: requestID)
         out.append(.reply(waiter, .turn(.failure(error))))
         if wasQueued { admitNextAsk(now, &out) }
+    }
+
+    /// A question asked while the session drains, or still waiting to be sent when the drain began.
+    static let notSentWhileDraining = ResolveKitError(
+        .cancelled, "The service is shutting down; the question was not sent", isRetryable: true)
+
+    /// The drain began: questions not sent yet are answered with ``notSentWhileDraining`` (a turn started now would
+    /// find its calls refused); the turn under way goes on, and the drain waits for its answer.
+    mutating func refuseUnsentQuestions(_ out: inout SessionOutput) {
+        for message in turns.queue + turns.awaitingSession {
+            disarm(.askTimeout(message.waiter), &out)
+            disarm(.sessionWait(message.waiter), &out)
+            switch message.kind {
+            case .ask: out.append(.reply(message.waiter, .turn(.failure(Self.notSentWhileDraining))))
+            case .send: out.append(.reply(message.waiter, .sent(.failed(Self.notSentWhileDraining))))
+            }
+        }
+        turns.queue = []
+        turns.awaitingSession = []
     }
 
     /// Every waiting caller learns the run ended with `error`.

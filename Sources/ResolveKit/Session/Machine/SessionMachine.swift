@@ -72,7 +72,7 @@ struct SessionMachine: Sendable {
         case .drain(let waiter): drain(waiter, now, &out)
         case .stop: stop(now, &out)
         }
-        if let waiter = drainWaiter, calls.isIdle {
+        if let waiter = drainWaiter, calls.isIdle, turns.askWaiters.isEmpty {
             drainWaiter = nil
             out.append(.reply(waiter, .done(.success(()))))
         }
