@@ -79,6 +79,22 @@ struct SchemaDrivenAgentTests {
         #expect(answer == "Done. The {name} returned \"{result}\".\n" + #"To run set_lights I need room; say it like "room: …"."#)
     }
 
+    /// A question two of the demo's keyword rules answer ("time", "disk") is one batch of both calls, as a model
+    /// would make it, not the first rule's call alone.
+    @Test func aQuestionForTwoDemoFunctionsCallsBoth() async {
+        let tools = ["get_local_time", "get_disk_usage"].map {
+            AgentContext.Tool(name: $0, description: "", parametersSchema: ["type": "object", "properties": [:]])
+        }
+        let context = AgentContext(
+            userText: "what time is it and how much disk space is free", history: [], llmContext: .null, tools: tools,
+            rounds: [])
+        guard case .toolCalls(let calls) = await AgentScript.default.nextRound(context) else {
+            Issue.record("expected tool calls")
+            return
+        }
+        #expect(calls.map(\.functionName) == ["get_local_time", "get_disk_usage"])
+    }
+
     @Test func severalFunctionsNamedAreOneBatch() async {
         let context = AgentContext(
             userText: "set_lights room: hall on: true, then set_thermostat room: hall", history: [], llmContext: .null,

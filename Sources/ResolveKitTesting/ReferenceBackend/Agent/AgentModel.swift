@@ -97,10 +97,36 @@ extension AgentScript: AgentModel {
     public func nextRound(_ context: AgentContext) async -> Round {
         let eligible = Set(context.tools.map(\.name))
         var rounds = callsNamedFunctions ? SchemaDrivenPlan.roundsForExactNames(in: context) : nil
+        if rounds == nil, callsNamedFunctions { rounds = roundsForSeveralCallRules(context, eligible: eligible) }
         if rounds == nil { rounds = rule(for: context.userText, eligible: eligible)?.rounds }
         if rounds == nil, callsNamedFunctions { rounds = SchemaDrivenPlan.rounds(for: context) }
         let chosen = rounds ?? fallback
         guard context.rounds.count < chosen.count else { return .empty }
         return SchemaDrivenPlan.resolve(chosen[context.rounds.count], in: context)
+    }
+}
+
+extension AgentScript {
+    /// A message that matches several rules each calling one function (``callRule(_:function:)``), as "what time
+    /// is it and how much disk space is free": one batch calling them all, as a model would; `nil` for fewer.
+    func roundsForSeveralCallRules(_ context: AgentContext, eligible: Set<String>) -> [AgentScript.Round]? {
+        var names: [String] = []
+        for rule in rules where rule.match.accepts(context.userText) {
+            guard let name = rule.calledFunction, eligible.contains(name), !names.contains(name) else { continue }
+            names.append(name)
+        }
+        guard names.count > 1 else { return nil }
+        let tools = names.compactMap { name in context.tools.first { $0.name == name } }
+        return SchemaDrivenPlan.rounds(calling: tools, in: context)
+    }
+}
+
+extension AgentScript.Rule {
+    /// The function a ``AgentScript/callRule(_:function:)`` calls; `nil` for any other rule.
+    var calledFunction: String? {
+        guard rounds.count == 2, case .toolCalls(let calls) = rounds[0], calls.count == 1,
+            calls[0].argumentsFromMessage, case .text(AgentScript.doneTemplate, _) = rounds[1]
+        else { return nil }
+        return calls[0].functionName
     }
 }

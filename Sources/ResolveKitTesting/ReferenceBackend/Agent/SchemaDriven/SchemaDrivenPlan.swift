@@ -16,7 +16,7 @@ enum SchemaDrivenPlan {
 
     /// One batch of the calls whose arguments the message gives, then an answer with a line for each and the
     /// question for each call it could not make.
-    private static func rounds(calling tools: [AgentContext.Tool], in context: AgentContext) -> [AgentScript.Round]? {
+    static func rounds(calling tools: [AgentContext.Tool], in context: AgentContext) -> [AgentScript.Round]? {
         guard !tools.isEmpty else { return nil }
         let calls = tools.map {
             AgentScript.ToolCall($0.name, humanDescription: sentence($0.name), argumentsFromMessage: true)
@@ -48,7 +48,8 @@ enum SchemaDrivenPlan {
         var resolved: [AgentScript.ToolCall] = []
         var questions: [String] = []
         for var call in calls {
-            guard call.argumentsFromMessage, let tool = context.tools.first(where: { $0.name == call.functionName }) else {
+            guard call.argumentsFromMessage, let tool = context.tools.first(where: { $0.name == call.functionName })
+            else {
                 resolved.append(call)
                 continue
             }
@@ -60,8 +61,8 @@ enum SchemaDrivenPlan {
                 resolved.append(call)
             case .failure(let missing):
                 let example = missing.names.map { "\($0): …" }.joined(separator: ", ")
-                questions.append(
-                    "To run \(tool.name) I need \(missing.names.joined(separator: " and ")); say it like \"\(example)\".")
+                let needed = missing.names.joined(separator: " and ")
+                questions.append("To run \(tool.name) I need \(needed); say it like \"\(example)\".")
             }
         }
         return (resolved, questions)
