@@ -129,6 +129,7 @@ final class RequestHandler: Sendable {
             response = .turn(result, id: id)
         } catch {
             span.recordError(type: error.code.rawValue, description: error.message)
+            for call in error.turnSoFar?.toolCalls ?? [] { logCall(call, user: user, log: log) }
             response = .failure(error, id: id)
         }
         span.end()

@@ -169,6 +169,7 @@ struct Service {
             metadata["fix"] = failure.fix
         }
         let code = exitCode(for: error)
+        if code == .stateUnavailable { metadata["flag"] = settings.replicaName == nil ? "--state-dir" : "--state" }
         let what =
             code != .stateUnavailable ? "cannot connect"
             : settings.replicaName == nil ? "cannot use the state folder" : "cannot use Redis"

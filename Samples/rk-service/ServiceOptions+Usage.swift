@@ -155,8 +155,8 @@ enum ServiceFlags {
                 69  the backend refused this host (bad key, unsupported SDK, chat switched off)
                 70  internal failure
                 73  the state folder cannot be used: another process holds it (state_locked), or it cannot be
-                    written; with --state, Redis cannot be reached (state_store) or another replica of the same
-                    --replica-name holds its session (key_owned_elsewhere)
+                    written (state_store); with --state, Redis cannot be reached (state_store) or another replica
+                    of the same --replica-name holds its session (key_owned_elsewhere)
                 """),
             .init(
                 "EXAMPLE",

@@ -55,6 +55,7 @@ extension ResolveKitHost {
         var perKey = configuration
         perKey.stateLocation = .directory(root + "/sessions/" + name)
         perKey.deviceIDProvider = { nil }
+        perKey.logger = configuration.logger.with(metadata: ["key": String(name.prefix(12))])
         let runtime = ResolveKitRuntime(
             configuration: perKey, httpClient: http, registry: registry, registration: registration,
             approvals: approvals, deliversOnly: true)

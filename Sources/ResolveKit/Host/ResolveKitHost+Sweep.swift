@@ -58,7 +58,7 @@ extension ResolveKitHost {
             return sweep.takingOver.insert(key).inserted
         }
         guard taken else { return }
-        let digest = String(SHA256.hexDigest(key).prefix(12))
+        let digest = Self.logName(for: key)
         Task { [self] in
             do throws(ResolveKitError) {
                 _ = try await session(for: key)

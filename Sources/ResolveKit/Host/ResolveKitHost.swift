@@ -169,8 +169,15 @@ public final class ResolveKitHost: Sendable {
         }
         perKey.deviceIDProvider = { nil }
         perKey.dependencies = configuration.dependencies.merging(options.dependencies(key))
+        // Which user a session's lines are about, without the key itself: the digest its folder is named by.
+        perKey.logger = configuration.logger.with(metadata: ["key": Self.logName(for: key)])
         return ResolveKitRuntime(
             configuration: perKey, httpClient: http, registry: registry, registration: registration, approvals: approvals)
+    }
+
+    /// The first 12 hexadecimal digits of the key's SHA-256, as log lines name a key: never the key itself.
+    static func logName(for key: String) -> String {
+        String(SHA256.hexDigest(key).prefix(12))
     }
 
     /// `<state folder>/sessions/<SHA-256 of the key>`: a key never appears in a path.

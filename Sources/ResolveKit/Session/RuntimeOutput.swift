@@ -13,7 +13,14 @@ struct RuntimeOutput: Sendable {
             snapshot.connectionState = state
         }
         guard changed else { return }
-        logger.info("connection \(state)")
+        // A run that ended blocked or failed needs someone; a retry is worth a look; the rest is routine.
+        let level: ResolveKitLogger.Level =
+            switch state {
+            case .blocked, .failed: .error
+            case .reconnecting: .warning
+            default: .info
+            }
+        logger.log(level, "connection \(state)")
         emit(.connectionStateChanged(state))
     }
 

@@ -34,7 +34,7 @@ public enum ResolveKitConnectionState: Sendable, Hashable, CustomStringConvertib
         case .connecting: "connecting"
         case .active: "active"
         case .reconnecting(let attempt, let delay, let cause):
-            "reconnecting (attempt \(attempt), in \(delay))" + (cause.map { ": \($0.message)" } ?? "")
+            "reconnecting (attempt \(attempt), in \(delay.inWords))" + (cause.map { ": \($0.message)" } ?? "")
         case .reconnected: "reconnected"
         case .failed(let error): "failed: \(error)"
         case .blocked(let error): "blocked: \(error)"

@@ -1,6 +1,7 @@
 import Foundation
 import ResolveKit
 import ResolveKitTesting
+import Synchronization
 import Testing
 
 /// The host's functions: one that names the caller its context carries.
@@ -70,6 +71,26 @@ struct HostTests {
             #expect(folders.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
             #expect(harness.backend.counters.functionRegistrations == 1)
         }
+    }
+
+    /// An operator tells two users' log lines apart (two sessions reconnecting, a call after a restart) by the
+    /// `key` each carries: the digest its folder is named by, never the key.
+    @Test func aSessionsLogLinesNameItsKeyByDigestNeverByTheKey() async throws {
+        let records = Mutex<[ResolveKitLogger.Record]>([])
+        try await RuntimeHarness.run(ReferenceBackend.Configuration(script: HostTools.script)) { harness in
+            var configuration = harness.configuration(persistent: true)
+            configuration.functions = [HostTools.WhoAmI.self]
+            configuration.logger = ResolveKitLogger(label: "test", minimumLevel: .trace) { record in
+                records.withLock { $0.append(record) }
+            }
+            let host = ResolveKitHost(configuration: configuration)
+            _ = try await host.ask("who am i", as: "bob@example.com")
+            await host.drain(timeout: .seconds(2))
+        }
+        let lines = records.withLock { $0 }
+        let digest = String(SHA256.hexDigest("bob@example.com").prefix(12))
+        #expect(lines.contains { $0.metadata["key"] == digest && $0.message.contains("who_am_i") })
+        #expect(!lines.contains { $0.metadata.values.contains { $0.contains("bob@example.com") } })
     }
 
     @Test func eachKeysHistoryIsItsOwnConversation() async throws {

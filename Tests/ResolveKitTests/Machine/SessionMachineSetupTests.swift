@@ -110,6 +110,19 @@ struct SessionMachineSetupTests {
         #expect(Script.states(again).contains { if case .blocked(let error) = $0 { error.code == .chatUnavailable } else { false } })
     }
 
+    /// A stream that drops says why it reconnects, as setup's retries do, with the wait in words a log can show.
+    @Test func aReconnectingStreamShowsItsCause() {
+        var script = Script()
+        script.open()
+        let cause = EventStreamError.httpStatus(503, body: [])
+        script.feed(.streamWillReconnect(generation: script.generation, cause: cause))
+        let shown = script.feed(
+            .stream(generation: script.generation, .state(.reconnecting(attempt: 2, delay: .milliseconds(1_735)))))
+        let state = Script.states(shown).last
+        #expect(state == .reconnecting(attempt: 2, delay: .milliseconds(1_735), cause: ResolveKitError(connectFailure: cause)))
+        #expect(state?.description.hasPrefix("reconnecting (attempt 2, in 1.73 s): ") == true)
+    }
+
     @Test func aStreamAnswered410StartsANewSessionAndTellsTheUserOnce() {
         var script = Script()
         script.open()

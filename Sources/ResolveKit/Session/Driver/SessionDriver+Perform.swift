@@ -111,7 +111,11 @@ extension SessionDriver {
         var configuration = EventStream.Configuration(idleTimeout: parts.configuration.streamIdleTimeout)
         if let budget = parts.configuration.reconnectAttemptBudget { configuration.backoff.maxAttempts = budget }
         let telemetry = parts.telemetry
-        if telemetry.metrics != nil { configuration.onReconnect = { telemetry.streamReconnecting($0) } }
+        let counts = telemetry.metrics != nil
+        configuration.onReconnect = { [weak self] cause in
+            if counts { telemetry.streamReconnecting(cause) }
+            self?.send(.streamWillReconnect(generation: generation, cause: cause))
+        }
         let stream = EventStream(
             url: backend.eventsURL(for: path), cursor: cursor, configuration: configuration,
             transport: backend.eventStreamTransport(), clock: parts.clock,

@@ -12,6 +12,9 @@ enum SessionEvent: Sendable {
     case stream(generation: Int, EventStream.Element)
     /// The event stream opened as `generation` ended.
     case streamEnded(generation: Int, EventStream.Termination)
+    /// The event stream opened as `generation` is about to wait and connect again, because of `cause` (`nil` for
+    /// the routine reconnect after the server ended a healthy stream).
+    case streamWillReconnect(generation: Int, cause: EventStreamError?)
     /// The write of `sequence` (and every one before it) completed, or failed.
     case written(Int, Result<Void, ResolveKitError>)
     /// A timer armed for `at` fired.

@@ -1,3 +1,5 @@
+import ResolveKitHTTP
+
 /// Where the session's connection stands: the setup step, the lifecycle's retry schedule, what the connection has
 /// been through, and the counters that tell answers and stream elements of an earlier session or stream apart.
 struct SessionLink: Sendable {
@@ -28,6 +30,8 @@ struct SessionLink: Sendable {
     var refreshedSinceStreamOpened = false
     /// The last reason a connection attempt failed, for the `unreachable` error.
     var lastConnectFailure: (any Error & Sendable)?
+    /// Why the event stream is reconnecting, for the state hosts are shown.
+    var streamReconnectCause: EventStreamError?
     /// When `start()` gives up if no stream has opened.
     var connectDeadline: Duration?
     /// The connection state hosts see.

@@ -159,7 +159,9 @@ extension SessionMachine {
         if row.decidedAt == nil, row.decision != nil { row.decidedAt = now.elapsed }
         row.finishedAt = now.elapsed
         show(row, turnID: call.turnID, &out)
-        out.log("Call \(call.callID) (\(call.functionName)): \(row.status)")
+        // A call no `ask` of this process waits for (its turn began before a restart) has nobody else to report it.
+        let orphan = turns.askWaiters[call.requestID] == nil
+        out.log("Call \(call.callID) (\(call.functionName)): \(row.status)", orphan ? .info : .debug)
         return true
     }
 
@@ -274,7 +276,7 @@ extension SessionMachine {
             calls.delivery.failures = 0
             kickDelivery(now, &out)
         case .failure(let failure):
-            guard let error = failure.backendError else { return deliveryFailed(callID, now, &out) }
+            guard let error = failure.backendError else { return deliveryFailed(callID, cause: "\(failure)", now, &out) }
             switch BackendFailurePolicy.action(.toolResults, error) {
             case .settle:
                 settle(key, note: "no longer awaited by the server (\(error))", &out)
@@ -283,18 +285,23 @@ extension SessionMachine {
                 calls.delivery.inFlight = callID
                 refreshToken(for: .delivery, &out)
             default:
-                deliveryFailed(callID, now, &out)
+                deliveryFailed(callID, cause: "\(error)", now, &out)
             }
         }
     }
 
     /// The post failed in a way a later try may fix: wait a backoff, then post again.
-    mutating func deliveryFailed(_ callID: ToolCallID? = nil, _ now: Moment, _ out: inout SessionOutput) {
+    mutating func deliveryFailed(
+        _ callID: ToolCallID? = nil, cause: String? = nil, _ now: Moment, _ out: inout SessionOutput
+    ) {
         let failed = callID ?? calls.delivery.inFlight
         calls.delivery.inFlight = nil
         calls.delivery.failures += 1
         let delay = Backoff.delay(forAttempt: calls.delivery.failures, random: jitter())
-        out.log("Posting the result of \(failed.map(\.rawValue) ?? "a call") failed; retrying in \(delay)", .warning)
+        let because = cause.map { " (\($0))" } ?? ""
+        out.log(
+            "Posting the result of \(failed.map(\.rawValue) ?? "a call") failed\(because); retrying in \(delay.inWords)",
+            .warning)
         calls.delivery.isWaiting = true
         arm(.deliveryRetry, at: now.elapsed + delay, &out)
     }

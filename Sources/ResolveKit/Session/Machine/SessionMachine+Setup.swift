@@ -112,7 +112,7 @@ extension SessionMachine {
             link.lastConnectFailure = error
             switch link.lifecycle.setupFailed(error, jitter: jitter()) {
             case .retry(let attempt, let delay):
-                out.log("Setup failed (\(error)); retrying in \(delay)", .warning)
+                out.log("Setup failed (\(error)); retrying in \(delay.inWords)", .warning)
                 show(.reconnecting(attempt: attempt, delay: delay, cause: ResolveKitError(connectFailure: error)), &out)
                 link.phase = .retrying
                 arm(.setupRetry, at: now.elapsed + delay, &out)

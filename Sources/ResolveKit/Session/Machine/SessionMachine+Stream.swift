@@ -23,7 +23,8 @@ extension SessionMachine {
             kickDelivery(now, &out)
         case .state(.reconnecting(let attempt, let delay)):
             // attempt 0 is the routine reconnect after the server's 300 s rotation: the turn goes on (§10.3).
-            if attempt > 0 { show(.reconnecting(attempt: attempt, delay: delay), &out) }
+            let cause = link.streamReconnectCause.map { ResolveKitError(connectFailure: $0) }
+            if attempt > 0 { show(.reconnecting(attempt: attempt, delay: delay, cause: cause), &out) }
         case .state(.closed), .state(.failed), .comment:
             break
         case .discarded(let error):

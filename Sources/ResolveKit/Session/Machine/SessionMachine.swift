@@ -51,6 +51,8 @@ struct SessionMachine: Sendable {
             if generation == link.streamGeneration, session != nil { streamElement(element, now, &out) }
         case .streamEnded(let generation, let termination):
             if generation == link.streamGeneration, session != nil { streamEnded(termination, now, &out) }
+        case .streamWillReconnect(let generation, let cause):
+            if generation == link.streamGeneration { link.streamReconnectCause = cause }
         case .written(let sequence, let result): written(sequence, result, now, &out)
         case .timerFired(let timer, let at):
             guard timers[timer] == at else { break }
