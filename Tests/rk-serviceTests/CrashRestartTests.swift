@@ -11,6 +11,7 @@ struct CrashRestartTests {
     static let script = AgentScript(rules: [
         .init(.keywords(["hold"]), rounds: [.toolCalls([.init("hold")]), .text("held: {result}")]),
         .init(.keywords(["quick"]), rounds: [.toolCalls([.init("quick")]), .text("quick: {result}")]),
+        .init(.keywords(["guarded"]), rounds: [.toolCalls([.init("guarded")]), .text("guarded: {result}")]),
     ])
 
     /// A backend on loopback and a state folder for probe processes.
@@ -69,6 +70,26 @@ struct CrashRestartTests {
             let first = try Self.probe(server, state, message: "hold on")
             #expect(await first.waitFor { $0.contains("started ") }, "stderr: \(first.stderr)")
             try await Self.killAndRestart(first, backend, server, state, answerContains: "Interrupted by a client restart")
+        }
+    }
+
+    /// Killed while a person was still to decide: the call never ran, and the next process says so (not "it may
+    /// or may not have completed").
+    @Test func aCallKilledWhileWaitingForApprovalIsAnsweredAsNotRunByTheNextProcess() async throws {
+        try await Self.withBackend { backend, server, state in
+            let first = try Self.probe(server, state, message: "guarded one")
+            #expect(await first.waitFor { $0.contains("awaiting ") }, "stderr: \(first.stderr)")
+            first.signal(SIGKILL)
+            _ = await first.exitStatus()
+            let second = try Self.probe(server, state)
+            #expect(await second.exitStatus() == 0, "stdout: \(second.stdout)\nstderr: \(second.stderr)")
+            await backend.waitForIdleTurns()
+            #expect(Self.startedCalls([first, second]).isEmpty)
+            let callID = try #require(first.stdoutLines.first { $0.hasPrefix("awaiting ") }?.dropFirst(9))
+            #expect(backend.counters.toolResults[String(callID)]?.accepted == 1)
+            let session = try #require(backend.sessionIDs.first)
+            let answer = try #require(backend.events(inSession: session).last { $0.type == "turn_complete" })
+            #expect(answer.frame.contains("Interrupted by a client restart before it ran"), "\(answer.frame)")
         }
     }
 

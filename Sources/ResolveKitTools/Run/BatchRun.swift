@@ -1,9 +1,9 @@
 import ResolveKitTelemetry
 import Synchronization
 
-/// What one ``ToolCallRunner/run(_:in:allowedNames:deadlines:trace:report:)`` shares between its calls: where to
-/// report, the outcomes so far, and what telemetry keeps about each call until its outcome. Finishing a call
-/// reports it once, records it, and frees its place in the control.
+/// What one ``ToolCallRunner/run(_:in:allowedNames:deadlines:trace:startPermit:report:)`` shares between its
+/// calls: where to report, the outcomes so far, and what telemetry keeps about each call until its outcome.
+/// Finishing a call reports it once, records it, and frees its place in the control.
 ///
 /// A call's spans are begun as values (``PendingSpan``: ids and a start time) and recorded once the call is over,
 /// after its outcome was reported, so the span work never delays a call's start or its result's post.
@@ -29,16 +29,19 @@ final class BatchRun: Sendable {
     let deadlines: ToolCallDeadlines
     let trace: ToolCallTrace
     let report: @Sendable (ToolCallReport) -> Void
+    /// Asked before a call that waited for a decision starts; `nil` lets it start at once.
+    let startPermit: (@Sendable (ToolCallID) async -> Bool)?
     private let state = Mutex(State())
 
     init(
         runner: ToolCallRunner, sessionID: String, deadlines: ToolCallDeadlines, trace: ToolCallTrace,
-        report: @escaping @Sendable (ToolCallReport) -> Void
+        startPermit: (@Sendable (ToolCallID) async -> Bool)?, report: @escaping @Sendable (ToolCallReport) -> Void
     ) {
         self.runner = runner
         self.sessionID = sessionID
         self.deadlines = deadlines
         self.trace = trace
+        self.startPermit = startPermit
         self.report = report
     }
 

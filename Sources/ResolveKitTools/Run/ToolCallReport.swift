@@ -1,6 +1,6 @@
-/// One step of a call through ``ToolCallRunner/run(_:in:allowedNames:deadlines:report:)``, reported as it happens
-/// so the front end keeps its books (a session's journal and checklist, an MCP client's log) without waiting for
-/// the batch.
+/// One step of a call through ``ToolCallRunner/run(_:in:allowedNames:deadlines:trace:startPermit:report:)``,
+/// reported as it happens so the front end keeps its books (a session's journal and checklist, an MCP client's log)
+/// without waiting for the batch.
 package enum ToolCallReport: Sendable, Hashable {
     /// The call may run, or may not: `checklist` is the checklist's word for it, `decision` who decided and how
     /// (`nil` for a call refused before anyone was asked).

@@ -43,13 +43,20 @@ package struct ToolCallRunner: Sendable {
     /// their outcomes come, and the outcomes are returned. Cancelling the calling task declines what is undecided
     /// and cancels what runs. Until its first suspension this runs on the caller's thread, and an approval-free call
     /// with a free slot starts there. Each call's span descends from the parent `trace` gives it.
+    ///
+    /// A call that waited for a decision starts only once `startPermit` (when given) says it may: a front end that
+    /// keeps a journal records first that the call may have run, so a crash while a person decides is reported as
+    /// "not run" rather than "may have run". A call refused a start ends with its stop error, or `cancelled`.
     @discardableResult
     package func run(
         _ batch: ToolCallBatch, in sessionID: String, allowedNames: Set<String>, deadlines: ToolCallDeadlines,
-        trace: ToolCallTrace = .none, report: @escaping @Sendable (ToolCallReport) -> Void
+        trace: ToolCallTrace = .none, startPermit: (@Sendable (ToolCallID) async -> Bool)? = nil,
+        report: @escaping @Sendable (ToolCallReport) -> Void
     ) async -> [ToolCallID: ToolCallOutcome] {
         control.hand(batch.calls.map(\.callID))
-        let run = BatchRun(runner: self, sessionID: sessionID, deadlines: deadlines, trace: trace, report: report)
+        let run = BatchRun(
+            runner: self, sessionID: sessionID, deadlines: deadlines, trace: trace, startPermit: startPermit,
+            report: report)
         let admitted = admit(batch, allowedNames: allowedNames, run)
         var approved = admitted.filter { !$0.needsDecision }
         let gated = admitted.filter(\.needsDecision)
@@ -68,7 +75,8 @@ package struct ToolCallRunner: Sendable {
     /// call that needs no approval (and that no rule of the approver gates) approved as such.
     ///
     /// Not inlined: a task allocates an async function's frame whole, and with this work in it the frame of
-    /// ``run(_:in:allowedNames:deadlines:trace:report:)`` was 5.5 KiB, taken from `malloc` before a call starts.
+    /// ``run(_:in:allowedNames:deadlines:trace:startPermit:report:)`` was 5.5 KiB, taken from `malloc` before a
+    /// call starts.
     @inline(never)
     private func admit(_ batch: ToolCallBatch, allowedNames: Set<String>, _ run: BatchRun) -> [Admitted] {
         var admitted: [Admitted] = []
@@ -114,6 +122,11 @@ package struct ToolCallRunner: Sendable {
     /// Waits for a slot, then starts the call's function; its end is reported from the thread that settles it.
     private func execute(_ admitted: Admitted, _ run: BatchRun) async {
         let call = admitted.call
+        if admitted.needsDecision, let startPermit = run.startPermit, !(await startPermit(call.callID)) {
+            let refused = control.stopError(call.callID) ?? .cancelled("Not run: its session ended before it started")
+            run.finish(call, .failure(refused))
+            return
+        }
         if let stopped = await control.claim(call.callID) {
             run.finish(call, .failure(stopped))
             return

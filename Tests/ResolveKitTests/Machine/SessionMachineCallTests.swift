@@ -183,6 +183,41 @@ struct SessionMachineCallTests {
         #expect(Script.batches(late).isEmpty)
     }
 
+    /// A call that waits for a person is journaled as handed on, not as possibly run: decided, it asks to start,
+    /// and may only once the journal says so. A crash before that is answered "before it ran" at the restart.
+    @Test func aDecidedCallStartsOnlyOnceTheJournalSaysItMayHaveRun() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("asking", "set_lights"))
+        script.advance(.milliseconds(300))
+        #expect(Script.batches(script.log).flatMap(\.calls).map(\.callID) == ["asking"])
+        #expect(!Script.journaled(script.log, "asking").contains(.running))
+        script.writesCompleteAtOnce = false
+        let asked = script.feed(.startRequested("asking", epoch: script.epoch))
+        #expect(Script.journaled(asked, "asking") == [.running])
+        #expect(!asked.contains(.permitStart("asking", true)))
+        let written = script.complete(Script.writeSequences(asked).last ?? 0)
+        #expect(written.contains(.permitStart("asking", true)))
+
+        var journal = CallJournal()
+        _ = journal.admit(sessionID: "s1", callID: "asking", turnID: "turn-1", functionName: "set_lights")
+        let interrupted = journal.resolveInterruptedCalls()
+        #expect(interrupted.first?.status == .answered(.failure(.cancelled("Interrupted by a client restart before it ran"))))
+    }
+
+    @Test func aCallWhoseTurnEndedWhileItWaitedToStartMayNotStart() {
+        var script = Script()
+        script.open()
+        script.feed(script.toolCall("asking", "set_lights"))
+        script.advance(.milliseconds(300))
+        script.writesCompleteAtOnce = false
+        script.feed(.startRequested("asking", epoch: script.epoch))
+        let failed = script.feed(script.event("error", ["code": "llm_error", "message": "The model failed"]))
+        #expect(failed.contains(.permitStart("asking", false)))
+        #expect(script.feed(.startRequested("asking", epoch: script.epoch)).contains(.permitStart("asking", false)))
+        #expect(script.feed(.startRequested("other", epoch: script.epoch + 1)).contains(.permitStart("other", false)))
+    }
+
     @Test func aTurnThatFailsStopsItsRunningCallsAndSettlesTheirOutcomesWithoutPostingThem() {
         var script = Script()
         script.open()

@@ -96,6 +96,26 @@ struct ToolCallRunnerTests {
         #expect(free["free"] == .success(3))
     }
 
+    /// A call that waited for a decision starts only on the front end's word (a session writes first that it may
+    /// have run): refused, it never runs; an approval-free call never asks.
+    @Test func aDecidedCallStartsOnlyWhenTheFrontEndPermitsIt() async throws {
+        let asked = Mutex<[ToolCallID]>([])
+        let reports = Reports()
+        let batch = ToolCallBatch(
+            id: 1, calls: [Self.call("refused", "add", ["a": 1, "b": 2], approval: true), Self.call("free", "add", ["a": 2, "b": 2])])
+        let outcomes = await Self.runner(approver: AutoApprover()).run(
+            batch, in: "s", allowedNames: ["add"], deadlines: Self.deadlines,
+            startPermit: { callID in
+                asked.withLock { $0.append(callID) }
+                return false
+            },
+            report: reports.record)
+        #expect(asked.withLock { $0 } == ["refused"])
+        #expect(outcomes["refused"] == .failure(.cancelled("Not run: its session ended before it started")))
+        #expect(!reports.all.contains(.started("refused")))
+        #expect(outcomes["free"] == .success(4))
+    }
+
     @Test func unknownNotAllowedAndInvalidCallsAreRefusedBeforeAnyoneIsAsked() async {
         let asked = Mutex(0)
         let runner = Self.runner(approver: ClosureApprover { _ in

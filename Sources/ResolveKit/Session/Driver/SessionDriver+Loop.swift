@@ -124,7 +124,7 @@ extension SessionAction {
     /// reply above all: whoever it wakes sees the state that led to it).
     var mayOvertakePublications: Bool {
         switch self {
-        case .runBatch, .write, .send(.toolResult, _, _): true
+        case .runBatch, .permitStart, .write, .send(.toolResult, _, _): true
         default: false
         }
     }

@@ -26,7 +26,8 @@ extension SessionDriver {
             let trace = telemetry.callTrace
             spawn(immediately: true) { [self] in
                 await runner.run(
-                    batch, in: sessionID, allowedNames: allowedNames, deadlines: deadlines, trace: trace
+                    batch, in: sessionID, allowedNames: allowedNames, deadlines: deadlines, trace: trace,
+                    startPermit: { callID in await self.startPermit(callID, epoch: epoch) }
                 ) { step in
                     self.send(.call(step, epoch: epoch))
                 }
@@ -51,13 +52,30 @@ extension SessionDriver {
         case .reply(let waiter, let reply):
             parts.telemetry.replied(waiter, reply)
             core.withLock { $0.waiters.replies.removeValue(forKey: waiter) }?.resume(returning: reply)
+        case .permitStart(let callID, let allowed):
+            core.withLock { $0.waiters.starts.removeValue(forKey: callID) }?.resume(returning: allowed)
         case .finish:
-            let (waiter, counts) = core.withLock { core in
+            let (waiter, starts, counts) = core.withLock { core in
                 core.hasFinished = true
-                return (core.waiters.run.take(), core.gauges.takeAll())
+                defer { core.waiters.starts = [:] }
+                return (core.waiters.run.take(), core.waiters.starts.values, core.gauges.takeAll())
             }
             parts.telemetry.finished(queuedAsks: counts.queuedAsks, journalEntries: counts.journalEntries)
+            for start in starts { start.resume(returning: false) }
             waiter?.resume()
+        }
+    }
+
+    /// Asks the machine whether a decided call may start, and waits for its word (`false` once the run ended).
+    func startPermit(_ callID: ToolCallID, epoch: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let ended = core.withLock { core -> Bool in
+                if core.hasFinished { return true }
+                core.waiters.starts[callID] = continuation
+                return false
+            }
+            if ended { return continuation.resume(returning: false) }
+            send(.startRequested(callID, epoch: epoch))
         }
     }
 

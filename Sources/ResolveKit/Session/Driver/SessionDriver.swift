@@ -45,6 +45,8 @@ final class SessionDriver: Sendable {
     struct Waiters: Sendable {
         var replies: [WaiterID: CheckedContinuation<Reply, Never>] = [:]
         var run: CheckedContinuation<Void, Never>?
+        /// Decided calls of the tools core waiting for the machine's word to start.
+        var starts: [ToolCallID: CheckedContinuation<Bool, Never>] = [:]
         private var lastID: UInt64 = 0
 
         /// A number for a new caller.

@@ -8,6 +8,9 @@ struct CallDesk: Sendable {
     var journalRecords = 0
     /// Batches handed on once the journal write marking their calls as handed on (by its sequence) completed.
     var awaitingDurability: [(after: Int, batch: ToolCallBatch)] = []
+    /// Calls decided and waiting to start until the journal write marking them as possibly run (by its sequence)
+    /// completed.
+    var awaitingStart: [(after: Int, callID: ToolCallID)] = []
     /// Calls handed to the tools core that have no outcome yet.
     var handed: Set<ToolCallID> = []
     /// Handed calls whose function started.

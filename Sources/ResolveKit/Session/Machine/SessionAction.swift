@@ -11,6 +11,8 @@ enum SessionAction: Sendable, Equatable {
     case closeStream
     /// Hand a batch of calls to the tools core; its steps come back as ``SessionEvent/call(_:epoch:)``.
     case runBatch(ToolCallBatch, sessionID: String, allowedNames: Set<String>, epoch: Int)
+    /// Answer a call's ``SessionEvent/startRequested(_:epoch:)``: whether its function may start.
+    case permitStart(ToolCallID, Bool)
     /// Stop calls handed to the tools core: those not started end with `error`; with `cancellingRunning`, running
     /// ones are cancelled too.
     case stopCalls([ToolCallID], sessionID: String, error: ResolveKitFunctionError, cancellingRunning: Bool)

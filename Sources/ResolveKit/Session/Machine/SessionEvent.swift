@@ -21,6 +21,9 @@ enum SessionEvent: Sendable {
     case timerFired(TimerID, at: Duration)
     /// A step of a call handed to the tools core, in the session of `epoch`.
     case call(ToolCallReport, epoch: Int)
+    /// A call of the session of `epoch` that waited for a decision asks to start (``SessionAction/permitStart(_:_:)``
+    /// answers).
+    case startRequested(ToolCallID, epoch: Int)
     /// The tools core finished batch `batchID` of the session of `epoch`.
     case batchDone(batchID: Int, epoch: Int)
     /// `ask`: send `text` as `requestID` and answer `waiter` with the turn's result, within `timeout`.

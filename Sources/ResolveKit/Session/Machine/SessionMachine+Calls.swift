@@ -66,12 +66,16 @@ extension SessionMachine {
         hand(batch, now, &out)
     }
 
-    /// Hands calls to the tools core once the journal says they were handed on: from then on they may run, so a
-    /// restart answers them as interrupted (never runs them again).
+    /// Hands calls to the tools core once the journal says they were handed on: from then on an approval-free call
+    /// may run, so a restart answers it as interrupted (never runs it again). A call that waits for a decision is
+    /// marked so only when it asks to start (``startRequested(_:_:)``): a restart while a person decides says it
+    /// did not run.
     private mutating func hand(_ batch: ToolCallBatch, _ now: Moment, _ out: inout SessionOutput) {
         guard let session else { return }
         for call in batch.calls {
-            calls.journal.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
+            if !call.requiresApproval {
+                calls.journal.markRunning(CallJournal.Key(sessionID: session.id, callID: call.callID))
+            }
             calls.handed.insert(call.callID)
             calls.rows[call.callID] = CallDesk.row(call, call.requiresApproval ? .pendingApproval : .running)
         }
@@ -87,6 +91,32 @@ extension SessionMachine {
             calls.awaitingDurability.removeFirst()
             out.append(.runBatch(first.batch, sessionID: session.id, allowedNames: session.allowedNames, epoch: link.epoch))
         }
+    }
+
+    /// A decided call asks to start: the journal marks it as possibly run, and it may start once that is written.
+    /// A call whose turn or session ended, or that a drain withdrew, may not.
+    mutating func startRequested(_ callID: ToolCallID, _ out: inout SessionOutput) {
+        guard let session, calls.handed.contains(callID), !calls.abandoned.contains(callID), drainWaiter == nil else {
+            return out.append(.permitStart(callID, false))
+        }
+        calls.journal.markRunning(CallJournal.Key(sessionID: session.id, callID: callID))
+        persistJournal(&out)
+        calls.awaitingStart.append((writes.lastJournal, callID))
+        permitDurableStarts(&out)
+    }
+
+    /// Lets the calls start whose journal record is written.
+    mutating func permitDurableStarts(_ out: inout SessionOutput) {
+        while let first = calls.awaitingStart.first, first.after <= writes.completed {
+            calls.awaitingStart.removeFirst()
+            out.append(.permitStart(first.callID, true))
+        }
+    }
+
+    /// Calls waiting for their start to be written may not start after all (their turn or session ended, a drain).
+    private mutating func refuseStarts(_ callIDs: Set<ToolCallID>, _ out: inout SessionOutput) {
+        for (_, callID) in calls.awaitingStart where callIDs.contains(callID) { out.append(.permitStart(callID, false)) }
+        calls.awaitingStart.removeAll { callIDs.contains($0.callID) }
     }
 
     /// A step of a handed call.
@@ -192,6 +222,7 @@ extension SessionMachine {
         // An approval batch whose calls all went holds the approval queue no more.
         if emptiedBatch, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
         guard !stopped.isEmpty else { return }
+        refuseStarts(Set(stopped), &out)
         out.append(.stopCalls(
             stopped, sessionID: session.id, error: .cancelled("Not run: \(reason)"), cancellingRunning: true))
     }
@@ -202,6 +233,7 @@ extension SessionMachine {
         guard let session else { return }
         let open = calls.pipeline.endSession()
         let handed = open.map(\.callID).filter { calls.handed.contains($0) }
+        refuseStarts(Set(handed), &out)
         if !handed.isEmpty {
             let error = ResolveKitFunctionError.cancelled("The session ended while the call ran")
             out.append(.stopCalls(handed, sessionID: session.id, error: error, cancellingRunning: true))
@@ -221,6 +253,7 @@ extension SessionMachine {
         calls.abandoned = []
         calls.rows = [:]
         calls.awaitingDurability = []
+        calls.awaitingStart = []
     }
 
     /// `drain`: no new calls run (they, the queued ones and those still waiting for a decision get an error
@@ -237,6 +270,7 @@ extension SessionMachine {
         let shuttingDown = ResolveKitFunctionError.cancelled("The service is shutting down; try again later")
         for call in calls.pipeline.beginDrain() { settleHere(call, .failure(shuttingDown), decision: .refused, now, &out) }
         let notStarted = calls.handed.subtracting(calls.started).sorted()
+        refuseStarts(Set(notStarted), &out)
         if let session, !notStarted.isEmpty {
             out.append(.stopCalls(notStarted, sessionID: session.id, error: shuttingDown, cancellingRunning: false))
         }

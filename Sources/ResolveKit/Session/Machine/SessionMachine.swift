@@ -60,6 +60,8 @@ struct SessionMachine: Sendable {
             timerFired(timer, now, &out)
         case .call(let report, let epoch):
             if epoch == link.epoch { callReport(report, now, &out) }
+        case .startRequested(let callID, let epoch):
+            if epoch == link.epoch { startRequested(callID, &out) } else { out.append(.permitStart(callID, false)) }
         case .batchDone(let batchID, let epoch):
             // Batch 0 is a call that needed no approval: it never held the approval queue.
             if epoch == link.epoch, batchID != 0, let next = calls.pipeline.batchFinished() { present(next, now, &out) }
@@ -94,6 +96,7 @@ struct SessionMachine: Sendable {
         case .send(let waiter, _, _), .resend(let waiter, _): out.append(.reply(waiter, .sent(.failed(error))))
         case .operation(let waiter, _): out.append(.reply(waiter, .done(.failure(error))))
         case .drain(let waiter): out.append(.reply(waiter, .done(.success(()))))
+        case .startRequested(let callID, _): out.append(.permitStart(callID, false))
         default: break
         }
     }
@@ -207,6 +210,7 @@ struct SessionMachine: Sendable {
             out.publish(.error(error))
         }
         runDurableBatches(now, &out)
+        permitDurableStarts(&out)
         kickDelivery(now, &out)
     }
 
