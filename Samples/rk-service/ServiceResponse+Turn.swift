@@ -15,11 +15,19 @@ extension ServiceResponse {
         return .answer(id: id, text: result.text, toolCalls: calls)
     }
 
-    /// The error line for a turn that could not be asked or did not end: the runtime's reason in words.
+    /// The error line for a turn that could not be asked or did not end: the runtime's reason in words, its
+    /// `code` (`state_store`, `turn_timed_out`, …) and whether sending the line again later may work (`retryable`).
     /// The tool calls the turn made before it stopped go with it. A user another replica serves is answered with
     /// `"code": "key_owned_elsewhere"`, the `owner` replica's name and, when known, `retry_after_ms` (how long
     /// its lease runs without a renewal), so a router sends the line there.
     static func failure(_ error: ResolveKitError, id: JSONValue?) -> ServiceResponse {
+        var response = words(for: error, id: id)
+        response.fields["code"] = .string(error.code.rawValue)
+        response.fields["retryable"] = .bool(error.isRetryable)
+        return response
+    }
+
+    private static func words(for error: ResolveKitError, id: JSONValue?) -> ServiceResponse {
         let calls = error.turnSoFar.map { $0.toolCalls.map(ToolCall.init) }
         switch error.code {
         case .keyOwnedElsewhere:

@@ -120,6 +120,18 @@ struct ServicePartsTests {
         #expect(response.fields["error"] == "the service is shutting down; the turn did not finish")
     }
 
+    /// A router tells "try again soon" from a permanent failure by the reply's code, not by its words.
+    @Test func anErrorLineCarriesTheRuntimesCodeAndWhetherARetryMayWork() {
+        let outage = ResolveKitError(
+            .stateStore, "Cannot take the user key's lease in Redis: connect_refused", isRetryable: true)
+        let response = ServiceResponse.failure(outage, id: "1")
+        #expect(response.fields["code"] == "state_store")
+        #expect(response.fields["retryable"] == true)
+        let refused = ServiceResponse.failure(ResolveKitError(.invalidMessage, "A message must have 1 …"), id: "2")
+        #expect(refused.fields["code"] == "invalid_message")
+        #expect(refused.fields["retryable"] == false)
+    }
+
     @Test func logLinesQuoteWhatNeedsQuotingAndRedactSecrets() {
         let lines = Mutex<[String]>([])
         let log = StructuredLog(secrets: ["rk_secret"]) { line in lines.withLock { $0.append(line) } }

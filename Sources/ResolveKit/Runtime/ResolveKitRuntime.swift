@@ -231,13 +231,17 @@ public final class ResolveKitRuntime: Observable, Sendable {
     /// waiting for a decision get an error result), running calls finish, results are posted, the `ask` whose turn
     /// is under way gets its answer (questions not sent yet fail with ``ResolveKitError/Code/cancelled``, "the
     /// question was not sent"), then the runtime stops and the spans of its
-    /// ``ResolveKitConfiguration/telemetry`` are exported (at most `timeout` more, and only while its export loop
-    /// runs). Whatever is still undelivered after `timeout` stays in the state folder and is delivered by the next
-    /// process.
+    /// ``ResolveKitConfiguration/telemetry`` are exported (in what is left of `timeout`, at least a second, and only
+    /// while its export loop runs). Whatever is still undelivered after `timeout` stays in the state folder and is
+    /// delivered by the next process.
     public func drain(timeout: Duration = .seconds(10)) async {
+        let clock = configuration.clock
+        let started = clock.elapsed
         await driver?.drain(timeout: timeout)
         await stop()
-        await configuration.telemetry?.flush(timeout: max(timeout, .seconds(1)))
+        // Within what is left of the caller's budget: a service's stop timeout (systemd's) counts all of it.
+        let left = timeout - (clock.elapsed - started)
+        await configuration.telemetry?.flush(timeout: max(left, .seconds(1)))
     }
 
     /// Sends a user message. Returns at once with ``ResolveKitSendOutcome/rejectedTurnInProgress`` while a turn

@@ -13,9 +13,11 @@ struct RuntimeOutput: Sendable {
             snapshot.connectionState = state
         }
         guard changed else { return }
-        // A run that ended blocked or failed needs someone; a retry is worth a look; the rest is routine.
+        // A run that ended blocked or failed needs someone (but a key another replica serves is routing, not a
+        // fault); a retry is worth a look; the rest is routine.
         let level: ResolveKitLogger.Level =
             switch state {
+            case .blocked(let error) where error.code == .keyOwnedElsewhere: .info
             case .blocked, .failed: .error
             case .reconnecting: .warning
             default: .info

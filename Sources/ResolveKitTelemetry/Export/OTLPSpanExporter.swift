@@ -94,8 +94,9 @@ public struct OTLPSpanExporter: SpanExporter, UrgencyAwareExporter {
                 metadata: ["endpoint": EndpointURL.redacted(endpoint), "message": partial.message])
             return partial.rejected > 0 ? .partialSuccess(rejected: partial.rejected) : .success
         case .retry(let delay, let status):
-            logger.debug(
-                "OTLP endpoint asked to retry",
+            // A warning as a failed connection's is: a collector that keeps asking loses the batch in the end.
+            logger.warning(
+                "OTLP endpoint asked to retry a batch of \(spans.count) spans",
                 metadata: ["endpoint": EndpointURL.redacted(endpoint), "status": status])
             return .retry(after: delay)
         case .refused(let status, let message):

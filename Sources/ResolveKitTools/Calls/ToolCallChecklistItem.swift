@@ -96,7 +96,8 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
 
 /// A batch of checklist rows decided together.
 public struct ToolCallChecklistBatch: Sendable, Hashable, Identifiable {
-    /// The batch number.
+    /// The batch's number in the runtime's checklist history (calls shown at once, needing no approval, count as
+    /// batches too), so not the ``ToolApprovalRequest/batchID`` an approver is given: match calls by their ids.
     public var id: Int
     /// The rows.
     public var items: [ToolCallChecklistItem]

@@ -174,6 +174,8 @@ final class RedisStateStore: SessionStateStore {
     }
 
     static func unreachable(_ error: RedisError, doing what: String) -> ResolveKitError {
-        ResolveKitError(.stateStore, "Cannot \(what) in Redis: \(error.description)", underlying: error)
+        // Redis down or slow is worth a retry later, as an unreachable backend is.
+        ResolveKitError(
+            .stateStore, "Cannot \(what) in Redis: \(error.description)", isRetryable: true, underlying: error)
     }
 }
