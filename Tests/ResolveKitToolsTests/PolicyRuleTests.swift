@@ -168,6 +168,14 @@ struct PolicyRuleTests {
         #expect(throws: ResolveKitError.self) { try Self.policy(text) }
     }
 
+    /// A misspelled argument path does not hide the mistake in its condition.
+    @Test func anUnknownPathsConditionIsStillChecked() {
+        let text = #"{"functions": {"read_log": {"rules": [{"if": {"$.pth": {"below": "var/log"}}, "then": "allow"}]}}}"#
+        let problems = PolicyApprover.check(jsonBytes: Array(text.utf8), sourceName: "p.json", functions: Self.registry)
+        #expect(problems.map(\.description).contains { $0.contains("unknown argument path $.pth") })
+        #expect(problems.map(\.description).contains { $0.contains("below needs an absolute root path") })
+    }
+
     @Test func everyErrorIsReportedAtOnce() {
         let text = #"{"default": "sometimes", "functions": {"nope": "allow", "read_log": "never"}}"#
         let problems = PolicyApprover.check(jsonBytes: Array(text.utf8), sourceName: "p.json", functions: Self.registry)

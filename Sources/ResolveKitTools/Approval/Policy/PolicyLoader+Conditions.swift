@@ -18,13 +18,16 @@ extension PolicyLoader {
         var schema: JSONValue? = functions?.entry(named: function).map {
             .object($0.function.resolveKitParametersSchema)
         }
+        // An unknown path is reported, and its conditions are still checked (without a schema): every mistake at once.
+        var pathIsKnown = true
         if schema != nil {
             for step in steps {
                 schema = schema?["properties"]?[String(step)]
                 if schema == nil {
                     problems.append(
                         problem(.error, at: member.keyPosition, "unknown argument path \(path) for \(function)"))
-                    return nil
+                    pathIsKnown = false
+                    break
                 }
             }
         }
@@ -40,7 +43,7 @@ extension PolicyLoader {
             guard let condition = condition(kind, schema: schema, &problems) else { continue }
             found.append(.init(path: path, condition: condition))
         }
-        return found.count == kinds.count ? found : nil
+        return found.count == kinds.count && pathIsKnown ? found : nil
     }
 
     private func condition(_ kind: LocatedJSON.Member, schema: JSONValue?, _ problems: inout [PolicyApprover.Problem])
