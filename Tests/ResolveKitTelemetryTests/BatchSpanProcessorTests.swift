@@ -51,7 +51,8 @@ struct BatchSpanProcessorTests {
             await clock.waitForSleeper(at: clock.now.advanced(by: .seconds(5)))
             #expect(receiver.requests.count == 1)
             clock.advance(by: .seconds(5))
-            #expect(await Self.exported { receiver.requests.count == 2 })
+            // A wait that failed ends the test, rather than the whole run on an index out of range.
+            try #require(await Self.exported { receiver.requests.count == 2 })
             let first = receiver.requests[0]
             #expect(first.method == "POST")
             #expect(first.path == "/v1/traces")
@@ -84,9 +85,10 @@ struct BatchSpanProcessorTests {
             #expect(processor.queuedCount == 2)
             #expect(described.load(ordering: .relaxed) == 0)
             async let loop: Void = processor.run()
-            #expect(await Self.exported { processor.exportedCount == 2 })
+            try #require(await Self.exported { processor.exportedCount == 2 })
             #expect(described.load(ordering: .relaxed) == 1)
-            let spans = OTLPTraceCollector.spans(in: receiver.requests[0].body)
+            let spans = OTLPTraceCollector.spans(in: try #require(receiver.requests.first).body)
+            try #require(spans.count == 2)
             #expect(spans.map(\.name) == ["late", "run f"])
             #expect(spans[0].attributes == ["a": "1", "b": "2"])
             #expect(spans[0].kind == 3)
@@ -110,7 +112,7 @@ struct BatchSpanProcessorTests {
             #expect(receiver.requests.count == 1)
             clock.advance(by: .seconds(7))
             #expect(await Self.exported { processor.exportedCount == 1 })
-            #expect(receiver.requests.count == 2)
+            try #require(receiver.requests.count == 2)
             #expect(receiver.requests[0].body == receiver.requests[1].body)
             await processor.shutdown(timeout: .seconds(1))
             await loop

@@ -199,7 +199,7 @@ struct OTLPMetricsTests {
                     ending: .answered, turnID: nil, usage: nil)
             }
             #expect(telemetry.metricsPusher == nil)
-            #expect(receiver.requests.map(\.path) == ["/v1/traces"])
+            try #require(receiver.requests.map(\.path) == ["/v1/traces"])
             #expect(receiver.requests[0].header("Content-Type") == "application/x-protobuf")
             #expect(OTLPTraceCollector.spans(in: receiver.requests[0].body).map(\.serviceName) == ["facade"])
             let disabled = try Telemetry(
