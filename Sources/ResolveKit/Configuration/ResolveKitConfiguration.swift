@@ -109,6 +109,9 @@ public struct ResolveKitConfiguration: Sendable {
     /// The user key of this runtime's state in a shared store: the host's key for each of its runtimes; `nil` for a
     /// runtime of its own (the program's name is its key).
     var stateKey: String?
+    /// Whether a run only posts the results its journal holds, then ends (``SessionSettings/deliversOnly``): a
+    /// host's recovery of a key folder its last process left with results undelivered.
+    var deliversOnly = false
 
     /// Creates a configuration. The first parameters are the reference SDK's.
     /// - Parameters:

@@ -55,15 +55,16 @@ extension ResolveKitHost {
         var perKey = configuration
         perKey.stateLocation = .directory(root + "/sessions/" + name)
         perKey.deviceIDProvider = { nil }
+        perKey.deliversOnly = true
         perKey.logger = configuration.logger.with(metadata: ["key": String(name.prefix(12))])
         let runtime = ResolveKitRuntime(
             configuration: perKey, httpClient: http, registry: registry, registration: registration,
-            approvals: approvals, deliversOnly: true)
+            approvals: approvals)
         return recovery.withLock { state -> Task<Void, Never>? in
             guard state.phase == .scanning, !state.claimed.contains(name) else { return nil }
             // Made under the lock its end takes, so it is in `running` before it can leave it.
             let task = Task { [self] in
-                await deliver(runtime, folder: name, logger: logger)
+                await deliver(runtime, logger: logger.with(metadata: ["key": String(name.prefix(12))]))
                 recovery.withLock { _ = $0.running.removeValue(forKey: name) }
             }
             state.running[name] = task
@@ -71,8 +72,7 @@ extension ResolveKitHost {
         }
     }
 
-    private func deliver(_ runtime: ResolveKitRuntime, folder name: String, logger: ResolveKitLogger) async {
-        let metadata = ["key": String(name.prefix(12))]
+    private func deliver(_ runtime: ResolveKitRuntime, logger: ResolveKitLogger) async {
         let failure: ResolveKitError?
         do throws(ResolveKitError) {
             try await runtime.run()
@@ -82,9 +82,9 @@ extension ResolveKitHost {
         }
         if let failure {
             let line = "Could not deliver what a stopped process left for a user key: \(failure)"
-            logger.warning(line, metadata: metadata)
+            logger.warning(line)
         } else {
-            logger.info("Settled the results a stopped process left for a user key", metadata: metadata)
+            logger.info("Settled the results a stopped process left for a user key")
         }
     }
 

@@ -35,8 +35,6 @@ public final class ResolveKitRuntime: Observable, Sendable {
     let registration: FunctionRegistration?
     /// The calls waiting for approval, decided from any task (shared by a host's sessions).
     public let approvals: ToolApprovals
-    /// Whether a run only posts the results its journal holds, then ends (``SessionSettings/deliversOnly``).
-    let deliversOnly: Bool
     /// The session being run and the task of ``start()`` running it.
     private let running = Mutex(Running())
 
@@ -62,9 +60,8 @@ public final class ResolveKitRuntime: Observable, Sendable {
     init(
         configuration: ResolveKitConfiguration, httpClient: HTTPClient?,
         registry: Result<ResolveKitRegistry, ResolveKitRegistryError>, registration: FunctionRegistration?,
-        approvals: ToolApprovals?, deliversOnly: Bool = false
+        approvals: ToolApprovals?
     ) {
-        self.deliversOnly = deliversOnly
         self.approvals = approvals ?? ToolApprovals.make(for: configuration, registry: try? registry.get())
         self.configuration = configuration
         self.http = httpClient ?? Self.sharedHTTPClient
@@ -142,7 +139,6 @@ public final class ResolveKitRuntime: Observable, Sendable {
         var settings = SessionSettings(configuration, registry: registry)
         settings.writesApplyAtOnce = store is any LocalStateStore
         settings.journalKeepsEveryRecord = store.journalKeepsEveryRecord
-        settings.deliversOnly = deliversOnly
         let runner = ToolCallRunner(
             dispatcher: ToolDispatcher(
                 registry: registry, clock: configuration.clock, logger: configuration.logger,

@@ -35,6 +35,7 @@ struct SessionSettings: Sendable {
         turnWatchdog = configuration.turnWatchdog
         streamIdleTimeout = configuration.streamIdleTimeout
         resultDeliveryMargin = configuration.resultDeliveryMargin
+        deliversOnly = configuration.deliversOnly
         baseURL = configuration.baseURL.absoluteString
         for entry in registry.entries { functions[entry.name] = entry.function.resolveKitRequiresApproval }
     }
