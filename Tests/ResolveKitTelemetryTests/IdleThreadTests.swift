@@ -36,6 +36,16 @@ struct IdleThreadTests {
         #expect(urgent.thread != currentThreadID())
     }
 
+    /// An exported batch is let go on the idle thread: freeing it takes no core, and no lock, of the caller's.
+    @Test func aDiscardedValueIsFreedOnTheIdleThread() async {
+        let thread = IdleThread(name: "rk-test-discard")
+        let idle = await thread.run { currentThreadID() }
+        let freedOn = await withCheckedContinuation { (freed: CheckedContinuation<Int32, Never>) in
+            thread.discard([FreedSignal { freed.resume(returning: currentThreadID()) }])
+        }
+        #expect(freedOn == idle)
+    }
+
     /// The threads live as long as their owner: dropping the last reference ends them.
     @Test func theThreadsEndOnceTheirOwnerIsGone() async throws {
         var thread: IdleThread? = IdleThread(name: "rk-test-ending")
@@ -49,6 +59,15 @@ struct IdleThreadTests {
         }
         #expect(!paths.contains { FileManager.default.fileExists(atPath: $0) })
     }
+}
+
+/// Calls `freed` when the last reference to it is gone.
+private final class FreedSignal: Sendable {
+    let freed: @Sendable () -> Void
+
+    init(_ freed: @escaping @Sendable () -> Void) { self.freed = freed }
+
+    deinit { freed() }
 }
 
 /// The calling thread's id, from `/proc/thread-self` (`<pid>/task/<tid>`); Glibc's module has no `gettid`.

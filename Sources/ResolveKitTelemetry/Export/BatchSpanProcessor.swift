@@ -181,6 +181,9 @@ public final class BatchSpanProcessor: SpanProcessor, Sendable {
                 let result = await export(spans, urgently: urgently || isUrgent)
                 let jitter = self.jitter()
                 complete(counting { $0.exportEnded(result, jitter: jitter) })
+                // The batch ends here, not in the machine's lock (where a span that ends would wait for its 512
+                // spans to be freed), and on the idle thread.
+                describer.discard((consume batch, consume spans))
             }
         }
     }

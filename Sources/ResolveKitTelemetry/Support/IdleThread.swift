@@ -64,6 +64,25 @@ final class IdleThread: Sendable {
         }
     }
 
+    /// Lets go of `value` on the idle thread: freeing what it holds (an exported batch's thousands of strings and
+    /// arrays) then takes no core a call wants, and happens in no lock of the caller's. Pass the last reference.
+    func discard<Value: Sendable>(_ value: consuming Value) {
+        guard let jobs = routine else { return }
+        let held = Held(consume value)
+        jobs.queue.withLock { $0.pending.append { held.release() } }
+        jobs.ready.signal()
+    }
+
+    /// A value owned by one job until it lets it go.
+    private final class Held<Value: Sendable>: @unchecked Sendable {
+        // Only the job that holds it touches `value` after `init`.
+        private var value: Value?
+
+        init(_ value: consuming Value) { self.value = consume value }
+
+        func release() { value = nil }
+    }
+
     private static func start(name: String, priority: SystemThread.Priority) -> Jobs? {
         let jobs = Jobs()
         let started = (try? SystemThread.detached(name: name, priority: priority) { jobs.serve() }) != nil
