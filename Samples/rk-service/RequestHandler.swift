@@ -148,6 +148,8 @@ final class RequestHandler: Sendable {
         let call = ServiceResponse.ToolCall(item)
         var metadata = ["function": call.function, "status": call.status, "call_id": item.id.rawValue, "user": user ?? "-"]
         if let error = call.error { metadata["error"] = error }
+        // The call's own span (under the request's): a trace store opens the call from this line.
+        if let span = item.spanContext { metadata.merge(span.logMetadata) { $1 } }
         log.log(call.error == nil ? .info : .warning, "tool call \(call.status)", metadata: metadata)
     }
 

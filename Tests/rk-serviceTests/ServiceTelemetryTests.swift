@@ -83,6 +83,9 @@ struct ServiceTelemetryTests {
             #expect(turn.parentSpanID == request.spanID)
             let call = try #require(spans.first { $0.name == "execute_tool get_local_time" })
             #expect(call.parentSpanID == turn.spanID)
+            for message in [#"msg="tool call completed""#, "(get_local_time): completed"] {
+                #expect(Self.field("span_id", in: try #require(lines.first { $0.contains(message) })) == call.spanID)
+            }
             #expect(
                 Self.field("span_id", in: try #require(lines.first { $0.contains(#"msg="request started""#) }))
                     == request.spanID)

@@ -137,7 +137,7 @@ final class BatchRun: Sendable {
                 function: call.functionName, outcome: metricOutcome, decidedBy: decider, duration: ranFor)
         }
         trace.finished(call.callID, record?.context)
-        report(.finished(call.callID, outcome, ranFor: ranFor))
+        report(.finished(call.callID, outcome, ranFor: ranFor, span: record?.context))
         if let record, let tracer = telemetry.tracer {
             recordSpans(record, call, outcome, metricOutcome, ranFor, ended, tracer)
         }

@@ -7,13 +7,14 @@ package enum ToolCallReport: Sendable, Hashable {
     case decided(ToolCallID, checklist: ToolCallChecklistItem.Decision, decision: ToolCallDecision?)
     /// Its function started.
     case started(ToolCallID)
-    /// It ended, run or not, with `outcome`; `ranFor` is its running time when its function ran.
-    case finished(ToolCallID, ToolCallOutcome, ranFor: Duration?)
+    /// It ended, run or not, with `outcome`; `ranFor` is its running time when its function ran, `span` the
+    /// context its work descended from (its `execute_tool` span's when traced).
+    case finished(ToolCallID, ToolCallOutcome, ranFor: Duration?, span: SpanContext? = nil)
 
     /// The call the step is about.
     package var callID: ToolCallID {
         switch self {
-        case .decided(let callID, _, _), .started(let callID), .finished(let callID, _, _): callID
+        case .decided(let callID, _, _), .started(let callID), .finished(let callID, _, _, _): callID
         }
     }
 }

@@ -63,6 +63,8 @@ struct RuntimeTraceTests {
                 #expect(run.parentSpanID == call.spanID)
                 #expect(call.attributes["gen_ai.tool.call.id"] == callID.rawValue)
                 #expect(call.attributes["resolvekit.approval.decided_by"] == "automatic")
+                #expect(result.toolCalls.first?.spanContext?.spanID.hexString == call.spanID, "the row names its span")
+                #expect(result.toolCalls.first?.spanContext?.traceID.hexString == Self.hostTrace)
                 let seen = TelemetryTestFunctions.seenContexts.withLock { $0[callID.rawValue] }
                 #expect(seen?.traceID.hexString == Self.hostTrace)
                 #expect(seen?.spanID.hexString == run.spanID)
@@ -92,6 +94,7 @@ struct RuntimeTraceTests {
                 let result = try await runtime.ask("weather please", parent: Self.hostContext)
                 let callID = try #require(result.toolCalls.first?.id)
                 #expect(TelemetryTestFunctions.seenContexts.withLock { $0[callID.rawValue] } == Self.hostContext)
+                #expect(result.toolCalls.first?.spanContext == Self.hostContext)
                 let carried = harness.requests.filter { $0.traceparent != nil }
                 #expect(Set(carried.map(\.traceparent)) == [Self.hostContext.traceparent])
                 #expect(
@@ -102,6 +105,7 @@ struct RuntimeTraceTests {
         }
     }
 
+    /// A call's line names the call's span; other lines of the turn, the turn's.
     @Test func logLinesInsideATurnCarryItsTraceAndAFunctionsLinesItsRunSpan() async throws {
         let records = Mutex<[ResolveKitLogger.Record]>([])
         let logger = ResolveKitLogger(label: "test", minimumLevel: .debug) { record in
@@ -112,11 +116,14 @@ struct RuntimeTraceTests {
                 _ = try await runtime.ask("weather please", parent: Self.hostContext)
                 let spans = await harness.exportedSpans(trace: Self.hostTrace)
                 let turn = try #require(spans.first { $0.name == "invoke_agent" })
+                let call = try #require(spans.first { $0.name == "execute_tool get_weather" })
                 let run = try #require(spans.first { $0.name == "run get_weather" })
                 let lines = records.withLock { $0 }
                 let callLine = try #require(lines.first { $0.message.contains("(get_weather): completed") })
                 #expect(callLine.metadata["trace_id"] == Self.hostTrace)
-                #expect(callLine.metadata["span_id"] == turn.spanID)
+                #expect(callLine.metadata["span_id"] == call.spanID)
+                let resultLine = try #require(lines.first { $0.message.hasPrefix("Result of") })
+                #expect(resultLine.metadata == ["trace_id": Self.hostTrace, "span_id": turn.spanID])
                 let functionLine = try #require(lines.first { $0.message == "looking at the sky" })
                 #expect(functionLine.metadata == ["trace_id": Self.hostTrace, "span_id": run.spanID])
                 let setup = try #require(lines.first { $0.message.hasPrefix("Registered") })

@@ -27,6 +27,27 @@ struct SessionMachineCallTests {
         #expect(Script.postedResults(posted).map(\.callID) == ["c1"])
     }
 
+    /// The row of a finished call, and the log line about it, name the span the tools core ran it under.
+    @Test func aFinishedCallsRowAndLogLineCarryItsSpan() throws {
+        var script = Script()
+        script.open()
+        _ = script.feed(script.toolCall("c1"))
+        let span = try SpanContext(traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        let finished = script.feed(
+            .call(.finished("c1", .success("ok"), ranFor: .milliseconds(1), span: span), epoch: script.epoch))
+        let rows = finished.compactMap { action -> ToolCallChecklistItem? in
+            if case .publish(.callUpdated(let row)) = action { return row }
+            return nil
+        }
+        #expect(rows.map(\.status) == [.completed])
+        #expect(rows.first?.spanContext == span)
+        let lines = finished.compactMap { action -> SpanContext?? in
+            if case .publish(.log(let line, _, let context)) = action, line.hasPrefix("Call c1") { return context }
+            return nil
+        }
+        #expect(lines == [span])
+    }
+
     @Test func withAStoreThatAppliesWritesAtOnceTheCallIsHandedOnAndItsResultPostedBeforeHostsAreTold() {
         var settings = SessionSettings(functions: Script.functions)
         settings.writesApplyAtOnce = true
@@ -258,7 +279,7 @@ struct SessionMachineCallTests {
             return nil
         }
         #expect(audited == ["handed", "queued"])
-        let warnings = script.log.filter { if case .publish(.log(_, .warning)) = $0 { true } else { false } }
+        let warnings = script.log.filter { if case .publish(.log(_, .warning, _)) = $0 { true } else { false } }
         #expect(warnings.count == 2)
         script.feed(.answered(.delivery("handed", epoch: 0), .success(.delivered(deduplicated: false))))
         #expect(Script.postedResults(script.log).last?.callID == "queued")

@@ -30,7 +30,7 @@ struct ToolCallRunnerTests {
         func record(_ step: ToolCallReport) { steps.withLock { $0.append(step) } }
         var all: [ToolCallReport] { steps.withLock { $0 } }
         func outcome(_ callID: ToolCallID) -> ToolCallOutcome? {
-            for case .finished(let id, let outcome, _) in all where id == callID { return outcome }
+            for case .finished(let id, let outcome, _, _) in all where id == callID { return outcome }
             return nil
         }
     }

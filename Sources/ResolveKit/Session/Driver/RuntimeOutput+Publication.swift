@@ -8,7 +8,7 @@ extension RuntimeOutput {
             append(message)
             if let delivery = message.delivery { emit(.messageDeliveryChanged(messageID: message.id, delivery)) }
         case .notice(let text): system(text)
-        case .log(let line, let level): log(line, level: level)
+        case .log(let line, let level, let span): log(line, level: level, metadata: span?.logMetadata ?? [:])
         case .error(let error): fail(error)
         case .sessionOpened(let response):
             update { snapshot in

@@ -92,8 +92,9 @@ extension SessionDriver {
 
     /// Shows hosts one change: the runtime's snapshot, its events, the log; telemetry takes what it needs first.
     func publish(_ publication: Publication) {
-        if case .log(let line, let level) = publication {
-            let metadata = parts.output.logger.isEnabled(level) ? parts.telemetry.logMetadata() : [:]
+        if case .log(let line, let level, let span) = publication {
+            let metadata =
+                parts.output.logger.isEnabled(level) ? span?.logMetadata ?? parts.telemetry.logMetadata() : [:]
             parts.output.log(line, level: level, metadata: metadata)
             return
         }

@@ -124,8 +124,9 @@ enum Publication: Sendable, Equatable {
     case message(ResolveKitChatMessage)
     /// A notice from the runtime itself, as a system message.
     case notice(String)
-    /// A log line (and the execution log).
-    case log(String, ResolveKitLogger.Level)
+    /// A log line (and the execution log); `span` is the context of the call it is about (else the line carries
+    /// the turn's).
+    case log(String, ResolveKitLogger.Level, span: SpanContext?)
     /// A problem worth telling: `lastError` and an error event.
     case error(ResolveKitError)
     /// A session was opened.

@@ -139,12 +139,12 @@ extension SessionMachine {
             calls.rows[callID] = row
             // A call that needed no approval is shown running from its arrival; its times come with its outcome.
             if !wasShownRunning { show(row, turnID: call.turnID, &out) }
-        case .finished(_, let outcome, _):
+        case .finished(_, let outcome, _, let span):
             calls.handed.remove(callID)
             calls.approved.remove(callID)
             calls.started.remove(callID)
             let settled = calls.abandoned.remove(callID) != nil
-            record(call, outcome, decision: nil, settled: settled, now, &out)
+            record(call, outcome, decision: nil, settled: settled, span: span, now, &out)
         }
     }
 
@@ -164,7 +164,7 @@ extension SessionMachine {
     @discardableResult
     private mutating func record(
         _ call: PendingToolCall, _ outcome: ToolCallOutcome, decision: ToolCallChecklistItem.Decision?,
-        settled: Bool, _ now: Moment, _ out: inout SessionOutput
+        settled: Bool, span: SpanContext? = nil, _ now: Moment, _ out: inout SessionOutput
     ) -> Bool {
         guard let session else { return false }
         let key = CallJournal.Key(sessionID: session.id, callID: call.callID)
@@ -188,10 +188,11 @@ extension SessionMachine {
         if let decision { row.decision = decision }
         if row.decidedAt == nil, row.decision != nil { row.decidedAt = now.elapsed }
         row.finishedAt = now.elapsed
+        row.spanContext = span
         show(row, turnID: call.turnID, &out)
         // A call no `ask` of this process waits for (its turn began before a restart) has nobody else to report it.
         let orphan = turns.askWaiters[call.requestID] == nil
-        out.log("Call \(call.callID) (\(call.functionName)): \(row.status)", orphan ? .info : .debug)
+        out.log("Call \(call.callID) (\(call.functionName)): \(row.status)", orphan ? .info : .debug, span: span)
         return true
     }
 

@@ -266,7 +266,10 @@ struct SessionOutput: Sendable {
 
     mutating func publish(_ publication: Publication) { append(.publish(publication)) }
 
-    mutating func log(_ line: String, _ level: ResolveKitLogger.Level = .debug) { append(.publish(.log(line, level))) }
+    /// A log line; `span` is the context of the call it is about, when it is about one.
+    mutating func log(_ line: String, _ level: ResolveKitLogger.Level = .debug, span: SpanContext? = nil) {
+        append(.publish(.log(line, level, span: span)))
+    }
 }
 
 /// A small, fast, seeded generator (SplitMix64): backoff jitter that a test can repeat.
