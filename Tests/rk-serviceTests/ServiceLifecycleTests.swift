@@ -69,8 +69,8 @@ struct ServiceLifecycleTests {
             service.closeInput()
             #expect(await service.exitStatus() == 0)
             let lines = service.stderr.split(separator: "\n")
-            #expect(lines.contains { $0.hasPrefix(#"level=info label=resolvekit msg="connection active""#) })
-            #expect(lines.allSatisfy { $0.hasPrefix("level=") && $0.contains(" msg=") })
+            #expect(lines.contains { $0.contains(#" level=info label=resolvekit msg="connection active""#) })
+            #expect(lines.allSatisfy { $0.hasPrefix("time=") && $0.contains(" level=") && $0.contains(" msg=") })
             #expect(!service.stderr.contains(ServiceHarness.apiKey))
             #expect(!service.stdout.contains(ServiceHarness.apiKey))
         }

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import ResolveKit
 import Synchronization
 import Testing
@@ -132,9 +134,28 @@ struct ServicePartsTests {
         #expect(refused.fields["retryable"] == false)
     }
 
+    /// Lines start with their time, in UTC to the millisecond, unless the journal stamps them.
+    @Test func logLinesStartWithTheirTimeInUTC() throws {
+        let lines = Mutex<[String]>([])
+        let log = StructuredLog(secrets: [], stampsTime: true) { line in lines.withLock { $0.append(line) } }
+        let before = Date()
+        log.logger(label: "rk-service", minimumLevel: .info).info("started")
+        let line = try #require(lines.withLock { $0.first })
+        let stamp = try #require(line.split(separator: " ").first?.dropFirst("time=".count))
+        #expect(line.hasPrefix("time=") && line.hasSuffix(#" level=info label=rk-service msg="started""# + "\n"))
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let date = try #require(parser.date(from: String(stamp)), "\(stamp)")
+        #expect(abs(date.timeIntervalSince(before)) < 5)
+        let known = timespec(tv_sec: 1_780_000_000, tv_nsec: 7_000_000)
+        #expect(StructuredLog.timestamp(known) == "2026-05-28T20:26:40.007Z")
+    }
+
     @Test func logLinesQuoteWhatNeedsQuotingAndRedactSecrets() {
         let lines = Mutex<[String]>([])
-        let log = StructuredLog(secrets: ["rk_secret"]) { line in lines.withLock { $0.append(line) } }
+        let log = StructuredLog(secrets: ["rk_secret"], stampsTime: false) { line in
+            lines.withLock { $0.append(line) }
+        }
         log.logger(label: "rk-service", minimumLevel: .info).info(
             "key rk_secret used", metadata: ["path": "/var/log", "note": "two words", "quote": "a\"b\nc"])
         log.logger(label: "rk-service", minimumLevel: .info).debug("dropped")

@@ -42,7 +42,7 @@ struct ServiceWordsTests {
             #expect(!service.stderr.contains("decline(callIDs"))
             let outcome = lines.filter { $0.contains("call_id=\(callID)") && $0.contains(#"msg="tool call "#) }
             #expect(outcome.count == 1, "\(outcome)")
-            #expect(outcome.first?.hasPrefix(#"level=warning label=rk-service msg="tool call declined""#) == true)
+            #expect(outcome.first?.contains(#" level=warning label=rk-service msg="tool call declined""#) == true)
         }
     }
 
