@@ -99,7 +99,7 @@ public final class ResolveKitHost: Sendable {
     /// closes, its folder is unlocked. The next use opens it again. Does nothing while the key is in use.
     public func close(_ key: String) async {
         guard let runtime = table.withLock({ $0.remove(key) }) else { return }
-        await startClosing(key, runtime).value
+        await startClosing(key, runtime, because: "the host was asked to close it").value
     }
 
     /// Shuts every session down gracefully, as a service does on SIGTERM: no new sessions or asks, running calls
@@ -137,16 +137,20 @@ public final class ResolveKitHost: Sendable {
                     try await runtime.start()
                     // Another replica took the key while this run sat idle: close it and start afresh, which takes
                     // the key back if that replica let it go, or says who holds it.
-                    if runtime.store.ownershipLost() != nil {
+                    if let lost = runtime.store.ownershipLost() {
                         checkIn(key)
                         let stale = table.withLock { $0.remove(key, force: true) }
-                        if let stale { await startClosing(key, stale).value }
+                        let owner = lost.keyOwner?.holder ?? "another replica"
+                        let reason = "\(owner) took the user's state while it was idle; opening it again"
+                        if let stale { await startClosing(key, stale, because: reason).value }
                         continue
                     }
                     return runtime
                 } catch {
                     checkIn(key)
-                    if let failed = table.withLock({ $0.remove(key) }) { await startClosing(key, failed).value }
+                    if let failed = table.withLock({ $0.remove(key) }) {
+                        await startClosing(key, failed, because: "it could not start: \(error.message)").value
+                    }
                     throw error
                 }
             }
@@ -188,13 +192,18 @@ public final class ResolveKitHost: Sendable {
     /// A session opened: close the least recently used beyond the cap, and make sure idle ones get closed.
     private func sessionOpened() {
         let evicted = table.withLock { $0.evictions(maxOpen: options.maxOpenSessions) }
-        for (key, runtime) in evicted { _ = startClosing(key, runtime) }
+        let cap = options.maxOpenSessions
+        for (key, runtime) in evicted {
+            startClosing(key, runtime, because: "more than \(cap) sessions are open and it was used least recently")
+        }
         startSweeperIfNeeded()
         startOrphanSweepIfNeeded()
     }
 
+    /// Drains and closes a key's runtime, saying `because` in the key's log (its own lines then say "Draining").
     @discardableResult
-    private func startClosing(_ key: String, _ runtime: ResolveKitRuntime) -> Task<Void, Never> {
+    private func startClosing(_ key: String, _ runtime: ResolveKitRuntime, because reason: String) -> Task<Void, Never> {
+        configuration.logger.info("Closing the session: \(reason)", metadata: ["key": Self.logName(for: key)])
         let timeout = options.closeTimeout
         return table.withLock { table in
             let task = Task { [self] in
@@ -222,7 +231,9 @@ public final class ResolveKitHost: Sendable {
                     do { try await clock.sleep(untilElapsed: clock.elapsed + period) } catch { return }
                     guard let self else { return }
                     let idle = self.table.withLock { $0.idleSessions(now: clock.elapsed, idleFor: idleTimeout) }
-                    for (key, runtime) in idle { self.startClosing(key, runtime) }
+                    for (key, runtime) in idle {
+                        self.startClosing(key, runtime, because: "idle for \(idleTimeout.inWords)")
+                    }
                 }
             }
         }

@@ -33,12 +33,13 @@ enum HostTools {
 struct HostTests {
     static func withHost(
         _ options: ResolveKitHost.Options = ResolveKitHost.Options(),
-        clock: ResolveKitClock = .continuous,
+        clock: ResolveKitClock = .continuous, logger: ResolveKitLogger? = nil,
         _ body: (ResolveKitHost, RuntimeHarness) async throws -> Void
     ) async throws {
         try await RuntimeHarness.run(ReferenceBackend.Configuration(script: HostTools.script)) { harness in
             var configuration = harness.configuration(clock: clock, persistent: true)
             configuration.functions = [HostTools.WhoAmI.self]
+            if let logger { configuration.logger = logger }
             var options = options
             options.dependencies = { key in
                 var dependencies = ResolveKitDependencies()
@@ -118,13 +119,24 @@ struct HostTests {
         }
     }
 
+    /// The first 12 hexadecimal digits of SHA-256("a"): how the host's log lines name key `a`.
+    static let logNameOfA = "ca978112ca1b"
+
     @Test func anEvictedKeyResumesItsOwnSessionAndNothingRunsTwice() async throws {
-        try await Self.withHost(ResolveKitHost.Options(maxOpenSessions: 2, idleTimeout: nil)) { host, harness in
+        let records = Mutex<[ResolveKitLogger.Record]>([])
+        let logger = ResolveKitLogger(label: "test", minimumLevel: .info) { record in
+            records.withLock { $0.append(record) }
+        }
+        let options = ResolveKitHost.Options(maxOpenSessions: 2, idleTimeout: nil)
+        try await Self.withHost(options, logger: logger) { host, harness in
             let first = try await host.ask("who am i", as: "a")
             let sessionOfA = try await host.session(for: "a").sessionID
             _ = try await host.ask("hello", as: "b")
             _ = try await host.ask("hello", as: "c")
             #expect(!host.openSessionKeys.contains("a"))
+            let closing = records.withLock { $0 }.first { $0.message.hasPrefix("Closing the session") }
+            #expect(closing?.message == "Closing the session: more than 2 sessions are open and it was used least recently")
+            #expect(closing?.metadata["key"] == Self.logNameOfA, "the key's digest, never the key")
 
             let second = try await host.ask("who am i", as: "a")
             #expect(try await host.session(for: "a").sessionID == sessionOfA)
@@ -139,7 +151,11 @@ struct HostTests {
     @Test func anIdleSessionClosesItsStreamOnTheClockAndResumesOnNextUse() async throws {
         let clock = ManualClock()
         let options = ResolveKitHost.Options(idleTimeout: .seconds(60))
-        try await Self.withHost(options, clock: ResolveKitClock(clock)) { host, harness in
+        let records = Mutex<[ResolveKitLogger.Record]>([])
+        let logger = ResolveKitLogger(label: "test", minimumLevel: .info) { record in
+            records.withLock { $0.append(record) }
+        }
+        try await Self.withHost(options, clock: ResolveKitClock(clock), logger: logger) { host, harness in
             _ = try await host.ask("hello", as: "a")
             let session = try await host.session(for: "a").sessionID
             #expect(harness.backend.counters.openStreams == 1)
@@ -148,6 +164,8 @@ struct HostTests {
             #expect(await pollUntil { clock.advance(by: .seconds(5)); return host.openSessionKeys.isEmpty })
             #expect(clock.now.offset >= .seconds(60))
             #expect(await pollUntil { harness.backend.counters.openStreams == 0 })
+            let closing = records.withLock { $0 }.first { $0.message.hasPrefix("Closing the session") }
+            #expect(closing?.message == "Closing the session: idle for 60 s")
 
             #expect(try await host.ask("who am i", as: "a").text == HostTools.answer(for: "a"))
             #expect(try await host.session(for: "a").sessionID == session)
