@@ -1,5 +1,6 @@
 import ResolveKitCore
 import ResolveKitRedis
+import ResolveKitTelemetry
 import Synchronization
 
 extension ResolveKitHost {
@@ -62,6 +63,7 @@ extension ResolveKitHost {
         Task { [self] in
             do throws(ResolveKitError) {
                 _ = try await session(for: key)
+                metrics?.replicaKeyEvent(.takenOver)
                 logger.info(
                     "Took over a user key a stopped replica left with calls unsettled", metadata: ["key": digest])
             } catch {

@@ -141,6 +141,7 @@ public final class ResolveKitHost: Sendable {
                         checkIn(key)
                         let stale = table.withLock { $0.remove(key, force: true) }
                         let owner = lost.keyOwner?.holder ?? "another replica"
+                        metrics?.replicaKeyEvent(.lost)
                         let reason = "\(owner) took the user's state while it was idle; opening it again"
                         if let stale { await startClosing(key, stale, because: reason).value }
                         continue
@@ -148,6 +149,7 @@ public final class ResolveKitHost: Sendable {
                     return runtime
                 } catch {
                     checkIn(key)
+                    if error.code == .keyOwnedElsewhere { metrics?.replicaKeyEvent(.ownedElsewhere) }
                     if let failed = table.withLock({ $0.remove(key) }) {
                         await startClosing(key, failed, because: "it could not start: \(error.message)").value
                     }
@@ -155,6 +157,13 @@ public final class ResolveKitHost: Sendable {
                 }
             }
         }
+    }
+
+    /// The catalog of the configuration's telemetry (shared with its runtimes), where the host counts what happens
+    /// to keys between replicas.
+    var metrics: ResolveKitMetrics? {
+        guard let telemetry = configuration.telemetry, let registry = try? registry.get() else { return nil }
+        return try? telemetry.metrics(functionNames: registry.functionNames)
     }
 
     private func checkIn(_ key: String) {
@@ -202,7 +211,9 @@ public final class ResolveKitHost: Sendable {
 
     /// Drains and closes a key's runtime, saying `because` in the key's log (its own lines then say "Draining").
     @discardableResult
-    private func startClosing(_ key: String, _ runtime: ResolveKitRuntime, because reason: String) -> Task<Void, Never> {
+    private func startClosing(
+        _ key: String, _ runtime: ResolveKitRuntime, because reason: String
+    ) -> Task<Void, Never> {
         configuration.logger.info("Closing the session: \(reason)", metadata: ["key": Self.logName(for: key)])
         let timeout = options.closeTimeout
         return table.withLock { table in

@@ -77,6 +77,10 @@ extension ResolveKitMetrics {
         static let events = MetricDescriptor(
             "resolvekit_events_received", help: "Events received on event streams, by type.", unit: "{event}",
             otelName: "resolvekit.events.received")
+        static let replicaKeys = MetricDescriptor(
+            "resolvekit_replica_key_events",
+            help: "User keys taken over from a stopped replica, requested while another held them, or lost to one.",
+            unit: "{key}", otelName: "resolvekit.replica.key_events")
         static let journal = MetricDescriptor(
             "resolvekit_journal_entries",
             help: "Calls kept in the call journals of open sessions (each call id once; settled ones until pruned).",

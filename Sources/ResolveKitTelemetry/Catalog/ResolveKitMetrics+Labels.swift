@@ -238,4 +238,23 @@ extension ResolveKitMetrics {
 
         var labelIndex: Int { self == .delivered ? 0 : 1 }
     }
+
+    /// What became of a user's state between replicas sharing Redis: the `event` label of replica key events.
+    public enum ReplicaKeyEvent: String, MetricLabelValue {
+        /// This replica took the key over from one that stopped with calls unsettled (its sweep).
+        case takenOver = "taken_over"
+        /// A request for the key came here while another replica held it (a request to route there).
+        case ownedElsewhere = "owned_elsewhere"
+        /// Another replica took the key while its session sat idle here.
+        case lost
+
+        /// The case's position.
+        public var labelIndex: Int {
+            switch self {
+            case .takenOver: 0
+            case .ownedElsewhere: 1
+            case .lost: 2
+            }
+        }
+    }
 }

@@ -41,6 +41,7 @@ public final class ResolveKitMetrics: Sendable {
     private let reconnects: Counter<EnumLabel<ReconnectReason>>
     private let events: Counter<SetLabel>
     private let journal: Gauge<>
+    private let replicaKeys: Counter<EnumLabel<ReplicaKeyEvent>>
     private let mcpDuration: Histogram<SetLabel, EnumLabel<MCPOutcome>>
 
     /// Registers the catalog's families in `registry`.
@@ -81,6 +82,8 @@ public final class ResolveKitMetrics: Sendable {
         reconnects = try registry.counter(Descriptors.reconnects, labels: EnumLabel("reason", of: ReconnectReason.self))
         events = try registry.counter(Descriptors.events, labels: SetLabel("type", values: Self.eventTypes))
         journal = try registry.gauge(Descriptors.journal)
+        replicaKeys = try registry.counter(
+            Descriptors.replicaKeys, labels: EnumLabel("event", of: ReplicaKeyEvent.self))
         mcpDuration = try registry.histogram(
             Descriptors.mcpDuration, buckets: Buckets.mcp,
             labels: SetLabel("mcp_method_name", attributeKey: "mcp.method.name", values: Self.mcpMethods),
@@ -210,6 +213,11 @@ public final class ResolveKitMetrics: Sendable {
     /// Calls were added to (positive) or settled and removed from (negative) a call journal.
     public func journalSizeChanged(by delta: Int) {
         journal.add(Double(delta), series: SeriesIndex.unlabelled.value)
+    }
+
+    /// A user's key moved between replicas sharing Redis, or a request for it came to the wrong one.
+    public func replicaKeyEvent(_ event: ReplicaKeyEvent) {
+        replicaKeys.increment(event)
     }
 
     // MARK: MCP

@@ -1,5 +1,6 @@
 import Foundation
 import ResolveKitRedis
+import ResolveKitTelemetry
 import ResolveKitTesting
 import Testing
 
@@ -71,7 +72,8 @@ struct RedisOwnershipTests {
     /// more.
     @Test func aReplicaThatLostItsKeyWritesNothingMoreAndItsHostNamesTheNewOwner() async throws {
         try await ReplicaHarness.run { harness in
-            let hostA = harness.host("replica-a")
+            let metricsA = MetricsRegistry()
+            let hostA = harness.host("replica-a", metrics: metricsA)
             let hostB = harness.host("replica-b")
             let runtimeA = try await hostA.session(for: "alice")
             try await harness.kill("replica-a")
@@ -86,6 +88,12 @@ struct RedisOwnershipTests {
             let refused = await #expect(throws: ResolveKitError.self) { try await hostA.ask("lights", as: "alice") }
             #expect(refused?.code == .keyOwnedElsewhere)
             #expect(refused?.keyOwner?.replica == "replica-b")
+            // Counted once each: the idle session found taken, then the request that came to the wrong replica.
+            for event in ["lost", "owned_elsewhere"] {
+                let line = ReplicaHarness.metricLine(
+                    #"resolvekit_replica_key_events_total{event="\#(event)"}"#, in: metricsA)
+                #expect(line?.hasSuffix(" 1") == true, "\(event): \(line ?? "no such series")")
+            }
             let answer = try await hostB.ask("lights", as: "alice", timeout: .seconds(20))
             #expect(answer.toolCalls.first?.status == .completed)
             #expect(try await harness.stored("alice").holder?.hasPrefix("replica-b#") == true)

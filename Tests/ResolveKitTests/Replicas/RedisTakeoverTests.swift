@@ -1,6 +1,7 @@
 import Foundation
 import ResolveKit
 import ResolveKitRedis
+import ResolveKitTelemetry
 import ResolveKitTesting
 import Testing
 
@@ -16,7 +17,8 @@ struct RedisTakeoverTests {
 
     @Test func aResultItsReplicaDiedBeforeDeliveringIsPostedOnceByTheReplicaThatSweptTheKey() async throws {
         try await ReplicaHarness.run { harness in
-            let (hostA, hostB) = (harness.host("replica-a"), harness.host("replica-b"))
+            let metricsB = MetricsRegistry()
+            let (hostA, hostB) = (harness.host("replica-a"), harness.host("replica-b", metrics: metricsB))
             // Replica B serves another user, so its sweep runs.
             _ = try await hostB.session(for: "bob")
             let faults = harness.backend.configuration.faults
@@ -38,6 +40,8 @@ struct RedisTakeoverTests {
             let answer = harness.backend.events(inSession: session).last { $0.type == "turn_complete" }
             #expect(answer?.frame.contains("The get_time returned") == true)
             #expect(hostB.openSessionKeys.contains("alice"))
+            let takeovers = ReplicaHarness.metricLine(#"resolvekit_replica_key_events_total{event="taken_over"}"#, in: metricsB)
+            #expect(takeovers?.hasSuffix(" 1") == true, "\(takeovers ?? "no such series")")
             let stored = try await harness.stored("alice")
             #expect(stored.holder?.hasPrefix("replica-b#") == true)
             #expect(await harness.eventually { (try? await harness.stored("alice"))?.undelivered.isEmpty == true })

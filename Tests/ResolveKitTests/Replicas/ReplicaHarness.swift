@@ -1,6 +1,7 @@
 import Foundation
 import ResolveKit
 import ResolveKitRedis
+import ResolveKitTelemetry
 import ResolveKitTesting
 import Testing
 
@@ -63,9 +64,21 @@ struct ReplicaHarness: Sendable {
         return configuration
     }
 
-    /// A host as `replica`.
-    func host(_ replica: String, lease: Duration = .seconds(1)) -> ResolveKitHost {
-        ResolveKitHost(configuration: configuration(replica, lease: lease), options: .init(idleTimeout: nil))
+    /// A host as `replica`; with `metrics`, its telemetry's registry counts what it records (no spans).
+    func host(_ replica: String, lease: Duration = .seconds(1), metrics: MetricsRegistry? = nil) -> ResolveKitHost {
+        var configuration = configuration(replica, lease: lease)
+        if let metrics {
+            configuration.telemetry = try? Telemetry(
+                configuration: TelemetryConfiguration(resource: TelemetryResource(serviceName: replica)),
+                transport: PlainHTTPTransport(), registry: metrics)
+        }
+        return ResolveKitHost(configuration: configuration, options: .init(idleTimeout: nil))
+    }
+
+    /// The line of `registry`'s Prometheus text that starts with `series` (its name and labels), if any.
+    static func metricLine(_ series: String, in registry: MetricsRegistry) -> String? {
+        String(decoding: registry.exposition(), as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(series + " ") }.map(String.init)
     }
 
     /// What Redis sees when `replica`'s process dies: its user is switched off and its connections dropped, so it
