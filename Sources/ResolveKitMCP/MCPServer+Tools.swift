@@ -56,7 +56,10 @@ extension MCPServer {
             ToolCallBatch(id: 0, calls: [call]), in: "mcp", allowedNames: Set(registry.functionNames),
             deadlines: deadlines, trace: ToolCallTrace(parent: { _ in trace }), report: { _ in })
         var outcome = outcomes[call.callID] ?? .failure(.cancelled("Cancelled before it finished"))
-        if case .failure = outcome, Task.isCancelled, state.withLock({ $0.shuttingDown }) {
+        // A call the shutdown cancelled says so; one that had failed already (its arguments, its approver) keeps why.
+        if case .failure(let error) = outcome, error.code == .cancelled, Task.isCancelled,
+            state.withLock({ $0.shuttingDown })
+        {
             outcome = .failure(.cancelled("The server is shutting down; the call was cancelled before it finished"))
         }
         if case .failure(let error) = outcome {

@@ -122,6 +122,24 @@ struct MCPToolTests {
         #expect(!pipes.client.messages.contains { $0["id"] == 7 && $0["result"] != nil })
     }
 
+    /// Input that ends right after its calls (a script piping them in) gets each call's own failure back (bad
+    /// arguments, a function's error); only a call the shutdown cut off says it was.
+    @Test func theEndOfInputKeepsTheFailureOfACallThatHadFailedAlready() async throws {
+        let pipes = MCPPipes.start(try MCPLifecycleTests.server())
+        try await pipes.client.initialize()
+        pipes.client.request(1, "tools/call", ["name": "set_lights", "arguments": ["room": "hall", "on": "maybe"]])
+        pipes.client.request(2, "tools/call", ["name": "broken"])
+        pipes.client.closeOutput()
+        await pipes.serving.value
+        var texts: [String] = []
+        for id in 1...2 {
+            let answer = try await pipes.client.response(.number(Double(id)))
+            texts.append(answer["result"]?["content"]?[0]?["text"]?.stringValue ?? "")
+        }
+        #expect(texts[0].contains("$.on"), "\(texts[0])")
+        #expect(texts[1] == "The disk is full; free some space and try again. [disk_full]", "\(texts[1])")
+    }
+
     @Test func theEndOfInputCancelsRunningCallsAndAnswersThem() async throws {
         let pipes = MCPPipes.start(try MCPLifecycleTests.server())
         try await pipes.client.initialize()
