@@ -241,11 +241,19 @@ struct DiagnosticsTests {
             (#"// @Resolvekit(name: "do_thing")"#, "@Resolvekit"),
             (#"// @resolvekit(name: "do_thing")"#, "@resolvekit"),
             (#"/// ResolveKit(name: "do_thing")"#, "ResolveKit"),
+            (#"// @ResolveKt(name: "do_thing")"#, "@ResolveKt"),
+            (#"// @ResolvKits(name: "do_thing")"#, "@ResolvKits"),
         ])
     func nearMissesAreWarnings(annotation: String, spelling: String) {
         let message = "'\(spelling)' is not an annotation, so nothing below it is registered; "
             + "write '// @ResolveKit(name: …)'"
         #expect(Snippet.diagnostics(["D.swift": Self.annotated(annotation)]) == ["D.swift:2:1: warning: " + message])
+    }
+
+    /// Attributes of other tools in comments are not taken for typos of the annotation.
+    @Test(arguments: ["// @Resolved(later)", "// @available(macOS 14, *)", "// @Resolver(x)", "// @Revolve(x)"])
+    func commentsFarFromTheAnnotationAreNotWarnedAbout(comment: String) {
+        #expect(Snippet.diagnostics(["D.swift": comment + "\nlet x = 1\n"]).isEmpty)
     }
 
     @Test func anAnnotationWithoutParenthesesIsAnError() {

@@ -49,7 +49,8 @@ struct Annotation: Sendable, Hashable {
     }
 
     /// A comment that looks meant as an annotation but is not one (`@Resolvekit(…)`, `@resolvekit(…)`,
-    /// `ResolveKit(…)` without `@`): the spelling found, so a warning can say why the function is not registered.
+    /// `ResolveKit(…)` without `@`, or a typo of it before `(`, `@ResolveKt(…)`): the spelling found, so a warning
+    /// can say why the function is not registered.
     static func nearMiss(in comment: Token) -> String? {
         // Most comments hold neither `@` nor `(`, and so cannot be a near miss: they are passed over unread.
         guard comment.kind == .lineComment || comment.kind == .docLineComment,
@@ -61,10 +62,27 @@ struct Annotation: Sendable, Hashable {
         let text = comment.text.drop { $0 == "/" || $0 == " " || $0 == "\t" }
         let word = text.prefix { $0 == "@" || $0.isLetter }
         let lowered = word.lowercased()
-        guard lowered == "@resolvekit" || (lowered == "resolvekit" && text.dropFirst(word.count).first == "(") else {
-            return nil
-        }
+        let opens = text.dropFirst(word.count).first == "("
+        let isTypo = opens && word.first == "@" && editDistance(lowered.dropFirst(), "resolvekit", atMost: 2) <= 2
+        guard lowered == "@resolvekit" || (lowered == "resolvekit" && opens) || isTypo else { return nil }
         return String(word)
+    }
+
+    /// The Levenshtein distance between `a` and `b`, or `limit + 1` once it is known to be more.
+    static func editDistance(_ a: some StringProtocol, _ b: String, atMost limit: Int) -> Int {
+        let (a, b) = (Array(a.unicodeScalars), Array(b.unicodeScalars))
+        guard abs(a.count - b.count) <= limit else { return limit + 1 }
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            guard current.min()! <= limit else { return limit + 1 }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// An annotation of known parts (as read back from the cache).
