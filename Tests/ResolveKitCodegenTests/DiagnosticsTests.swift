@@ -297,6 +297,29 @@ struct DiagnosticsTests {
             ])
     }
 
+    /// Another type's member out of sight of the generated file (or that type itself) is reported too.
+    @Test(arguments: [
+        ("enum Defaults { fileprivate static let n = 3 }", "n", "fileprivate"),
+        ("private enum Defaults { static let n = 3 }", "Defaults", "private"),
+    ])
+    func aDefaultValueThatUsesAnotherTypesHiddenMemberIsReportedByRkCodegen(
+        declaration: String, name: String, access: String
+    ) {
+        let source = """
+            \(declaration)
+            /// Does a thing.
+            // @ResolveKit(name: "do_thing")
+            struct DoThing: ResolveKitFunction {
+                func perform(level: Int = Defaults.n) async throws {}
+            }
+            """
+        #expect(
+            Snippet.diagnostics(["D.swift": source]) == [
+                "D.swift:5:31: error: the default value of 'level' uses '\(name)', which is \(access) to its "
+                    + "file; the generated code is in another file: make '\(name)' internal"
+            ])
+    }
+
     @Test func aDefaultValueThatUsesAnInternalMemberIsFine() {
         let source = """
             /// Does a thing.

@@ -23,6 +23,26 @@ extension ManifestBuilder {
         return nil
     }
 
+    /// The member of another type that a parameter's default value names (`Defaults.level`) when that member, or
+    /// the type itself, is `private` or `fileprivate`: out of sight of the generated file as well.
+    func hiddenMemberOfAnotherType(
+        usedBy parameter: ParameterDeclaration, in type: TypeDeclaration, scope: [String]
+    ) -> HiddenMember? {
+        guard let tokens = parameter.defaultValue?.tokens, tokens.count >= 3 else { return nil }
+        for position in 2..<tokens.count where tokens[position].kind == .identifier {
+            let qualifier = tokens[position - 2]
+            guard tokens[position - 1].isPunctuation("."), qualifier.kind == .identifier, qualifier.text != "Self",
+                qualifier.text != type.name, case .type(let entry) = index.lookup([qualifier.text], from: scope)
+            else { continue }
+            if entry.ownAccess == .private || entry.ownAccess == .fileprivate {
+                return HiddenMember(name: qualifier.text, access: entry.ownAccess)
+            }
+            let member = Self.hiddenMembers(of: entry.declaration).first { $0.name == tokens[position].text }
+            if let member { return member }
+        }
+        return nil
+    }
+
     /// The `private` and `fileprivate` static properties and functions of `type`: worked out once per function,
     /// not once per parameter.
     static func hiddenMembers(of type: TypeDeclaration) -> [HiddenMember] {

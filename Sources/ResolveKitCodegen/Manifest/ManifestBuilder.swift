@@ -155,9 +155,9 @@ struct ManifestBuilder {
         // every parameter of every function).
         let performParameters = perform.parameters
         for parameterIndex in performParameters.indices {
-            if !hiddenMembers.isEmpty,
-                let hidden = Self.privateMember(
-                    usedBy: performParameters[parameterIndex], in: declaration, hidden: hiddenMembers)
+            if let hidden = Self.privateMember(
+                usedBy: performParameters[parameterIndex], in: declaration, hidden: hiddenMembers)
+                ?? hiddenMemberOfAnotherType(usedBy: performParameters[parameterIndex], in: declaration, scope: use.scope)
             {
                 let parameter = performParameters[parameterIndex]
                 fail(
