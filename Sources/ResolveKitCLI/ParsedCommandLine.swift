@@ -46,7 +46,7 @@ package struct ParsedCommandLine: Sendable {
     }
 
     /// Checks what a value of `kind` needs from the file system (a file that must exist is readable, a folder that
-    /// must exist is one); `name` starts the error, e.g. `"--ca-file "` or `"RESOLVEKIT_CA_FILE "`.
+    /// must exist is one, a folder made when missing is not a file); `name` starts the error, e.g. `"--ca-file "` or `"RESOLVEKIT_CA_FILE "`.
     /// - Throws: ``UsageError``, e.g. `--ca-file /nope does not exist`.
     package static func check(_ path: String, kind: Flag.Kind, naming name: String) throws(UsageError) {
         switch kind {
@@ -73,6 +73,10 @@ package struct ParsedCommandLine: Sendable {
         case .directory(mustExist: true, _):
             guard !isFolder(path) else { return }
             throw UsageError("\(name)\(path) is not an existing folder")
+        case .directory(mustExist: false, _):
+            // Made when missing, but a file in its place is never a folder.
+            guard access(path, F_OK) == 0, !isFolder(path) else { return }
+            throw UsageError("\(name)\(path) is a file, not a folder")
         default:
             return
         }

@@ -84,6 +84,7 @@ struct ToolMistakesTests {
             "--allowed-root /nonexistent/rk is not an existing folder"
         ),
         ("rk-mcp", ["--audit-log", "/tmp"], "--audit-log /tmp is a folder, not a file"),
+        ("rk-chat", ["--state-dir", "/etc/hostname"], "--state-dir /etc/hostname is a file, not a folder"),
         ("rk-mcp", ["--allowed-root", "/nonexistent/rk"], "--allowed-root /nonexistent/rk is not an existing folder"),
         (
             "rk-chat", ["--trace-wire", "/nonexistent/rk/wire.txt"],
@@ -114,6 +115,10 @@ struct ToolMistakesTests {
         ("rk-devserver", ["--event-ids", "uuid"], "--event-ids expects redis or numeric, got 'uuid'"),
         ("rk-codegen", ["a.swift", "--outptu", "b.swift"], "unknown option '--outptu'; did you mean '--output'?"),
         ("rk-codegen", ["Sources/Nope", "--output", "x.swift"], "Sources/Nope does not exist"),
+        (
+            "rk-codegen", ["a.swift", "-o", "b.swift", "--cache", "/etc/hostname"],
+            "--cache /etc/hostname is a file, not a folder"
+        ),
         (
             "rk-codegen", ["a.swift", "-o", "b.swift", "--access", "open"],
             "--access expects internal or public, got 'open'"
