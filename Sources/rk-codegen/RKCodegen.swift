@@ -39,7 +39,7 @@ enum RKCodegen {
                 inputs, options: codegenOptions, cache: &cache, withManifest: options.manifest != nil)
             // A cache that cannot be written costs the next run time, not correctness: a warning, not a failure.
             do { try cache.write(directory: directory) } catch {
-                printError("rk-codegen: warning: cannot write the cache in \(directory): \(error.localizedDescription)")
+                printError("rk-codegen: warning: cannot write the cache in \(directory): \(FileSystemReason.of(error))")
             }
         } else {
             result = CodegenPipeline.run(inputs, options: codegenOptions)

@@ -180,7 +180,7 @@ extension ToolApprovals {
             try RememberedFile.write(list, to: rememberedFile)
         } catch {
             throw ResolveKitError(
-                .stateStore, "Cannot save remembered approvals to \(rememberedFile): \(error.localizedDescription)")
+                .stateStore, "Cannot save remembered approvals to \(rememberedFile): \(FileSystemReason.of(error))")
         }
     }
 }
