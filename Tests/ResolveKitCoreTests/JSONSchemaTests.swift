@@ -44,7 +44,7 @@ struct JSONSchemaTests {
 
     @Test func checksStringLengthAndPattern() {
         #expect(lights.validate(["room": "", "on": true]).map(\.description) == [
-            "$.room: must have at least 1 characters", "$.room: must match the pattern ^[a-z ]+$",
+            "$.room: must have at least 1 character", "$.room: must match the pattern ^[a-z ]+$",
         ])
         #expect(lights.validate(["room": "Kitchen!", "on": false]).map(\.path) == ["$.room"])
     }

@@ -50,8 +50,8 @@ extension JSONSchema {
 
     private func validateString(_ text: String, report: (String) -> Void) {
         let length = text.unicodeScalars.count
-        if let minLength, length < minLength { report("must have at least \(minLength) characters") }
-        if let maxLength, length > maxLength { report("must have at most \(maxLength) characters") }
+        if let minLength, length < minLength { report("must have at least \(Self.count(minLength, "character"))") }
+        if let maxLength, length > maxLength { report("must have at most \(Self.count(maxLength, "character"))") }
         if let pattern {
             if let regex = try? Regex(pattern) {
                 if (try? regex.firstMatch(in: text)) == nil { report("must match the pattern \(pattern)") }
@@ -64,10 +64,10 @@ extension JSONSchema {
 
     private func validateArray(_ elements: [JSONValue], path: String, into violations: inout [Violation]) {
         if let minItems, elements.count < minItems {
-            violations.append(Violation(path: path, message: "must have at least \(minItems) items"))
+            violations.append(Violation(path: path, message: "must have at least \(Self.count(minItems, "item"))"))
         }
         if let maxItems, elements.count > maxItems {
-            violations.append(Violation(path: path, message: "must have at most \(maxItems) items"))
+            violations.append(Violation(path: path, message: "must have at most \(Self.count(maxItems, "item"))"))
         }
         if uniqueItems, Set(elements).count != elements.count {
             violations.append(Violation(path: path, message: "items must be unique"))
@@ -117,6 +117,11 @@ extension JSONSchema {
         var text = value.serialized(options: .sortedKeys)
         if text.count > 60 { text = String(text.prefix(57)) + "..." }
         return "\(value.typeName) \(text)"
+    }
+
+    /// `1 character`, `3 characters`.
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     private static func formatProblem(_ text: String, format: String) -> String? {
