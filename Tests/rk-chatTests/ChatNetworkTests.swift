@@ -204,6 +204,26 @@ struct ChatNetworkTests {
         }
     }
 
+    /// An encrypted key given without its passphrase is unusable, said at once: OpenSSL does not ask for one on
+    /// the terminal (where a service would wait for ever) nor write its prompt.
+    @Test func anEncryptedKeyWithoutItsPassphraseIsUnusableAndNothingPrompts() async throws {
+        try await TLSBackend.run(apiKey: Self.apiKey, mutualTLS: true) { backend in
+            try await Folder.with(backend.certificates) { folder in
+                let certificates = backend.certificates
+                let run = try await Self.chat(
+                    backend, folder,
+                    [
+                        "--ca-file", certificates.caFile, "--client-cert", certificates.clientCertificate,
+                        "--client-key", certificates.encryptedClientKey,
+                    ])
+                #expect(run.status == 3, "\(run.output)")
+                #expect(run.output.contains("unusable client certificate or key"), "\(run.output)")
+                #expect(!run.output.contains("pass phrase"), "\(run.output)")
+                #expect(run.elapsed < .seconds(20), "\(run.elapsed)")
+            }
+        }
+    }
+
     @Test func theInteractiveChatSaysTheCauseAndExits3Too() async throws {
         try await TLSBackend.run(apiKey: Self.apiKey) { backend in
             try await Folder.with(backend.certificates) { folder in

@@ -11,7 +11,9 @@ extension CurlTransfer {
         if let certificate = network.clientCertificate {
             try check(rk_curl_set_client_certificate(easy, certificate))
             if let key = network.clientKey { try check(rk_curl_set_client_key(easy, key)) }
-            if let passphrase = network.keyPassphrase { try check(rk_curl_set_key_password(easy, passphrase)) }
+            // Without a passphrase, an empty one: an encrypted key then fails as unusable, where OpenSSL would
+            // otherwise ask for one on the terminal and wait there for ever.
+            try check(rk_curl_set_key_password(easy, network.keyPassphrase ?? ""))
         }
         if let pins = network.pins { try check(rk_curl_set_pinned_public_key(easy, pins)) }
         if let proxy = network.proxy {
