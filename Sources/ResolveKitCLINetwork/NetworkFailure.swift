@@ -38,6 +38,7 @@ package struct NetworkFailure: Sendable {
         case .headerNotAllowed: "header not allowed"
         case .invalidSettings: "invalid network settings"
         case .tlsFailed: "TLS failed"
+        case .tlsVersionMismatch: "no TLS version in common"
         case .connectFailed: "connection failed"
         case .timedOut: "timed out"
         case .connectionLost: "connection lost"
@@ -68,11 +69,15 @@ package struct NetworkFailure: Sendable {
             "check --client-cert, --client-key and --client-key-passphrase-file (a wrong passphrase, or a key that is "
                 + "not the certificate's)"
         case .trustStoreUnusable: "check the paths of --ca-file and --ca-dir"
+        case .tlsVersionMismatch:
+            "if --tls-min (RESOLVEKIT_TLS_MIN) is 1.3, the server may speak 1.2 only: leave it at 1.2; a server older "
+                + "than TLS 1.2 must be upgraded by its operator"
         case .proxyRefused:
             "check --proxy (or https_proxy), that the proxy runs, and that it lets you reach the backend's host"
         case .proxyAuthenticationRequired:
-            "give the proxy's user with --proxy-user and its password in a file with --proxy-password-file "
-                + "(RESOLVEKIT_PROXY_USER, RESOLVEKIT_PROXY_PASSWORD_FILE)"
+            "give the proxy's address with --proxy URL (a proxy from https_proxy takes no credentials), its user with "
+                + "--proxy-user and its password in a file with --proxy-password-file (RESOLVEKIT_PROXY, "
+                + "RESOLVEKIT_PROXY_USER, RESOLVEKIT_PROXY_PASSWORD_FILE)"
         case .headerNotAllowed: "leave out the --header that would replace one the request carries"
         default: nil
         }
@@ -87,7 +92,7 @@ package struct NetworkFailure: Sendable {
     private static let needsAChange: Set<HTTPError.Code> = [
         .untrustedCertificate, .hostnameMismatch, .certificateExpired, .certificateNotYetValid, .pinMismatch,
         .clientCertificateRequired, .clientCertificateRejected, .clientIdentityUnusable, .trustStoreUnusable,
-        .proxyAuthenticationRequired, .headerNotAllowed, .invalidSettings,
+        .proxyAuthenticationRequired, .headerNotAllowed, .invalidSettings, .tlsVersionMismatch,
     ]
 
     /// What a tool prints when `error` ended its work: `<tool>: <headline>: <the cause in words>`, then the error's

@@ -168,6 +168,14 @@ package struct CurlFailure: Sendable, Hashable {
     /// unknown ca`, `sslv3 alert bad certificate`…
     private func alertCause(_ text: String) -> (HTTPError.Code, String)? {
         let lowered = text.lowercased()
+        // The server's alert about the client's versions, or OpenSSL's own finding about the server's.
+        if lowered.contains("alert protocol version") || lowered.contains("unsupported protocol") {
+            return (
+                .tlsVersionMismatch,
+                "The server speaks no TLS version this client accepts (TLS 1.2 or 1.3 by default, only 1.3 with a "
+                    + "minimum of 1.3): \(text)"
+            )
+        }
         guard lowered.contains("alert") else { return nil }
         if lowered.contains("alert certificate required") {
             return (

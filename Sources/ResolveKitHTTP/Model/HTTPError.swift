@@ -23,6 +23,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code("cancelled")
         /// The TLS handshake failed for a reason none of the codes below names.
         public static let tlsFailed = Code("tls_failed")
+        /// The server and this client have no TLS version in common (``NetworkSettings/minimumTLSVersion`` above
+        /// what the server speaks, or a server that speaks only versions older than TLS 1.2).
+        public static let tlsVersionMismatch = Code("tls_version_mismatch")
         /// The server's certificate is not signed by a certificate authority this client trusts (self-signed, or a
         /// private CA missing from ``NetworkSettings/trust``).
         public static let untrustedCertificate = Code("untrusted_certificate")

@@ -40,6 +40,11 @@ struct CurlFailureTests {
             .clientCertificateRejected
         ),
         (CurlFailure(code: 35, detail: "error:0A000410:SSL routines::sslv3 alert handshake failure"), .tlsFailed),
+        (
+            CurlFailure(code: 35, detail: "OpenSSL/3.0.22: error:0A00042E:SSL routines::tlsv1 alert protocol version"),
+            .tlsVersionMismatch
+        ),
+        (CurlFailure(code: 35, detail: "error:0A000102:SSL routines::unsupported protocol"), .tlsVersionMismatch),
         (CurlFailure(code: 56, detail: "Recv failure: Connection reset by peer"), .connectionLost),
         (CurlFailure(code: 58, detail: "unable to set private key file"), .clientIdentityUnusable),
         (CurlFailure(code: 77, detail: "error setting certificate file: /x"), .trustStoreUnusable),
