@@ -134,6 +134,13 @@ struct WireModelTests {
             .validation([.init(type: "missing", location: "body.available_function_names", message: "Field required")])
         ),
         ("Internal Server Error", .other("Internal Server Error")),
+        ("upstream\r\n  timed   out\n", .other("upstream timed out")),
+        (
+            "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>"
+                + "</center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n",
+            .other("an HTML page titled '502 Bad Gateway', not the backend's JSON: a proxy or gateway in front of it "
+                + "answered")
+        ),
     ])
     func readsEveryServerErrorShape(body: String, expected: ServerErrorBody) {
         #expect(ServerErrorBody(bytes: Array(body.utf8)) == expected)

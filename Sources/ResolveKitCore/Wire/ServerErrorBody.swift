@@ -6,7 +6,8 @@ public enum ServerErrorBody: Sendable, Hashable, CustomStringConvertible {
     case coded(code: String, message: String)
     /// `{"detail": [ {type, loc, msg, input} … ]}`: 422 request validation.
     case validation([ValidationIssue])
-    /// Anything else (e.g. a plain `Internal Server Error`), cut to 512 characters.
+    /// Anything else (e.g. a plain `Internal Server Error`), cut to 512 characters, on one line; an HTML page (a
+    /// proxy's or gateway's error page) as its title.
     case other(String)
 
     /// One 422 validation issue.
@@ -29,7 +30,7 @@ public enum ServerErrorBody: Sendable, Hashable, CustomStringConvertible {
     /// Reads an error body.
     public init(bytes: some Collection<UInt8>) {
         guard let json = try? JSONValue(parsing: bytes), let detail = json["detail"] else {
-            self = .other(String(String(decoding: Array(bytes.prefix(512)), as: UTF8.self)))
+            self = .other(Self.summary(of: bytes))
             return
         }
         switch detail {
@@ -44,6 +45,30 @@ public enum ServerErrorBody: Sendable, Hashable, CustomStringConvertible {
             })
         default: self = .other(detail.serialized())
         }
+    }
+
+    /// A body that is not the backend's JSON in a line: an HTML page by its title and who likely sent it, any other
+    /// text cut to 512 characters with its line breaks and runs of spaces as one space.
+    static func summary(of bytes: some Collection<UInt8>) -> String {
+        let text = String(decoding: Array(bytes.prefix(4096)), as: UTF8.self)
+        let lowered = text.lowercased()
+        guard lowered.contains("<html") || lowered.hasPrefix("<!doctype") else {
+            return oneLine(String(text.prefix(512)))
+        }
+        var page = "an HTML page"
+        let tags = [("<title>", "</title>"), ("<TITLE>", "</TITLE>")]
+        for (open, close) in tags {
+            guard let start = text.firstRange(of: open), let end = text[start.upperBound...].firstRange(of: close)
+            else { continue }
+            let title = oneLine(String(text[start.upperBound..<end.lowerBound]))
+            if !title.isEmpty { page += " titled '\(title)'" }
+            break
+        }
+        return page + ", not the backend's JSON: a proxy or gateway in front of it answered"
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// The `detail.code`, e.g. `chat_unavailable`, when present.
