@@ -71,6 +71,8 @@ struct ServiceLifecycleTests {
             let lines = service.stderr.split(separator: "\n")
             #expect(lines.contains { $0.contains(#" level=info label=resolvekit msg="connection active""#) })
             #expect(lines.allSatisfy { $0.hasPrefix("time=") && $0.contains(" level=") && $0.contains(" msg=") })
+            // One shared session: no key to tell apart, so no `key=` (its digest would be the empty string's).
+            #expect(!lines.contains { $0.contains(" key=") })
             #expect(!service.stderr.contains(ServiceHarness.apiKey))
             #expect(!service.stdout.contains(ServiceHarness.apiKey))
         }

@@ -183,9 +183,15 @@ public final class ResolveKitHost: Sendable {
         perKey.deviceIDProvider = { nil }
         perKey.dependencies = configuration.dependencies.merging(options.dependencies(key))
         // Which user a session's lines are about, without the key itself: the digest its folder is named by.
-        perKey.logger = configuration.logger.with(metadata: ["key": Self.logName(for: key)])
+        perKey.logger = configuration.logger.with(metadata: Self.logMetadata(for: key))
         return ResolveKitRuntime(
             configuration: perKey, httpClient: http, registry: registry, registration: registration, approvals: approvals)
+    }
+
+    /// What a key's log lines carry: `key=` and its ``logName(for:)``; nothing for the empty key (a service's one
+    /// shared session), whose digest would be the same meaningless value on every line.
+    static func logMetadata(for key: String) -> [String: String] {
+        key.isEmpty ? [:] : ["key": logName(for: key)]
     }
 
     /// The first 12 hexadecimal digits of the key's SHA-256, as log lines name a key: never the key itself.
@@ -214,7 +220,7 @@ public final class ResolveKitHost: Sendable {
     private func startClosing(
         _ key: String, _ runtime: ResolveKitRuntime, because reason: String
     ) -> Task<Void, Never> {
-        configuration.logger.info("Closing the session: \(reason)", metadata: ["key": Self.logName(for: key)])
+        configuration.logger.info("Closing the session: \(reason)", metadata: Self.logMetadata(for: key))
         let timeout = options.closeTimeout
         return table.withLock { table in
             let task = Task { [self] in
