@@ -40,8 +40,11 @@ struct RedisTakeoverTests {
             let answer = harness.backend.events(inSession: session).last { $0.type == "turn_complete" }
             #expect(answer?.frame.contains("The get_time returned") == true)
             #expect(hostB.openSessionKeys.contains("alice"))
-            let takeovers = ReplicaHarness.metricLine(#"resolvekit_replica_key_events_total{event="taken_over"}"#, in: metricsB)
-            #expect(takeovers?.hasSuffix(" 1") == true, "\(takeovers ?? "no such series")")
+            // Counted once the sweep's session(for:) returned, a moment after the key is open.
+            let takeovers = #"resolvekit_replica_key_events_total{event="taken_over"}"#
+            #expect(
+                await harness.eventually { ReplicaHarness.metricLine(takeovers, in: metricsB)?.hasSuffix(" 1") == true },
+                "\(ReplicaHarness.metricLine(takeovers, in: metricsB) ?? "no such series")")
             let stored = try await harness.stored("alice")
             #expect(stored.holder?.hasPrefix("replica-b#") == true)
             #expect(await harness.eventually { (try? await harness.stored("alice"))?.undelivered.isEmpty == true })
