@@ -126,10 +126,11 @@ enum ServiceFlags {
                 """
                 Logs go to stderr, one `time=… level=… label=… msg="…"` line each (no time= when stderr is the systemd
                 journal, which stamps lines itself), never a secret (the API key, the key's passphrase, the proxy's
-                password); lines about a request, its turn and its calls carry trace_id and span_id. SIGTERM or SIGINT drains: no new requests, running calls finish, results are posted, state is
-                saved, spans are exported. With NOTIFY_SOCKET set (systemd Type=notify) it reports READY=1 once
-                connected and STOPPING=1 when draining. When the network refuses, the log line says the cause in words:
-                msg="cannot connect" cause="untrusted certificate" fix="trust your company's CA…".
+                password); lines about a request, its turn and its calls carry trace_id and span_id. SIGTERM or SIGINT
+                drains: no new requests, running calls finish, results are posted, state is saved, spans are exported.
+                With NOTIFY_SOCKET set (systemd Type=notify) it reports READY=1 once connected and STOPPING=1 when
+                draining. When the network refuses, the log line says the cause in words: msg="cannot connect"
+                cause="untrusted certificate" fix="trust your company's CA…".
                 """),
             .init(
                 "TELEMETRY",

@@ -46,7 +46,8 @@ package struct ParsedCommandLine: Sendable {
     }
 
     /// Checks what a value of `kind` needs from the file system (a file that must exist is readable, a folder that
-    /// must exist is one, a folder made when missing is not a file); `name` starts the error, e.g. `"--ca-file "` or `"RESOLVEKIT_CA_FILE "`.
+    /// must exist is one, a folder made when missing is not a file); `name` starts the error, e.g. `"--ca-file "`
+    /// or `"RESOLVEKIT_CA_FILE "`.
     /// - Throws: ``UsageError``, e.g. `--ca-file /nope does not exist`.
     package static func check(_ path: String, kind: Flag.Kind, naming name: String) throws(UsageError) {
         switch kind {

@@ -71,7 +71,7 @@ enum CodegenFlags {
                 0  success (or, with --check, the output is up to date)
                 1  the sources have errors; they are printed as path:line:column: error: message
                 3  --check found the output stale
-                4  a file could not be read or written
+                4  a file could not be read or written, or an input file is not a .swift file
                 64 usage error (unknown option, missing value, no inputs, an input that does not exist, no --output)
                 """),
         ])

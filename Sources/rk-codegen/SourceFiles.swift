@@ -18,6 +18,10 @@ enum SourceFiles {
                 throw Failure(description: "no such file or directory: \(path)")
             }
             guard isDirectory.boolValue else {
+                // A manifest or a schema given by mistake would be scanned as Swift and register nothing.
+                guard path.hasSuffix(".swift") else {
+                    throw Failure(description: "\(path) is not a .swift file: give Swift sources, or folders of them")
+                }
                 files.insert(path)
                 continue
             }

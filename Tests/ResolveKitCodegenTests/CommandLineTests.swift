@@ -116,6 +116,19 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
     }
 
+    /// A file that is not Swift (a manifest, a schema) given as an input is named, exit 4, not scanned as Swift into
+    /// an empty registry.
+    @Test func anInputThatIsNotASwiftFileIsRefused() async throws {
+        let root = try Self.directory(["Lights.swift": Self.lights, "tools.json": "{}"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try await Self.run(["Lights.swift", "tools.json", "-o", "Out.swift"], in: root)
+        #expect(run.code == 4)
+        #expect(
+            run.stderr
+                == "rk-codegen: error: tools.json is not a .swift file: give Swift sources, or folders of them\n")
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Out.swift").path))
+    }
+
     /// An output that cannot be written is named with the system's reason, exit 4, never a Foundation error.
     @Test(arguments: [("Sources", "Is a directory"), ("Lights.swift/Out.swift", "Not a directory")])
     func anOutputThatCannotBeWrittenIsNamedWithTheSystemsReason(output: String, reason: String) async throws {

@@ -66,7 +66,10 @@ struct DiagnosticsTests {
         ),
         (#"// @ResolveKit"#, "D.swift:2:4: error: expected '(' after @ResolveKit"),
         (#"// @ResolveKit("f")"#, #"D.swift:2:16: error: expected a labelled argument such as 'name: "…"'"#),
-        (#"// @ResolveKit(name: "f""#, "D.swift:2:22: error: expected ')' to close @ResolveKit("),
+        (
+            #"// @ResolveKit(name: "f""#,
+            "D.swift:2:22: error: expected ')' to close @ResolveKit( on its line (an annotation is one comment line)"
+        ),
         (
             "// @ResolveKit(name: \"f\", description: \"\(String(repeating: "x", count: 1001))\")",
             "D.swift:2:40: error: description is 1001 characters; the backend accepts at most 1000"

@@ -140,7 +140,7 @@ public final class ResolveKitHost: Sendable {
                     if let lost = runtime.store.ownershipLost() {
                         checkIn(key)
                         let stale = table.withLock { $0.remove(key, force: true) }
-                        let owner = lost.keyOwner?.holder ?? "another replica"
+                        let owner = lost.keyOwner.map { "replica \($0.replica)" } ?? "another replica"
                         metrics?.replicaKeyEvent(.lost)
                         let reason = "\(owner) took the user's state while it was idle; opening it again"
                         if let stale { await startClosing(key, stale, because: reason).value }

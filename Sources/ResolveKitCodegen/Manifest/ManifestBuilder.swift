@@ -157,7 +157,8 @@ struct ManifestBuilder {
         for parameterIndex in performParameters.indices {
             if let hidden = Self.privateMember(
                 usedBy: performParameters[parameterIndex], in: declaration, hidden: hiddenMembers)
-                ?? hiddenMemberOfAnotherType(usedBy: performParameters[parameterIndex], in: declaration, scope: use.scope)
+                ?? hiddenMemberOfAnotherType(
+                    usedBy: performParameters[parameterIndex], in: declaration, scope: use.scope)
             {
                 let parameter = performParameters[parameterIndex]
                 fail(

@@ -140,7 +140,10 @@ struct Annotation: Sendable, Hashable {
             if index < tokens.count, tokens[index].isPunctuation(",") { index += 1 }
         }
         if index >= tokens.count {
-            diagnostics.append(.error("expected ')' to close @ResolveKit(", at: location(tokens[tokens.count - 1])))
+            diagnostics.append(
+                .error(
+                    "expected ')' to close @ResolveKit( on its line (an annotation is one comment line)",
+                    at: location(tokens[tokens.count - 1])))
         }
     }
 

@@ -71,7 +71,8 @@ public struct ToolCallChecklistItem: Sendable, Hashable, Identifiable {
     /// The error's code when the call did not complete: the function's own code, or why it did not run.
     public var errorCode: ResolveKitFunctionError.Code?
     /// Where the call sits in a trace, once it has an outcome: its `execute_tool` span when the runtime records
-    /// traces, else the context its question was asked under (`ask`'s `parent`), if any. Put its ``SpanContext/logMetadata`` on your own lines about the call to join them to its trace.
+    /// traces, else the context its question was asked under (`ask`'s `parent`), if any. Put its
+    /// ``SpanContext/logMetadata`` on your own lines about the call to join them to its trace.
     public var spanContext: SpanContext?
 
     /// The error text the model was told, when the call did not complete.

@@ -135,7 +135,8 @@ struct HostTests {
             _ = try await host.ask("hello", as: "c")
             #expect(!host.openSessionKeys.contains("a"))
             let closing = records.withLock { $0 }.first { $0.message.hasPrefix("Closing the session") }
-            #expect(closing?.message == "Closing the session: more than 2 sessions are open and it was used least recently")
+            #expect(
+                closing?.message == "Closing the session: more than 2 sessions are open and it was used least recently")
             #expect(closing?.metadata["key"] == Self.logNameOfA, "the key's digest, never the key")
 
             let second = try await host.ask("who am i", as: "a")

@@ -43,7 +43,9 @@ struct RedisTakeoverTests {
             // Counted once the sweep's session(for:) returned, a moment after the key is open.
             let takeovers = #"resolvekit_replica_key_events_total{event="taken_over"}"#
             #expect(
-                await harness.eventually { ReplicaHarness.metricLine(takeovers, in: metricsB)?.hasSuffix(" 1") == true },
+                await harness.eventually {
+                    ReplicaHarness.metricLine(takeovers, in: metricsB)?.hasSuffix(" 1") == true
+                },
                 "\(ReplicaHarness.metricLine(takeovers, in: metricsB) ?? "no such series")")
             let stored = try await harness.stored("alice")
             #expect(stored.holder?.hasPrefix("replica-b#") == true)
