@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ResolveKit
 import ResolveKitChildProcess
+import ResolveKitTesting
 import Testing
 
 /// The built `rk-mcp`, started as an MCP client starts it: handshake, list, calls, a decline, cancellation,
@@ -47,7 +48,9 @@ struct MCPBinaryTests {
         /// Waits (bounded) for the process to end and returns its status.
         func exitStatus() async -> Int32 {
             let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-            while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            while process.isRunning, ContinuousClock.now < deadline {
+                await sleepThroughCancellation(for: .milliseconds(20))
+            }
             if process.isRunning { process.terminate() }
             return process.waitUntilExit().status
         }

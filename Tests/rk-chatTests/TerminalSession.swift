@@ -39,7 +39,7 @@ final class TerminalSession: Sendable {
     /// Whether `needle` appears, at most 20 s from now.
     func waitFor(_ needle: String, after offset: Int = 0) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !Task.isCancelled {
             if text.withLock({ String($0.dropFirst(offset)).contains(needle) }) { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -107,7 +107,7 @@ struct ApproveEndToEndTests {
 
     /// The id of the first call waiting, from `rk-approve list` (bounded wait).
     static func pendingCallID(_ socket: String) async -> String? {
-        for _ in 0..<100 {
+        for _ in 0..<100 where !Task.isCancelled {
             if let listed = try? await once(["--socket", socket, "list"]),
                 let line = listed.output.split(separator: "\n").first(where: { $0.hasPrefix("{") }),
                 let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],

@@ -150,7 +150,7 @@ struct ReplicaProcessTests {
     /// Waits (bounded: a lease, a sweep and a session's setup) until the backend accepted a result for `callID`.
     static func resultAccepted(_ callID: String, _ cluster: ReplicaCluster) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !Task.isCancelled {
             if cluster.backend.counters.toolResults[callID]?.accepted == 1 { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ResolveKitChildProcess
+import ResolveKitTesting
 import Synchronization
 import Testing
 
@@ -73,7 +74,8 @@ final class ServiceProcess: Sendable {
         _ condition: (String) -> Bool
     ) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
+        // A cancelled task's sleep returns at once: the loop would take a thread until its deadline.
+        while ContinuousClock.now < deadline, !Task.isCancelled {
             if condition(self[keyPath: stream]) { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -91,7 +93,9 @@ final class ServiceProcess: Sendable {
     /// Waits (bounded) for the process to exit and returns its status; kills it if it does not.
     func exitStatus(timeout: Duration = .seconds(30)) async -> Int32 {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        while process.isRunning, ContinuousClock.now < deadline {
+            await sleepThroughCancellation(for: .milliseconds(20))
+        }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -100,7 +104,7 @@ final class ServiceProcess: Sendable {
         // The process has ended, but what it wrote last may still be on its way through the pipes.
         let drained = ContinuousClock.now.advanced(by: .seconds(5))
         while pipesEnded.withLock({ $0 }) < 2, ContinuousClock.now < drained {
-            try? await Task.sleep(for: .milliseconds(5))
+            await sleepThroughCancellation(for: .milliseconds(5))
         }
         return process.waitUntilExit().status
     }

@@ -57,7 +57,7 @@ package final class LoopbackServerProcess: Sendable {
     package func stop() async {
         child.terminate()
         for _ in 0..<500 where child.isRunning {
-            try? await Task.sleep(for: .milliseconds(10))
+            await sleepThroughCancellation(for: .milliseconds(10))
         }
         if child.isRunning { child.send(SIGKILL) }
         try? FileManager.default.removeItem(atPath: directory)

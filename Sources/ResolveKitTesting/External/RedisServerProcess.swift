@@ -77,7 +77,7 @@ package final class RedisServerProcess: Sendable {
         // test run, where checking took over ten seconds.
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         var ready = false
-        while !ready, process.isRunning, ContinuousClock.now < deadline {
+        while !ready, process.isRunning, ContinuousClock.now < deadline, !Task.isCancelled {
             ready = await Self.answers(port: port)
             if !ready { try? await Task.sleep(for: .milliseconds(10)) }
         }
@@ -117,7 +117,9 @@ package final class RedisServerProcess: Sendable {
     /// Waits for `process` to end with the task sleeping, never blocking a thread; `false` when it did not in time.
     private static func waitForExit(_ process: ChildProcess, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        while process.isRunning, ContinuousClock.now < deadline {
+            await sleepThroughCancellation(for: .milliseconds(5))
+        }
         guard !process.isRunning else { return false }
         _ = process.waitUntilExit()
         return true

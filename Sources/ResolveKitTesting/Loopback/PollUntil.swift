@@ -12,3 +12,12 @@ public func pollUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool)
     }
     return true
 }
+
+/// Sleeps `duration` even when the calling task is cancelled, for clean-up that must wait for a process to end.
+///
+/// A cancelled task's `Task.sleep` throws at once without suspending, so a loop around it never gives its thread
+/// back: on a two-core machine two such loops hold every thread of the concurrency pool, and the whole test run
+/// stalls until their deadlines. The sleep runs in a task of its own, which the caller's cancellation does not reach.
+public func sleepThroughCancellation(for duration: Duration) async {
+    await Task { try? await Task.sleep(for: duration) }.value
+}

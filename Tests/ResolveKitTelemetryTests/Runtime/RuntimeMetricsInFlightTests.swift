@@ -15,7 +15,7 @@ struct RuntimeMetricsInFlightTests {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         while true {
             let samples = ExpositionSamples(telemetry.registry.exposition())
-            if condition(samples) || ContinuousClock.now > deadline { return samples }
+            if condition(samples) || ContinuousClock.now > deadline || Task.isCancelled { return samples }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -106,7 +106,7 @@ struct TelemetryHarness: Sendable {
         while true {
             await telemetry.flush(timeout: .seconds(30))
             let spans = collector.spans.filter { traceID == nil || $0.traceID == traceID }
-            if complete(spans) || ContinuousClock.now > deadline { return spans }
+            if complete(spans) || ContinuousClock.now > deadline || Task.isCancelled { return spans }
             try? await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -82,7 +82,7 @@ final class SoakWorld {
         replica = Self.replicas.first { $0 != dead }!
         _ = try? await admin.send(RedisCommand("ACL", "SETUSER", replica, "on"))
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !Task.isCancelled {
             runtime = makeRuntime()
             if await startRuntime() { return true }
             await stopRuntime()
@@ -107,7 +107,7 @@ final class SoakWorld {
         while true {
             if await startRuntime() { return true }
             await stopRuntime()
-            guard ContinuousClock.now < deadline else { return false }
+            guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
             runtime = makeRuntime()
             try? await Task.sleep(for: .milliseconds(100))
         }
@@ -185,7 +185,7 @@ final class SoakWorld {
         // The condition must hold once nothing has happened for a moment: read between an event's arrival and its
         // handling (a call replayed right after the stream reopened), it is not yet settled.
         while !(condition() && real.now - quietSince >= .milliseconds(10)) {
-            guard real.now < realDeadline, clock.now < manualDeadline else { return false }
+            guard real.now < realDeadline, clock.now < manualDeadline, !Task.isCancelled else { return false }
             try? await Task.sleep(for: .milliseconds(2))
             let activity = SoakActivity.shared.current
             if activity != lastSeen {
