@@ -91,20 +91,22 @@ struct ChatNetworkTests {
         }
     }
 
+    /// The CA and the client certificate with its encrypted key, without the key's passphrase.
+    static func encryptedIdentity(_ certificates: TestCertificates) -> [String] {
+        [
+            "--ca-file", certificates.caFile, "--client-cert", certificates.clientCertificate,
+            "--client-key", certificates.encryptedClientKey,
+        ]
+    }
+
     @Test func mutualTLSSendsTheClientCertificateWithItsPassphraseFromAFile() async throws {
         try await TLSBackend.run(apiKey: Self.apiKey, mutualTLS: true) { backend in
             try await Folder.with(backend.certificates) { folder in
-                let certificates = backend.certificates
-                let run = try await Self.chat(
-                    backend, folder,
-                    [
-                        "--ca-file", certificates.caFile, "--client-cert", certificates.clientCertificate,
-                        "--client-key", certificates.encryptedClientKey, "--client-key-passphrase-file",
-                        folder.passphraseFile,
-                    ])
+                let passphrase = ["--client-key-passphrase-file", folder.passphraseFile]
+                let run = try await Self.chat(backend, folder, Self.encryptedIdentity(backend.certificates) + passphrase)
                 #expect(run.status == 0, "\(run.output)")
                 #expect(run.output.contains("· get_local_time completed"), "\(run.output)")
-                #expect(!run.output.contains(certificates.clientKeyPassphrase))
+                #expect(!run.output.contains(backend.certificates.clientKeyPassphrase))
             }
         }
     }
@@ -209,13 +211,7 @@ struct ChatNetworkTests {
     @Test func anEncryptedKeyWithoutItsPassphraseIsUnusableAndNothingPrompts() async throws {
         try await TLSBackend.run(apiKey: Self.apiKey, mutualTLS: true) { backend in
             try await Folder.with(backend.certificates) { folder in
-                let certificates = backend.certificates
-                let run = try await Self.chat(
-                    backend, folder,
-                    [
-                        "--ca-file", certificates.caFile, "--client-cert", certificates.clientCertificate,
-                        "--client-key", certificates.encryptedClientKey,
-                    ])
+                let run = try await Self.chat(backend, folder, Self.encryptedIdentity(backend.certificates))
                 #expect(run.status == 3, "\(run.output)")
                 #expect(run.output.contains("unusable client certificate or key"), "\(run.output)")
                 #expect(!run.output.contains("pass phrase"), "\(run.output)")
